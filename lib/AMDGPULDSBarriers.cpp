@@ -1,0 +1,245 @@
+//===- AMDGPULDSBarriers.cpp - The LDS barrier placement pass -------------===//
+//
+// Drives the stages: access model -> hazard analysis -> placement ->
+// emission, and reports what it did (statistics, remarks, diagnostics).
+// It is a correctness pass once enabled: it never calls skipFunction.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AMDGPULDSBarriers.h"
+#include "AMDGPUTargetFacts.h"
+#include "LDSAccessModel.h"
+#include "LDSBarrierEmitter.h"
+#include "LDSBarrierPlacement.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/CodeGen/MachineBlockFrequencyInfo.h"
+#include "llvm/CodeGen/MachineFunction.h"
+#include "llvm/CodeGen/MachineOptimizationRemarkEmitter.h"
+#include "llvm/CodeGen/TargetInstrInfo.h"
+#include "llvm/CodeGen/TargetSubtargetInfo.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/InitializePasses.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+
+using namespace llvm;
+using namespace llvm::ldsbarriers;
+
+#define DEBUG_TYPE "amdgpu-lds-barriers"
+
+STATISTIC(NumBarriers, "Number of barriers inserted");
+STATISTIC(NumCompletedBarriers,
+          "Number of existing barriers given the wait they lacked");
+STATISTIC(NumWindows, "Number of hazard windows found");
+STATISTIC(NumUncoverable, "Number of hazard windows no barrier can cover");
+
+static cl::opt<bool>
+    EnableWAW("amdgpu-lds-barriers-waw",
+              cl::desc("Treat write-after-write on LDS as a hazard"),
+              cl::init(false));
+
+static cl::opt<unsigned> SearchBudget(
+    "amdgpu-lds-barriers-search-budget",
+    cl::desc("Branch-and-bound nodes per component of the placement search "
+             "before settling for the best cover found"),
+    cl::init(20000));
+
+static cl::opt<bool> UncoverableIsError(
+    "amdgpu-lds-barriers-uncovered-error",
+    cl::desc("Report hazard windows that no barrier can cover (divergent "
+             "control flow) as errors instead of warnings"),
+    cl::init(false));
+
+static cl::opt<bool>
+    Dump("amdgpu-lds-barriers-dump",
+         cl::desc("Print the abstract program, the hazard windows and the "
+                  "placement of every function to the error stream"),
+         cl::init(false));
+
+char AMDGPULDSBarriers::ID = 0;
+
+AMDGPULDSBarriers::AMDGPULDSBarriers() : MachineFunctionPass(ID) {
+  PassRegistry &R = *PassRegistry::getPassRegistry();
+  initializeMachineBlockFrequencyInfoWrapperPassPass(R);
+  initializeMachineOptimizationRemarkEmitterPassPass(R);
+}
+
+void AMDGPULDSBarriers::getAnalysisUsage(AnalysisUsage &AU) const {
+  AU.setPreservesCFG();
+  AU.addRequired<MachineBlockFrequencyInfoWrapperPass>();
+  AU.addRequired<MachineOptimizationRemarkEmitterPass>();
+  MachineFunctionPass::getAnalysisUsage(AU);
+}
+
+/// Whether every workgroup that runs \p F fits in one wave.
+static bool isSingleWave(const Function &F, unsigned WaveSize) {
+  Attribute A = F.getFnAttribute("amdgpu-flat-work-group-size");
+  if (A.isStringAttribute()) {
+    auto [Min, Max] = A.getValueAsString().split(',');
+    unsigned MaxSize;
+    if (!Max.trim().getAsInteger(10, MaxSize) && MaxSize <= WaveSize)
+      return true;
+  }
+  if (const MDNode *MD = F.getMetadata("reqd_work_group_size")) {
+    uint64_t Size = 1;
+    for (const MDOperand &Op : MD->operands()) {
+      auto *C = mdconst::dyn_extract<ConstantInt>(Op);
+      if (!C)
+        return false;
+      Size *= C->getZExtValue();
+    }
+    return MD->getNumOperands() == 3 && Size <= WaveSize;
+  }
+  return false;
+}
+
+static void warn(const Function &F, const DebugLoc &DL, const Twine &Msg,
+                 DiagnosticSeverity Severity = DS_Warning) {
+  F.getContext().diagnose(DiagnosticInfoGenericWithLoc(
+      "amdgpu-lds-barriers: " + Msg, F, DiagnosticLocation(DL), Severity));
+}
+
+/// "DS_WRITE_B32_gfx9 (k.hip:12:3)" for remarks and diagnostics.
+static std::string describe(const MachineInstr &MI) {
+  std::string S;
+  raw_string_ostream OS(S);
+  OS << MI.getMF()->getSubtarget().getInstrInfo()->getName(MI.getOpcode());
+  if (const DebugLoc &DL = MI.getDebugLoc()) {
+    OS << " (";
+    DL.print(OS);
+    OS << ")";
+  }
+  return S;
+}
+
+static void dumpPlacement(const MachineFunction &MF, const AbstractProgram &P,
+                          const LDSAccessModel &Model, const Placement &R) {
+  raw_ostream &OS = errs();
+  OS << "=== amdgpu-lds-barriers: " << MF.getName() << " ===\n";
+  P.print(OS);
+  auto PrintWindow = [&](const Window &W) {
+    OS << "  " << getHazardKindName(W.Kind) << " bb." << W.Producer.Block
+       << ":" << W.Producer.Index << " -> bb." << W.Consumer.Block << ":"
+       << W.Consumer.Index << " on "
+       << Model.describeLocation(P.event(W.Consumer).Loc) << "\n";
+  };
+  OS << "windows (" << R.InitialWindows.size() << "):\n";
+  for (const Window &W : R.InitialWindows)
+    PrintWindow(W);
+  for (const auto &CB : R.CompletedBarriers)
+    OS << "complete existing barrier bb." << CB.Barrier.Block << ":"
+       << CB.Barrier.Index << "\n";
+  for (const auto &NB : R.Barriers)
+    OS << "barrier at bb." << NB.At.Block << ":" << NB.At.Index << "\n";
+  for (const Window &W : R.Uncoverable) {
+    OS << "uncoverable:";
+    PrintWindow(W);
+  }
+  OS << "cost " << R.Cost << (R.ProvenOptimal ? " (optimal)" : "") << "\n";
+}
+
+bool AMDGPULDSBarriers::runOnMachineFunction(MachineFunction &MF) {
+  const Function &F = MF.getFunction();
+  if (MF.getTarget().getTargetTriple().getArch() != Triple::amdgcn) {
+    warn(F, DebugLoc(), "not an AMDGPU (amdgcn) function; left unchanged");
+    return false;
+  }
+  const TargetSubtargetInfo &ST = MF.getSubtarget();
+  const TargetInstrInfo &TII = *ST.getInstrInfo();
+  TargetFacts Facts = TargetFacts::get(ST, TII);
+  std::unique_ptr<BarrierEmitter> Emitter = BarrierEmitter::create(Facts, TII);
+  if (!Emitter) {
+    warn(F, DebugLoc(),
+         "target '" + Facts.getCPU() + "' (" +
+             getGenerationName(Facts.getGeneration()) +
+             ") is not supported; function left unchanged");
+    return false;
+  }
+
+  const auto &MBFI = getAnalysis<MachineBlockFrequencyInfoWrapperPass>().getMBFI();
+  LDSAccessModel Model(MF, Facts, &MBFI);
+  if (!Model.unmodeledBarriers().empty()) {
+    for (const MachineInstr *MI : Model.unmodeledBarriers())
+      warn(F, MI->getDebugLoc(),
+           "barrier form " + describe(*MI) +
+               " is not modeled; function left unchanged");
+    return false;
+  }
+  if (!Model.hasLDSAccesses())
+    return false;
+  // One wave per workgroup: nothing to order between waves.
+  if (isSingleWave(F, Facts.getWaveSize()))
+    return false;
+
+  const AbstractProgram &P = Model.program();
+  assert(P.validate().empty() && "builder made an invalid program");
+  AnalysisOptions AOpts;
+  AOpts.WAW = EnableWAW;
+  PlacementOptions POpts;
+  POpts.SearchBudget = SearchBudget;
+  Placement R = placeBarriers(P, AOpts, POpts);
+  if (Dump)
+    dumpPlacement(MF, P, Model, R);
+  NumWindows += R.InitialWindows.size();
+
+  MachineOptimizationRemarkEmitter &ORE =
+      getAnalysis<MachineOptimizationRemarkEmitterPass>().getORE();
+
+  for (const Window &W : R.Uncoverable) {
+    ++NumUncoverable;
+    const MachineInstr &A = Model.instr(W.Producer);
+    const MachineInstr &B = Model.instr(W.Consumer);
+    warn(F, B.getDebugLoc(),
+         Twine(getHazardKindName(W.Kind)) + " hazard on " +
+             Model.describeLocation(P.event(W.Consumer).Loc) + " between " +
+             describe(A) + " and " + describe(B) +
+             " cannot be covered: every point that separates them is in "
+             "divergent control flow",
+         UncoverableIsError ? DS_Error : DS_Warning);
+  }
+
+  for (const auto &CB : R.CompletedBarriers) {
+    MachineInstr &Barrier = Model.instr(CB.Barrier);
+    Emitter->insertWaitBefore(Barrier, CB.Waits);
+    ++NumCompletedBarriers;
+    ORE.emit([&]() {
+      return MachineOptimizationRemark(DEBUG_TYPE, "BarrierWaitAdded",
+                                       Barrier.getDebugLoc(),
+                                       Barrier.getParent())
+             << "added the wait that existing barrier lacked for an LDS "
+                "access still in flight at it";
+    });
+  }
+
+  std::vector<Point> Done;
+  for (unsigned I = 0; I < R.Barriers.size(); ++I) {
+    const auto &NB = R.Barriers[I];
+    if (std::find(Done.begin(), Done.end(), NB.At) != Done.end())
+      continue;
+    Done.push_back(NB.At);
+    MachineBasicBlock &MBB = Model.block(NB.At.Block);
+    MachineBasicBlock::iterator Pos = Model.insertionPoint(NB.At);
+    DebugLoc DL = Pos != MBB.end() ? Pos->getDebugLoc() : DebugLoc();
+    Emitter->insertBarrier(MBB, Pos, NB.Waits, DL);
+    ++NumBarriers;
+    ORE.emit([&]() {
+      MachineOptimizationRemark Rem(DEBUG_TYPE, "BarrierInserted", DL, &MBB);
+      Rem << "inserted barrier";
+      for (unsigned WI : R.Serves[I]) {
+        const Window &W = R.Windows[WI];
+        Rem << "; " << getHazardKindName(W.Kind) << " on "
+            << Model.describeLocation(P.event(W.Consumer).Loc) << " between "
+            << describe(Model.instr(W.Producer)) << " and "
+            << describe(Model.instr(W.Consumer));
+      }
+      return Rem;
+    });
+  }
+  return !R.Barriers.empty() || !R.CompletedBarriers.empty();
+}

@@ -1,0 +1,284 @@
+//===- AMDGPUTargetFacts.cpp - AMDGPU facts the LDS barrier pass needs ----===//
+//
+// Opcode roles by name, generations by ISA version, and the counter
+// encodings of the wait instructions (the AMDGPU ISA manuals; mirrored by
+// AMDGPUBaseInfo upstream, which a plugin cannot call).
+//
+//===----------------------------------------------------------------------===//
+
+#include "AMDGPUTargetFacts.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/TargetParser/TargetParser.h"
+#include <map>
+#include <mutex>
+
+using namespace llvm;
+using namespace llvm::ldsbarriers;
+
+StringRef llvm::ldsbarriers::getGenerationName(Generation G) {
+  switch (G) {
+  case Generation::Unsupported:
+    return "unsupported";
+  case Generation::GFX9:
+    return "gfx9";
+  case Generation::GFX10:
+    return "gfx10";
+  case Generation::GFX11:
+    return "gfx11";
+  case Generation::GFX12:
+    return "gfx12";
+  case Generation::GFX1250:
+    return "gfx1250";
+  }
+  return "?";
+}
+
+StringRef llvm::ldsbarriers::getGenericOpcodeName(StringRef Name) {
+  // Real-encoding and register-class variants share their pseudo's meaning.
+  static const char *const Suffixes[] = {
+      "_gfx6_gfx7", "_gfx7", "_vi_gfx9", "_vi_agpr", "_vi",   "_gfx90a",
+      "_gfx940",    "_gfx9", "_gfx10",   "_gfx11",   "_gfx12", "_gfx1250",
+      "_agpr",      "_t16",  "_fake16"};
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const char *S : Suffixes)
+      if (Name.consume_back(S))
+        Changed = true;
+  }
+  return Name;
+}
+
+/// Name -> opcode maps, built once per instruction table.
+static const StringMap<unsigned> &getOpcodeMap(const MCInstrInfo &MII) {
+  static std::mutex Lock;
+  static std::map<const MCInstrInfo *, StringMap<unsigned>> Maps;
+  std::lock_guard<std::mutex> Guard(Lock);
+  auto [It, Inserted] = Maps.try_emplace(&MII);
+  if (Inserted)
+    for (unsigned I = 0, E = MII.getNumOpcodes(); I != E; ++I)
+      It->second[MII.getName(I)] = I;
+  return It->second;
+}
+
+TargetFacts TargetFacts::get(const MCSubtargetInfo &STI,
+                             const MCInstrInfo &MII) {
+  TargetFacts F;
+  F.MII = &MII;
+  F.CPU = STI.getCPU().str();
+  AMDGPU::IsaVersion V = AMDGPU::getIsaVersion(F.CPU);
+  if (V.Major == 9)
+    F.Gen = Generation::GFX9;
+  else if (V.Major == 10)
+    F.Gen = Generation::GFX10;
+  else if (V.Major == 11)
+    F.Gen = Generation::GFX11;
+  else if (V.Major == 12 && V.Minor == 0)
+    F.Gen = Generation::GFX12;
+  else if (V.Major == 12 && V.Minor == 5)
+    F.Gen = Generation::GFX1250;
+
+  // gfx9 is wave64 only; gfx10+ default to wave32 unless asked otherwise.
+  F.WaveSize = V.Major >= 10 ? 32 : 64;
+  for (const SubtargetFeatureKV &KV : STI.getAllProcessorFeatures()) {
+    if (!STI.getFeatureBits().test(KV.Value))
+      continue;
+    if (StringRef(KV.Key) == "wavefrontsize32")
+      F.WaveSize = 32;
+    else if (StringRef(KV.Key) == "wavefrontsize64")
+      F.WaveSize = 64;
+  }
+  return F;
+}
+
+std::optional<unsigned> TargetFacts::getOpcode(StringRef Name) const {
+  const StringMap<unsigned> &M = getOpcodeMap(*MII);
+  auto It = M.find(Name);
+  if (It == M.end())
+    return std::nullopt;
+  return It->second;
+}
+
+/// DS atomics whose operation commutes with itself; the key drops "_RTN" so
+/// that returning and non-returning forms match.
+static std::string commutativeKey(StringRef G) {
+  static const char *const Ops[] = {"DS_ADD_",    "DS_MIN_",     "DS_MAX_",
+                                    "DS_AND_",    "DS_OR_",      "DS_XOR_",
+                                    "DS_PK_ADD_", "DS_APPEND",   "DS_CONSUME"};
+  for (const char *Op : Ops) {
+    if (!G.starts_with(Op))
+      continue;
+    // SRC2 forms read a second LDS location: not a plain commutative update.
+    if (G.contains("_SRC2_") || G.contains("_GS_REG"))
+      return "";
+    std::string Key = G.str();
+    size_t Pos = Key.find("_RTN");
+    if (Pos != std::string::npos)
+      Key.erase(Pos, 4);
+    return Key;
+  }
+  return "";
+}
+
+OpcodeInfo TargetFacts::classify(unsigned Opcode) const {
+  OpcodeInfo Info;
+  StringRef Name = MII->getName(Opcode);
+  StringRef G = getGenericOpcodeName(Name);
+
+  if (G == "S_BARRIER") {
+    Info.Role = OpcodeRole::Barrier;
+    return Info;
+  }
+  if (G == "S_BARRIER_SIGNAL_IMM" || G == "S_BARRIER_SIGNAL_ISFIRST_IMM") {
+    Info.Role = OpcodeRole::BarrierSignal;
+    return Info;
+  }
+  if (G == "S_BARRIER_WAIT") {
+    Info.Role = OpcodeRole::BarrierWait;
+    return Info;
+  }
+  if (G.starts_with("S_BARRIER_") || G.starts_with("S_WAKEUP_BARRIER")) {
+    Info.Role = OpcodeRole::UnmodeledBarrier;
+    return Info;
+  }
+  if (G.ends_with("_soft") || G == "S_WAITCNT_lds_direct") {
+    Info.Role = OpcodeRole::SoftWait;
+    return Info;
+  }
+  if (StringSwitch<bool>(G)
+          .Cases({"S_WAITCNT", "S_WAITCNT_LGKMCNT", "S_WAITCNT_VMCNT",
+                  "S_WAITCNT_EXPCNT"},
+                 true)
+          .Cases({"S_WAIT_DSCNT", "S_WAIT_LOADCNT", "S_WAIT_LOADCNT_DSCNT",
+                  "S_WAIT_STORECNT_DSCNT", "S_WAIT_ASYNCCNT",
+                  "S_WAIT_TENSORCNT", "S_WAIT_EXPCNT"},
+                 true)
+          .Default(false)) {
+    Info.Role = OpcodeRole::HardWait;
+    return Info;
+  }
+
+  if (G == "S_CBRANCH_EXECZ" || G == "S_CBRANCH_EXECNZ" || G == "SI_IF" ||
+      G == "SI_ELSE" || G == "SI_LOOP") {
+    Info.Role = OpcodeRole::ExecBranch;
+    return Info;
+  }
+
+  if (G.starts_with("DS_")) {
+    // Lane permutes, GWS, GDS-only and ordered-count use no LDS memory.
+    if (G.starts_with("DS_GWS_") || G == "DS_ORDERED_COUNT" ||
+        G.starts_with("DS_PERMUTE_") || G.starts_with("DS_BPERMUTE_") ||
+        G.starts_with("DS_SWIZZLE_") || G == "DS_NOP" ||
+        G.contains("_GS_REG_"))
+      return Info;
+    if (G == "DS_DIRECT_LOAD" || G == "DS_PARAM_LOAD") {
+      Info.Role = OpcodeRole::LDSDirect;
+      return Info;
+    }
+    if (G.starts_with("DS_READ") || G.starts_with("DS_LOAD_")) {
+      Info.Role = OpcodeRole::DSRead;
+      Info.TwoAddress = G.starts_with("DS_READ2");
+      return Info;
+    }
+    if (G.starts_with("DS_WRITE") && !G.contains("_SRC2_")) {
+      Info.Role = OpcodeRole::DSWrite;
+      Info.TwoAddress = G.starts_with("DS_WRITE2");
+      return Info;
+    }
+    static const char *const AtomicPrefixes[] = {
+        "DS_ADD_",   "DS_SUB_",     "DS_RSUB_",       "DS_INC_",
+        "DS_DEC_",   "DS_MIN_",     "DS_MAX_",        "DS_AND_",
+        "DS_OR_",    "DS_XOR_",     "DS_MSKOR_",      "DS_WRXCHG",
+        "DS_CMPST",  "DS_CONDXCHG", "DS_COND_SUB_",   "DS_PK_ADD_",
+        "DS_WRAP_",  "DS_APPEND",   "DS_CONSUME",     "DS_BVH_STACK_",
+        "DS_WRITE_SRC2_", "DS_ATOMIC_"};
+    for (const char *P : AtomicPrefixes)
+      if (G.starts_with(P)) {
+        Info.Role = OpcodeRole::DSAtomic;
+        Info.CommutativeOp = commutativeKey(G);
+        Info.TwoAddress = G.contains("_SRC2_") || G.starts_with("DS_WRXCHG2");
+        return Info;
+      }
+    Info.Role = OpcodeRole::DSUnknown;
+    return Info;
+  }
+  if (G == "LDS_DIRECT_LOAD" || G == "LDS_PARAM_LOAD") {
+    Info.Role = OpcodeRole::LDSDirect;
+    return Info;
+  }
+  if ((G.starts_with("BUFFER_LOAD_") && G.contains("_LDS_")) ||
+      G.starts_with("GLOBAL_LOAD_LDS_") || G.starts_with("SCRATCH_LOAD_LDS_")) {
+    Info.Role = OpcodeRole::LDSDMA;
+    return Info;
+  }
+  if (G.starts_with("FLAT_")) {
+    Info.Role = OpcodeRole::FlatMemory;
+    return Info;
+  }
+  return Info;
+}
+
+unsigned TargetFacts::encodeWaitcntZero(CounterMask C) const {
+  // Field layouts of the S_WAITCNT immediate. gfx9/gfx10: vmcnt [3:0] and
+  // [15:14], expcnt [6:4], lgkmcnt [11:8] (gfx9) or [13:8] (gfx10).
+  // gfx11: expcnt [2:0], lgkmcnt [9:4], vmcnt [15:10].
+  unsigned VM, Exp, LGKM;
+  if (Gen == Generation::GFX11) {
+    VM = 0xFC00;
+    Exp = 0x0007;
+    LGKM = 0x03F0;
+  } else {
+    VM = 0xC00F;
+    Exp = 0x0070;
+    LGKM = Gen == Generation::GFX10 ? 0x3F00 : 0x0F00;
+  }
+  unsigned Imm = VM | Exp | LGKM;
+  if (C & counterBit(Counter::VM))
+    Imm &= ~VM;
+  if (C & counterBit(Counter::Exp))
+    Imm &= ~Exp;
+  if (C & counterBit(Counter::LDS))
+    Imm &= ~LGKM;
+  return Imm;
+}
+
+WaitThresholds TargetFacts::decodeWait(unsigned Opcode, int64_t Imm) const {
+  WaitThresholds W;
+  StringRef G = getGenericOpcodeName(MII->getName(Opcode));
+  auto Set = [&W](Counter C, int64_t V, int64_t Max) {
+    if (V < Max)
+      W[C] = int(V);
+  };
+  if (G == "S_WAITCNT") {
+    if (Gen == Generation::GFX11) {
+      Set(Counter::Exp, Imm & 0x7, 7);
+      Set(Counter::LDS, (Imm >> 4) & 0x3F, 63);
+      Set(Counter::VM, (Imm >> 10) & 0x3F, 63);
+    } else {
+      Set(Counter::VM, (Imm & 0xF) | (((Imm >> 14) & 0x3) << 4), 63);
+      Set(Counter::Exp, (Imm >> 4) & 0x7, 7);
+      if (Gen == Generation::GFX10)
+        Set(Counter::LDS, (Imm >> 8) & 0x3F, 63);
+      else
+        Set(Counter::LDS, (Imm >> 8) & 0xF, 15);
+    }
+  } else if (G == "S_WAITCNT_LGKMCNT" || G == "S_WAIT_DSCNT") {
+    Set(Counter::LDS, Imm, 63);
+  } else if (G == "S_WAITCNT_VMCNT" || G == "S_WAIT_LOADCNT") {
+    Set(Counter::VM, Imm, 63);
+  } else if (G == "S_WAITCNT_EXPCNT" || G == "S_WAIT_EXPCNT") {
+    Set(Counter::Exp, Imm, 7);
+  } else if (G == "S_WAIT_LOADCNT_DSCNT") {
+    Set(Counter::VM, (Imm >> 8) & 0x3F, 63);
+    Set(Counter::LDS, Imm & 0x3F, 63);
+  } else if (G == "S_WAIT_STORECNT_DSCNT") {
+    Set(Counter::LDS, Imm & 0x3F, 63);
+  } else if (G == "S_WAIT_ASYNCCNT") {
+    Set(Counter::Async, Imm, 63);
+  } else if (G == "S_WAIT_TENSORCNT") {
+    Set(Counter::Tensor, Imm, 63);
+  }
+  return W;
+}

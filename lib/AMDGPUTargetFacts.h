@@ -1,0 +1,108 @@
+//===- AMDGPUTargetFacts.h - AMDGPU facts the LDS barrier pass needs ------===//
+//
+// The only place that knows AMDGPU opcode names, generations and counter
+// encodings. Everything is resolved through the public MC layer
+// (MCInstrInfo names, MCSubtargetInfo features, AMDGPU::getIsaVersion), once
+// per subtarget, so the pass links against no AMDGPU-internal symbol.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMDGPU_LDS_BARRIERS_AMDGPUTARGETFACTS_H
+#define AMDGPU_LDS_BARRIERS_AMDGPUTARGETFACTS_H
+
+#include "LDSAbstractProgram.h"
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+#include <string>
+
+namespace llvm {
+class MCInstrInfo;
+class MCSubtargetInfo;
+
+namespace ldsbarriers {
+
+/// Target generations, as far as barrier emission is concerned.
+enum class Generation {
+  Unsupported,
+  GFX9,    // gfx900 ... gfx950: S_WAITCNT + S_BARRIER.
+  GFX10,   // gfx10xx.
+  GFX11,   // gfx11xx.
+  GFX12,   // gfx1200, gfx1201: split barriers, S_WAIT_* counters.
+  GFX1250, // gfx1250: split barriers plus asynccnt / tensorcnt.
+};
+
+StringRef getGenerationName(Generation G);
+
+/// What an opcode means for LDS synchronization.
+enum class OpcodeRole : uint8_t {
+  None,              // Touches no LDS and does not synchronize.
+  DSRead,            // Reads LDS.
+  DSWrite,           // Writes LDS.
+  DSAtomic,          // Read-modify-write of LDS.
+  DSUnknown,         // A DS opcode we cannot classify: opaque.
+  LDSDMA,            // Asynchronous write of LDS completed on vmcnt.
+  LDSDirect,         // LDS_DIRECT_LOAD / LDS_PARAM_LOAD: reads, on expcnt.
+  FlatMemory,        // FLAT (generic address space) access.
+  Barrier,           // S_BARRIER.
+  BarrierSignal,     // S_BARRIER_SIGNAL_IMM / _ISFIRST_IMM.
+  BarrierWait,       // S_BARRIER_WAIT.
+  UnmodeledBarrier,  // Barrier forms the pass does not model.
+  HardWait,          // S_WAITCNT and the gfx10+ single-counter waits.
+  SoftWait,          // Soft waits: promise nothing.
+  ExecBranch,        // Branches on EXEC (and unlowered SI_IF/SI_ELSE/SI_LOOP).
+};
+
+/// Classification of one opcode.
+struct OpcodeInfo {
+  OpcodeRole Role = OpcodeRole::None;
+  /// For DSAtomic: a key naming the operation (e.g. "ADD_U32") when it
+  /// commutes with itself; empty when it does not.
+  std::string CommutativeOp;
+  /// DS_READ2/WRITE2 forms: their memoperand does not describe two
+  /// non-adjacent slots, so their range is not trusted.
+  bool TwoAddress = false;
+};
+
+/// Facts about one subtarget, resolved once.
+class TargetFacts {
+public:
+  /// Resolves the facts for a subtarget; Generation::Unsupported when the
+  /// CPU is not one the pass handles.
+  static TargetFacts get(const MCSubtargetInfo &STI, const MCInstrInfo &MII);
+
+  Generation getGeneration() const { return Gen; }
+  StringRef getCPU() const { return CPU; }
+  unsigned getWaveSize() const { return WaveSize; }
+  /// Whether the generation uses split barriers (signal / wait).
+  bool hasSplitBarriers() const {
+    return Gen == Generation::GFX12 || Gen == Generation::GFX1250;
+  }
+
+  /// The opcode with this (pseudo) name, if the target has it.
+  std::optional<unsigned> getOpcode(StringRef Name) const;
+
+  /// Classifies an opcode by its name.
+  OpcodeInfo classify(unsigned Opcode) const;
+
+  /// Encodes the S_WAITCNT immediate (gfx9-gfx11) that waits for the
+  /// counters in \p C to reach zero, the others at "no wait".
+  unsigned encodeWaitcntZero(CounterMask C) const;
+
+  /// Decodes a hard wait's immediate into per-counter thresholds.
+  WaitThresholds decodeWait(unsigned Opcode, int64_t Imm) const;
+
+private:
+  const MCInstrInfo *MII = nullptr;
+  Generation Gen = Generation::Unsupported;
+  std::string CPU;
+  unsigned WaveSize = 64;
+};
+
+/// Strips the encoding-family suffixes (`_gfx9`, `_vi`, `_agpr`, ...) that
+/// MIR opcode names carry, leaving the generic pseudo name.
+StringRef getGenericOpcodeName(StringRef Name);
+
+} // namespace ldsbarriers
+} // namespace llvm
+
+#endif

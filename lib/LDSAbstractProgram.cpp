@@ -1,0 +1,257 @@
+//===- LDSAbstractProgram.cpp - Machine-independent model of LDS events ---===//
+//
+// Graph utilities and printing for the abstract program, and the
+// divergence rule: which blocks not every wave of a workgroup executes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LDSAbstractProgram.h"
+#include "llvm/Support/raw_ostream.h"
+#include <algorithm>
+
+using namespace llvm;
+using namespace llvm::ldsbarriers;
+
+StringRef llvm::ldsbarriers::getCounterName(Counter C) {
+  switch (C) {
+  case Counter::LDS:
+    return "lds";
+  case Counter::VM:
+    return "vm";
+  case Counter::Async:
+    return "async";
+  case Counter::Tensor:
+    return "tensor";
+  case Counter::Exp:
+    return "exp";
+  }
+  return "?";
+}
+
+StringRef llvm::ldsbarriers::getAccessKindName(AccessKind K) {
+  switch (K) {
+  case AccessKind::Read:
+    return "read";
+  case AccessKind::Write:
+    return "write";
+  case AccessKind::Atomic:
+    return "atomic";
+  case AccessKind::Opaque:
+    return "opaque";
+  }
+  return "?";
+}
+
+std::vector<SmallVector<unsigned, 2>> AbstractProgram::predecessors() const {
+  std::vector<SmallVector<unsigned, 2>> Preds(Blocks.size());
+  for (unsigned B = 0; B < Blocks.size(); ++B)
+    for (unsigned S : Blocks[B].Succs)
+      Preds[S].push_back(B);
+  return Preds;
+}
+
+/// Reverse post-order of the nodes of \p G reachable from \p Root.
+static std::vector<unsigned> reversePostOrderOf(const Graph &G,
+                                                unsigned Root) {
+  std::vector<unsigned> Order;
+  std::vector<uint8_t> Seen(G.size(), 0);
+  // Iterative DFS: (node, next successor index).
+  std::vector<std::pair<unsigned, unsigned>> Stack;
+  Stack.push_back({Root, 0});
+  Seen[Root] = 1;
+  while (!Stack.empty()) {
+    auto &[N, I] = Stack.back();
+    if (I < G[N].size()) {
+      unsigned S = G[N][I++];
+      if (!Seen[S]) {
+        Seen[S] = 1;
+        Stack.push_back({S, 0});
+      }
+      continue;
+    }
+    Order.push_back(N);
+    Stack.pop_back();
+  }
+  std::reverse(Order.begin(), Order.end());
+  return Order;
+}
+
+std::vector<unsigned> AbstractProgram::reversePostOrder() const {
+  Graph G(Blocks.size());
+  for (unsigned B = 0; B < Blocks.size(); ++B)
+    G[B] = Blocks[B].Succs;
+  return reversePostOrderOf(G, Entry);
+}
+
+std::vector<int> llvm::ldsbarriers::computeImmediateDominators(const Graph &G,
+                                                               unsigned Root) {
+  std::vector<unsigned> RPO = reversePostOrderOf(G, Root);
+  std::vector<int> Rank(G.size(), -1);
+  for (unsigned I = 0; I < RPO.size(); ++I)
+    Rank[RPO[I]] = I;
+  Graph Preds(G.size());
+  for (unsigned N = 0; N < G.size(); ++N)
+    if (Rank[N] >= 0)
+      for (unsigned S : G[N])
+        Preds[S].push_back(N);
+
+  std::vector<int> IDom(G.size(), -1);
+  IDom[Root] = Root;
+  auto Intersect = [&](int A, int B) {
+    while (A != B) {
+      while (Rank[A] > Rank[B])
+        A = IDom[A];
+      while (Rank[B] > Rank[A])
+        B = IDom[B];
+    }
+    return A;
+  };
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (unsigned N : RPO) {
+      if (N == Root)
+        continue;
+      int New = -1;
+      for (unsigned P : Preds[N]) {
+        if (IDom[P] < 0)
+          continue;
+        New = New < 0 ? int(P) : Intersect(int(P), New);
+      }
+      if (New != IDom[N]) {
+        IDom[N] = New;
+        Changed = true;
+      }
+    }
+  }
+  return IDom;
+}
+
+bool AbstractProgram::mayOverlap(const Location &A, const Location &B) const {
+  if (A.ScopeTag && B.ScopeTag && A.ScopeTag < ScopeMayAlias.size() &&
+      B.ScopeTag < ScopeMayAlias.size() && !ScopeMayAlias[A.ScopeTag][B.ScopeTag])
+    return false;
+  if (A.Object == Location::AnyObject || B.Object == Location::AnyObject)
+    return true;
+  if (A.Object != B.Object) {
+    // An absolutely placed object may overlap any object without an address.
+    return A.Object == Location::AbsoluteObject ||
+           B.Object == Location::AbsoluteObject;
+  }
+  if (A.Size == 0 || B.Size == 0)
+    return true;
+  return A.Begin < B.Begin + int64_t(B.Size) &&
+         B.Begin < A.Begin + int64_t(A.Size);
+}
+
+std::string AbstractProgram::validate() const {
+  if (Blocks.empty())
+    return "program has no blocks";
+  if (Entry >= Blocks.size())
+    return "entry block out of range";
+  for (unsigned B = 0; B < Blocks.size(); ++B)
+    for (unsigned S : Blocks[B].Succs)
+      if (S >= Blocks.size())
+        return "successor of bb." + std::to_string(B) + " out of range";
+  for (const auto &Row : ScopeMayAlias)
+    if (Row.size() != ScopeMayAlias.size())
+      return "scope alias table is not square";
+  for (const Block &BB : Blocks)
+    for (const Event &E : BB.Events)
+      if (E.Kind == Event::Access && E.Loc.ScopeTag &&
+          E.Loc.ScopeTag >= ScopeMayAlias.size())
+        return "scope tag out of range";
+  return "";
+}
+
+void AbstractProgram::print(raw_ostream &OS) const {
+  for (unsigned B = 0; B < Blocks.size(); ++B) {
+    const Block &BB = Blocks[B];
+    OS << "bb." << B << " freq=" << BB.Freq;
+    if (BB.DivergentBranch)
+      OS << " divergent-branch";
+    if (BB.NoBarrier)
+      OS << " no-barrier";
+    OS << " succs:";
+    for (unsigned S : BB.Succs)
+      OS << " bb." << S;
+    OS << "\n";
+    for (unsigned I = 0; I < BB.Events.size(); ++I) {
+      const Event &E = BB.Events[I];
+      OS << "  " << I << ": ";
+      switch (E.Kind) {
+      case Event::Access:
+        OS << getAccessKindName(E.AK) << " " << getCounterName(E.Ctr)
+           << (E.InOrder ? "" : " out-of-order");
+        if (E.CommutativeOp)
+          OS << " op" << E.CommutativeOp;
+        if (E.Loc.Object == Location::AnyObject)
+          OS << " obj=any";
+        else
+          OS << " obj=" << E.Loc.Object;
+        if (E.Loc.Size)
+          OS << " [" << E.Loc.Begin << ", " << E.Loc.Begin + E.Loc.Size
+             << ")";
+        if (E.Loc.ScopeTag)
+          OS << " scope=" << E.Loc.ScopeTag;
+        break;
+      case Event::Barrier:
+        OS << "barrier";
+        break;
+      case Event::Wait:
+        OS << "wait";
+        for (unsigned C = 0; C < NumCounters; ++C)
+          if (E.Waits.Value[C] != WaitThresholds::NoWait)
+            OS << " " << getCounterName(Counter(C)) << "="
+               << E.Waits.Value[C];
+        break;
+      }
+      OS << "\n";
+    }
+  }
+}
+
+void llvm::ldsbarriers::markDivergentBlocks(AbstractProgram &P) {
+  unsigned N = P.Blocks.size();
+  bool AnyDivergent = false;
+  for (const Block &BB : P.Blocks)
+    AnyDivergent |= BB.DivergentBranch;
+  if (!AnyDivergent)
+    return;
+
+  // Post-dominators: dominators of the reversed graph rooted at a virtual
+  // exit (node N) that every block without successors flows into.
+  Graph Reversed(N + 1);
+  for (unsigned B = 0; B < N; ++B) {
+    if (P.Blocks[B].Succs.empty())
+      Reversed[N].push_back(B);
+    for (unsigned S : P.Blocks[B].Succs)
+      Reversed[S].push_back(B);
+  }
+  std::vector<int> IPDom = computeImmediateDominators(Reversed, N);
+
+  for (unsigned B = 0; B < N; ++B)
+    if (IPDom[B] < 0)
+      P.Blocks[B].NoBarrier = true; // Cannot reach an exit.
+
+  auto PostDominates = [&](unsigned A, unsigned B) {
+    for (int X = B;; X = IPDom[X]) {
+      if (X == int(A))
+        return true;
+      if (X < 0 || X == int(N))
+        return false;
+    }
+  };
+  // Ferrante-Ottenstein-Warren control dependence: for an edge X -> Y where
+  // Y does not strictly post-dominate X, the blocks on the post-dominator tree path
+  // from Y up to (excluding) ipdom(X) are control-dependent on X.
+  for (unsigned X = 0; X < N; ++X) {
+    if (!P.Blocks[X].DivergentBranch || IPDom[X] < 0)
+      continue;
+    for (unsigned Y : P.Blocks[X].Succs) {
+      if (IPDom[Y] < 0 || (Y != X && PostDominates(Y, X)))
+        continue;
+      for (int Z = Y; Z >= 0 && Z != IPDom[X] && Z != int(N); Z = IPDom[Z])
+        P.Blocks[Z].NoBarrier = true;
+    }
+  }
+}

@@ -1,0 +1,211 @@
+//===- LDSAbstractProgram.h - Machine-independent model of LDS events -----===//
+//
+// The abstract program the algorithms work on: blocks with successor edges
+// and frequencies, each holding the LDS events (accesses, barriers, counter
+// waits) of a machine basic block in order. It does not depend on
+// MachineInstr, so analysis and placement can be unit-tested, fuzzed and
+// compared with a brute-force optimum on small programs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMDGPU_LDS_BARRIERS_LDSABSTRACTPROGRAM_H
+#define AMDGPU_LDS_BARRIERS_LDSABSTRACTPROGRAM_H
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class raw_ostream;
+
+namespace ldsbarriers {
+
+/// Hardware counters on which LDS traffic completes.
+enum class Counter : uint8_t {
+  LDS,    // lgkmcnt (gfx9-11) / dscnt (gfx12): DS instructions.
+  VM,     // vmcnt / loadcnt: LDS DMA.
+  Async,  // asynccnt (gfx1250).
+  Tensor, // tensorcnt (gfx1250).
+  Exp,    // expcnt: LDS_DIRECT_LOAD / LDS_PARAM_LOAD.
+};
+constexpr unsigned NumCounters = 5;
+StringRef getCounterName(Counter C);
+
+/// A set of counters, one bit per Counter.
+using CounterMask = uint8_t;
+constexpr CounterMask counterBit(Counter C) {
+  return CounterMask(1u << unsigned(C));
+}
+
+/// Per-counter thresholds of a wait: the counter must drop to at most the
+/// value; NoWait leaves the counter alone.
+struct WaitThresholds {
+  static constexpr int NoWait = -1;
+  std::array<int, NumCounters> Value;
+  WaitThresholds() { Value.fill(NoWait); }
+  int &operator[](Counter C) { return Value[unsigned(C)]; }
+  int operator[](Counter C) const { return Value[unsigned(C)]; }
+  bool any() const {
+    for (int V : Value)
+      if (V != NoWait)
+        return true;
+    return false;
+  }
+};
+
+/// What an access does to LDS.
+enum class AccessKind : uint8_t {
+  Read,
+  Write,
+  Atomic, // Read-modify-write.
+  Opaque, // Read and write of anything (calls, inline asm, FLAT, unknown DS).
+};
+StringRef getAccessKindName(AccessKind K);
+
+/// The bytes an access may touch. Object ids are assigned by the builder:
+/// AnyObject may alias everything; AbsoluteObject holds objects with known
+/// absolute LDS addresses (Begin is then an address) and may alias every
+/// object that has none; every other id is a distinct allocation.
+struct Location {
+  static constexpr int AnyObject = -1;
+  static constexpr int AbsoluteObject = 0;
+  int Object = AnyObject;
+  int64_t Begin = 0;
+  /// Byte count; 0 means "anywhere in the object".
+  uint64_t Size = 0;
+  /// Index into AbstractProgram::ScopeMayAlias; 0 carries no scope facts.
+  unsigned ScopeTag = 0;
+};
+
+/// One LDS-relevant event, in program order within its block.
+struct Event {
+  enum EventKind : uint8_t {
+    Access,  // An LDS access.
+    Barrier, // A workgroup barrier that orders completed accesses.
+    Wait,    // A hard counter wait.
+  };
+  EventKind Kind = Access;
+
+  // Access fields.
+  AccessKind AK = AccessKind::Read;
+  /// Completion counter of the access.
+  Counter Ctr = Counter::LDS;
+  /// Whether the access completes in issue order with the other in-order
+  /// accesses of its counter (DS operations do; FLAT and calls do not).
+  bool InOrder = true;
+  /// For atomics: nonzero id of an operation that commutes with itself
+  /// (add/add, min/min, ...); 0 for exchange, compare-and-swap, etc.
+  unsigned CommutativeOp = 0;
+  Location Loc;
+
+  // Wait fields.
+  WaitThresholds Waits;
+
+  /// Opaque handle for the builder (e.g. an index into its instruction map).
+  unsigned Tag = 0;
+
+  static Event access(AccessKind K, Location L, unsigned Tag = 0) {
+    Event E;
+    E.Kind = Access;
+    E.AK = K;
+    E.Loc = L;
+    E.Tag = Tag;
+    return E;
+  }
+  static Event barrier(unsigned Tag = 0) {
+    Event E;
+    E.Kind = Barrier;
+    E.Tag = Tag;
+    return E;
+  }
+  static Event wait(WaitThresholds W, unsigned Tag = 0) {
+    Event E;
+    E.Kind = Wait;
+    E.Waits = W;
+    E.Tag = Tag;
+    return E;
+  }
+};
+
+/// A basic block of the abstract program.
+struct Block {
+  std::vector<Event> Events;
+  SmallVector<unsigned, 2> Succs;
+  /// Estimated execution frequency relative to the entry.
+  double Freq = 1.0;
+  /// Whether the block ends in a branch that waves of one workgroup may take
+  /// differently (EXEC-based, or on a per-wave value).
+  bool DivergentBranch = false;
+  /// Set for blocks where a barrier is never allowed (see
+  /// markDivergentBlocks).
+  bool NoBarrier = false;
+  /// False when the block's last event is a terminator (a tail call), so
+  /// that nothing can be inserted after it.
+  bool HasEndPoint = true;
+};
+
+/// A program point: before event Index of block Block; Index equal to the
+/// number of events means the end of the block (before its terminators).
+struct Point {
+  unsigned Block = 0;
+  unsigned Index = 0;
+  bool operator==(const Point &O) const {
+    return Block == O.Block && Index == O.Index;
+  }
+  bool operator<(const Point &O) const {
+    return Block != O.Block ? Block < O.Block : Index < O.Index;
+  }
+};
+
+/// The position of an event.
+using EventRef = Point;
+
+/// The abstract program.
+struct AbstractProgram {
+  std::vector<Block> Blocks;
+  unsigned Entry = 0;
+  /// ScopeMayAlias[A][B]: whether accesses with scope tags A and B may
+  /// alias according to alias-scope metadata. Row/column 0 is all true.
+  std::vector<std::vector<bool>> ScopeMayAlias;
+
+  const Event &event(EventRef R) const {
+    return Blocks[R.Block].Events[R.Index];
+  }
+  unsigned numPoints(unsigned B) const { return Blocks[B].Events.size() + 1; }
+
+  /// Predecessor lists, derived from the successor lists.
+  std::vector<SmallVector<unsigned, 2>> predecessors() const;
+  /// Blocks reachable from the entry, in reverse post-order.
+  std::vector<unsigned> reversePostOrder() const;
+
+  /// Whether two locations may share a byte.
+  bool mayOverlap(const Location &A, const Location &B) const;
+
+  /// Checks the structural invariants (edges in range, scope table square);
+  /// returns an empty string or a description of the first problem.
+  std::string validate() const;
+
+  void print(raw_ostream &OS) const;
+};
+
+/// Successor lists of a directed graph.
+using Graph = std::vector<SmallVector<unsigned, 2>>;
+
+/// Immediate dominators of the nodes of \p G reachable from \p Root
+/// (iterative algorithm of Cooper, Harvey and Kennedy; works on irreducible
+/// graphs). The root is its own immediate dominator; unreachable nodes get -1.
+std::vector<int> computeImmediateDominators(const Graph &G, unsigned Root);
+
+/// Computes, from DivergentBranch flags and post-dominance, which blocks may
+/// be executed by some waves of a workgroup and not others, and sets their
+/// NoBarrier flag. Blocks that cannot reach an exit are unsafe whenever the
+/// program has a divergent branch (post-dominance says nothing about them).
+void markDivergentBlocks(AbstractProgram &P);
+
+} // namespace ldsbarriers
+} // namespace llvm
+
+#endif

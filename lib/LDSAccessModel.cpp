@@ -1,0 +1,291 @@
+//===- LDSAccessModel.cpp - MachineFunction -> abstract LDS program -------===//
+//
+// Classification rules (docs/Design.rst, "Access model"):
+//  - DS reads, writes and read-modify-write atomics from their opcode;
+//    permutes, GWS, GDS and ordered-count are not LDS accesses;
+//  - LDS DMA writes LDS asynchronously and completes on vmcnt;
+//  - calls, inline asm, FLAT accesses that may reach LDS and DS opcodes we
+//    cannot classify are opaque: read and write of all LDS;
+//  - S_BARRIER is a barrier; hard waits are waits; soft waits are nothing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LDSAccessModel.h"
+#include "llvm/Analysis/ScopedNoAliasAA.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/CodeGen/MachineBlockFrequencyInfo.h"
+#include "llvm/CodeGen/MachineFunction.h"
+#include "llvm/CodeGen/MachineInstr.h"
+#include "llvm/CodeGen/MachineMemOperand.h"
+#include "llvm/CodeGen/TargetInstrInfo.h"
+#include "llvm/CodeGen/TargetSubtargetInfo.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+using namespace llvm::ldsbarriers;
+
+/// AMDGPU address spaces (AMDGPUAS): flat, region (GDS), local (LDS).
+static constexpr unsigned FlatAS = 0, RegionAS = 2, LocalAS = 3;
+
+LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
+                               const MachineBlockFrequencyInfo *MBFI)
+    : Facts(Facts) {
+  DenseMap<const MachineBasicBlock *, unsigned> Index;
+  for (MachineBasicBlock &MBB : MF) {
+    Index[&MBB] = Blocks.size();
+    Blocks.push_back(&MBB);
+  }
+  Program.Blocks.resize(Blocks.size());
+  Program.Entry = 0;
+  for (unsigned B = 0; B < Blocks.size(); ++B) {
+    MachineBasicBlock &MBB = *Blocks[B];
+    Block &AB = Program.Blocks[B];
+    for (MachineBasicBlock *S : MBB.successors())
+      AB.Succs.push_back(Index[S]);
+    if (MBFI)
+      AB.Freq = MBFI->getBlockFreqRelativeToEntryBlock(&MBB);
+    for (MachineInstr &MI : MBB) {
+      if (MI.isTerminator() &&
+          Facts.classify(MI.getOpcode()).Role == OpcodeRole::ExecBranch)
+        AB.DivergentBranch = true;
+      addInstr(B, MI);
+    }
+    // A point after a terminator that is an event (a tail call) cannot be
+    // materialized before the first terminator.
+    if (!AB.Events.empty() && Instrs[AB.Events.back().Tag]->isTerminator())
+      AB.HasEndPoint = false;
+  }
+
+  // Scope alias table: tag 0 carries no facts.
+  unsigned N = Scopes.size() + 1;
+  Program.ScopeMayAlias.assign(N, std::vector<bool>(N, true));
+  for (unsigned I = 1; I < N; ++I)
+    for (unsigned J = 1; J < N; ++J) {
+      auto [SI, NI] = Scopes[I - 1];
+      auto [SJ, NJ] = Scopes[J - 1];
+      Program.ScopeMayAlias[I][J] =
+          ScopedNoAliasAAResult::mayAliasInScopes(SI, NJ) &&
+          ScopedNoAliasAAResult::mayAliasInScopes(SJ, NI);
+    }
+  markDivergentBlocks(Program);
+}
+
+MachineBasicBlock::iterator LDSAccessModel::insertionPoint(Point P) const {
+  const Block &AB = Program.Blocks[P.Block];
+  if (P.Index < AB.Events.size())
+    return Instrs[AB.Events[P.Index].Tag]->getIterator();
+  return Blocks[P.Block]->getFirstTerminator();
+}
+
+/// Whether the memoperands of a FLAT instruction allow an LDS address.
+static bool flatMayAccessLDS(const MachineInstr &MI) {
+  if (MI.memoperands_empty())
+    return true;
+  for (const MachineMemOperand *MMO : MI.memoperands())
+    if (MMO->getAddrSpace() == FlatAS || MMO->getAddrSpace() == LocalAS)
+      return true;
+  return false;
+}
+
+/// Whether a DS instruction's memoperands say it accesses GDS only.
+static bool isGDSOnly(const MachineInstr &MI) {
+  if (MI.memoperands_empty())
+    return false;
+  for (const MachineMemOperand *MMO : MI.memoperands())
+    if (MMO->getAddrSpace() != RegionAS)
+      return false;
+  return true;
+}
+
+void LDSAccessModel::addInstr(unsigned B, MachineInstr &MI) {
+  if (MI.isDebugInstr() || MI.isMetaInstruction())
+    return;
+  std::vector<Event> &Events = Program.Blocks[B].Events;
+  unsigned Tag = Instrs.size();
+  auto AddAccess = [&](Event E) {
+    E.Tag = Tag;
+    Instrs.push_back(&MI);
+    Events.push_back(E);
+    ++NumAccesses;
+  };
+  auto Opaque = [&]() {
+    Event E = Event::access(AccessKind::Opaque, Location());
+    E.InOrder = false;
+    AddAccess(E);
+  };
+
+  if (MI.isInlineAsm() || MI.isCall())
+    return Opaque();
+
+  auto [It, Inserted] = OpcodeCache.try_emplace(MI.getOpcode());
+  if (Inserted)
+    It->second = Facts.classify(MI.getOpcode());
+  const OpcodeInfo &Info = It->second;
+
+  switch (Info.Role) {
+  case OpcodeRole::None:
+  case OpcodeRole::SoftWait:
+  case OpcodeRole::ExecBranch:
+    // Anything else that claims an LDS memoperand is treated as opaque.
+    for (const MachineMemOperand *MMO : MI.memoperands())
+      if (MMO->getAddrSpace() == LocalAS)
+        return Opaque();
+    return;
+  case OpcodeRole::DSRead:
+  case OpcodeRole::DSWrite:
+  case OpcodeRole::DSAtomic: {
+    if (isGDSOnly(MI))
+      return;
+    AccessKind K = Info.Role == OpcodeRole::DSRead    ? AccessKind::Read
+                   : Info.Role == OpcodeRole::DSWrite ? AccessKind::Write
+                                                      : AccessKind::Atomic;
+    Event E = Event::access(K, locationOf(MI, Info));
+    if (K == AccessKind::Atomic && !Info.CommutativeOp.empty()) {
+      E.CommutativeOp =
+          CommutativeOpIds
+              .try_emplace(Info.CommutativeOp, CommutativeOpIds.size() + 1)
+              .first->second;
+    }
+    return AddAccess(E);
+  }
+  case OpcodeRole::DSUnknown:
+    if (isGDSOnly(MI))
+      return;
+    return Opaque();
+  case OpcodeRole::LDSDMA: {
+    // The memoperand describes one lane; the wave writes wave-size times
+    // as much from M0: keep the object, drop the range.
+    Location L = locationOf(MI, Info);
+    L.Size = 0;
+    Event E = Event::access(AccessKind::Write, L);
+    E.Ctr = Counter::VM;
+    return AddAccess(E);
+  }
+  case OpcodeRole::LDSDirect: {
+    Event E = Event::access(AccessKind::Read, locationOf(MI, Info));
+    E.Ctr = Counter::Exp;
+    return AddAccess(E);
+  }
+  case OpcodeRole::FlatMemory:
+    if (flatMayAccessLDS(MI))
+      return Opaque();
+    return;
+  case OpcodeRole::Barrier:
+    Instrs.push_back(&MI);
+    Events.push_back(Event::barrier(Tag));
+    return;
+  case OpcodeRole::BarrierSignal:
+  case OpcodeRole::BarrierWait:
+  case OpcodeRole::UnmodeledBarrier:
+    Unmodeled.push_back(&MI);
+    return;
+  case OpcodeRole::HardWait: {
+    int64_t Imm = 0;
+    for (const MachineOperand &MO : MI.explicit_operands())
+      if (MO.isImm())
+        Imm = MO.getImm();
+    WaitThresholds W = Facts.decodeWait(MI.getOpcode(), Imm);
+    if (!W.any())
+      return;
+    Instrs.push_back(&MI);
+    Events.push_back(Event::wait(W, Tag));
+    return;
+  }
+  }
+}
+
+int LDSAccessModel::objectId(const GlobalVariable &GV, int64_t &Begin) {
+  if (std::optional<ConstantRange> R = GV.getAbsoluteSymbolRange()) {
+    if (const APInt *Addr = R->getSingleElement()) {
+      Begin += Addr->getSExtValue();
+      return Location::AbsoluteObject;
+    }
+    return Location::AnyObject;
+  }
+  // Declarations and zero-sized arrays are dynamic LDS: they share one
+  // address with every other such variable.
+  if (GV.isDeclaration() ||
+      GV.getParent()->getDataLayout().getTypeAllocSize(GV.getValueType()) ==
+          0)
+    return Location::AnyObject;
+  auto [It, Inserted] = ObjectIds.try_emplace(&GV, Objects.size() + 1);
+  if (Inserted)
+    Objects.push_back(&GV);
+  return It->second;
+}
+
+Location LDSAccessModel::locationOf(const MachineInstr &MI,
+                                    const OpcodeInfo &Info) {
+  Location Result;
+  bool First = true;
+  for (const MachineMemOperand *MMO : MI.memoperands()) {
+    if (MMO->getAddrSpace() != LocalAS)
+      continue;
+    Location L;
+    const Value *V = MMO->getValue();
+    if (!V)
+      return Location();
+    const DataLayout &DL = MI.getMF()->getDataLayout();
+    int64_t Offset = 0;
+    const Value *Base = GetPointerBaseWithConstantOffset(V, Offset, DL);
+    if (const auto *GV = dyn_cast<GlobalVariable>(Base)) {
+      L.Begin = Offset + MMO->getOffset();
+      L.Object = objectId(*GV, L.Begin);
+      LocationSize Size = MMO->getSize();
+      if (Size.hasValue() && !Size.isScalable() && !Info.TwoAddress &&
+          L.Object != Location::AnyObject)
+        L.Size = Size.getValue().getFixedValue();
+    } else if (const auto *Obj =
+                   dyn_cast<GlobalVariable>(getUnderlyingObject(V))) {
+      int64_t Ignored = 0;
+      L.Object = objectId(*Obj, Ignored);
+      if (L.Object == Location::AbsoluteObject)
+        L.Object = Location::AnyObject; // Unknown address within it.
+    } else {
+      return Location();
+    }
+    if (First) {
+      Result = L;
+      First = false;
+      continue;
+    }
+    // Several memoperands: one range over the same object, or anything.
+    if (L.Object != Result.Object || !L.Size || !Result.Size)
+      return Location();
+    int64_t End = std::max(Result.Begin + int64_t(Result.Size),
+                           L.Begin + int64_t(L.Size));
+    Result.Begin = std::min(Result.Begin, L.Begin);
+    Result.Size = End - Result.Begin;
+  }
+  if (!First)
+    Result.ScopeTag = scopeTag(MI);
+  return Result;
+}
+
+unsigned LDSAccessModel::scopeTag(const MachineInstr &MI) {
+  if (!MI.hasOneMemOperand())
+    return 0;
+  const AAMDNodes &AA = (*MI.memoperands_begin())->getAAInfo();
+  if (!AA.Scope && !AA.NoAlias)
+    return 0;
+  std::pair<const MDNode *, const MDNode *> Key(AA.Scope, AA.NoAlias);
+  auto [It, Inserted] = ScopeTags.try_emplace(Key, Scopes.size() + 1);
+  if (Inserted)
+    Scopes.push_back(Key);
+  return It->second;
+}
+
+std::string LDSAccessModel::describeLocation(const Location &L) const {
+  if (L.Object == Location::AnyObject)
+    return "any LDS";
+  std::string S;
+  if (L.Object == Location::AbsoluteObject)
+    S = "LDS";
+  else
+    S = "@" + Objects[L.Object - 1]->getName().str();
+  if (L.Size)
+    S += "[" + std::to_string(L.Begin) + ", " +
+         std::to_string(L.Begin + int64_t(L.Size)) + ")";
+  return S;
+}

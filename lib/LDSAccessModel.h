@@ -1,0 +1,80 @@
+//===- LDSAccessModel.h - MachineFunction -> abstract LDS program ---------===//
+//
+// The MIR adapter: classifies every instruction of a machine function as an
+// LDS access, barrier or counter wait, keys accesses by LDS object and byte
+// range from their memoperands, and builds the abstract program that the
+// analysis and placement work on. It keeps the map back from abstract points
+// to machine instructions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMDGPU_LDS_BARRIERS_LDSACCESSMODEL_H
+#define AMDGPU_LDS_BARRIERS_LDSACCESSMODEL_H
+
+#include "AMDGPUTargetFacts.h"
+#include "LDSAbstractProgram.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/CodeGen/MachineBasicBlock.h"
+#include <string>
+#include <vector>
+
+namespace llvm {
+class GlobalVariable;
+class MachineBlockFrequencyInfo;
+class MachineFunction;
+class MachineInstr;
+
+namespace ldsbarriers {
+
+class LDSAccessModel {
+public:
+  /// Builds the model of \p MF. \p MBFI may be null (all frequencies 1).
+  LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
+                 const MachineBlockFrequencyInfo *MBFI);
+
+  const AbstractProgram &program() const { return Program; }
+
+  /// Whether any instruction may access LDS.
+  bool hasLDSAccesses() const { return NumAccesses != 0; }
+
+  /// Barrier forms the pass does not model; the function must be left as
+  /// it is when there are any.
+  ArrayRef<const MachineInstr *> unmodeledBarriers() const {
+    return Unmodeled;
+  }
+
+  MachineBasicBlock &block(unsigned B) const { return *Blocks[B]; }
+  MachineInstr &instr(EventRef R) const {
+    return *Instrs[Program.event(R).Tag];
+  }
+  /// Where to insert code for point \p P.
+  MachineBasicBlock::iterator insertionPoint(Point P) const;
+
+  /// A human-readable name of the object an access touches (for remarks).
+  std::string describeLocation(const Location &L) const;
+
+private:
+  void addInstr(unsigned B, MachineInstr &MI);
+  Location locationOf(const MachineInstr &MI, const OpcodeInfo &Info);
+  unsigned scopeTag(const MachineInstr &MI);
+  int objectId(const GlobalVariable &GV, int64_t &Begin);
+
+  const TargetFacts &Facts;
+  AbstractProgram Program;
+  std::vector<MachineBasicBlock *> Blocks;
+  std::vector<MachineInstr *> Instrs;
+  std::vector<const MachineInstr *> Unmodeled;
+  DenseMap<unsigned, OpcodeInfo> OpcodeCache;
+  StringMap<unsigned> CommutativeOpIds;
+  DenseMap<const GlobalVariable *, int> ObjectIds;
+  std::vector<const GlobalVariable *> Objects;
+  DenseMap<std::pair<const MDNode *, const MDNode *>, unsigned> ScopeTags;
+  std::vector<std::pair<const MDNode *, const MDNode *>> Scopes;
+  unsigned NumAccesses = 0;
+};
+
+} // namespace ldsbarriers
+} // namespace llvm
+
+#endif

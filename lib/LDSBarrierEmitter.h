@@ -1,0 +1,52 @@
+//===- LDSBarrierEmitter.h - Per-generation barrier and wait emission -----===//
+//
+// One emitter per target generation, chosen once from the subtarget (the
+// shape of SIMemoryLegalizer's SICacheControl::create). Emitters only
+// materialize decisions; they never decide where.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMDGPU_LDS_BARRIERS_LDSBARRIEREMITTER_H
+#define AMDGPU_LDS_BARRIERS_LDSBARRIEREMITTER_H
+
+#include "AMDGPUTargetFacts.h"
+#include "llvm/CodeGen/MachineBasicBlock.h"
+#include <memory>
+
+namespace llvm {
+class DebugLoc;
+class TargetInstrInfo;
+
+namespace ldsbarriers {
+
+class BarrierEmitter {
+public:
+  virtual ~BarrierEmitter();
+
+  /// The emitter for \p Facts' generation, or null when the pass does not
+  /// support it (or the subtarget lacks an opcode it needs).
+  static std::unique_ptr<BarrierEmitter> create(const TargetFacts &Facts,
+                                                const TargetInstrInfo &TII);
+
+  /// Inserts, before \p I, hard waits for the counters in \p Waits to reach
+  /// zero, then a workgroup barrier.
+  virtual void insertBarrier(MachineBasicBlock &MBB,
+                             MachineBasicBlock::iterator I, CounterMask Waits,
+                             const DebugLoc &DL) const = 0;
+
+  /// Inserts, right before the existing barrier \p Barrier, the hard waits
+  /// it lacks.
+  virtual void insertWaitBefore(MachineInstr &Barrier,
+                                CounterMask Waits) const = 0;
+
+protected:
+  BarrierEmitter(const TargetFacts &Facts, const TargetInstrInfo &TII)
+      : Facts(Facts), TII(TII) {}
+  const TargetFacts &Facts;
+  const TargetInstrInfo &TII;
+};
+
+} // namespace ldsbarriers
+} // namespace llvm
+
+#endif

@@ -1,0 +1,486 @@
+//===- LDSBarrierPlacement.cpp - Choose where barriers go -----------------===//
+//
+// Exact minimum hitting set of windows by cutting points, per independent
+// component: reduction rules (forced points, dominated windows, dominated
+// points), then branch and bound on the window with the fewest points. On
+// interval instances (straight-line code) the reductions alone solve it; on
+// circular arcs (a loop with a straight-line body) one branching level does.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LDSBarrierPlacement.h"
+#include "llvm/ADT/BitVector.h"
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+using namespace llvm;
+using namespace llvm::ldsbarriers;
+
+std::vector<Point> llvm::ldsbarriers::candidatePoints(const AbstractProgram &P) {
+  std::vector<Point> C;
+  std::vector<unsigned> RPO = P.reversePostOrder();
+  std::vector<uint8_t> Reachable(P.Blocks.size(), 0);
+  for (unsigned B : RPO)
+    Reachable[B] = 1;
+  for (unsigned B = 0; B < P.Blocks.size(); ++B) {
+    if (!Reachable[B] || P.Blocks[B].NoBarrier)
+      continue;
+    const auto &Events = P.Blocks[B].Events;
+    for (unsigned I = 0; I < Events.size(); ++I)
+      if (Events[I].Kind == Event::Access)
+        C.push_back({B, I});
+    if (P.Blocks[B].HasEndPoint)
+      C.push_back({B, unsigned(Events.size())});
+  }
+  return C;
+}
+
+std::vector<int> llvm::ldsbarriers::dominatorsFromBlockExit(
+    const AbstractProgram &P, unsigned Block) {
+  unsigned N = P.Blocks.size();
+  Graph G(N + 1);
+  for (unsigned B = 0; B < N; ++B)
+    G[B] = P.Blocks[B].Succs;
+  G[N] = P.Blocks[Block].Succs;
+  return computeImmediateDominators(G, N);
+}
+
+std::vector<unsigned> llvm::ldsbarriers::cuttingCandidates(
+    const AbstractProgram &P, const Window &W,
+    const std::vector<Point> &Candidates, const std::vector<int> &IDom) {
+  std::vector<unsigned> Out;
+  // Candidates of block B with index in [Lo, Hi].
+  auto AddRange = [&](unsigned B, unsigned Lo, unsigned Hi) {
+    auto It = std::lower_bound(Candidates.begin(), Candidates.end(),
+                               Point{B, Lo});
+    for (; It != Candidates.end() && It->Block == B && It->Index <= Hi; ++It)
+      Out.push_back(It - Candidates.begin());
+  };
+  unsigned BA = W.Producer.Block, IA = W.Producer.Index;
+  unsigned BB = W.Consumer.Block, IB = W.Consumer.Index;
+  unsigned EndA = P.Blocks[BA].Events.size();
+  if (BA == BB && IA < IB) {
+    // Every path leaves through the events between the two.
+    AddRange(BA, IA + 1, IB);
+  } else {
+    AddRange(BA, IA + 1, EndA);
+    AddRange(BB, 0, IB);
+    unsigned Root = P.Blocks.size();
+    if (IDom[BB] >= 0)
+      for (int D = IDom[BB]; D != int(Root); D = IDom[D]) {
+        // A block that dominates the consumer's block from the producer's
+        // exit is executed in full on every path (the producer's block too:
+        // the path re-enters it from the top).
+        AddRange(D, 0, P.Blocks[D].Events.size());
+      }
+  }
+  std::sort(Out.begin(), Out.end());
+  Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
+  return Out;
+}
+
+namespace {
+
+/// Lexicographic objective: barrier count, then total frequency.
+struct Score {
+  unsigned Count = ~0u;
+  double Cost = 0;
+  bool betterThan(const Score &O) const {
+    if (Count != O.Count)
+      return Count < O.Count;
+    return Cost < O.Cost - 1e-9 * std::max(1.0, O.Cost);
+  }
+};
+
+/// One connected component of the window/point incidence graph.
+class HittingSetSolver {
+public:
+  HittingSetSolver(std::vector<std::vector<unsigned>> WindowPoints,
+                   std::vector<double> PointCost, unsigned Budget)
+      : NW(WindowPoints.size()), NP(PointCost.size()), Cost(PointCost),
+        Budget(Budget) {
+    WinSets.assign(NW, BitVector(NP));
+    PtSets.assign(NP, BitVector(NW));
+    for (unsigned W = 0; W < NW; ++W)
+      for (unsigned Pt : WindowPoints[W]) {
+        WinSets[W].set(Pt);
+        PtSets[Pt].set(W);
+      }
+  }
+
+  /// Returns chosen point indices; sets Optimal.
+  std::vector<unsigned> solve(bool &Optimal) {
+    BitVector Windows(NW, true), Points(NP, true);
+    Best = greedy(Windows, Points, {});
+    BestScore = score(Best);
+    std::vector<unsigned> Chosen;
+    search(Windows, Points, Chosen);
+    Optimal = Nodes <= Budget;
+    return Best;
+  }
+
+private:
+  Score score(const std::vector<unsigned> &S) const {
+    Score R;
+    R.Count = S.size();
+    for (unsigned Pt : S)
+      R.Cost += Cost[Pt];
+    return R;
+  }
+
+  /// Right-end greedy: windows by their last point (points are numbered in
+  /// program order); each unhit window gets its point that hits most of the
+  /// remaining windows, then the cheapest, then the latest. Optimal when
+  /// every window is an interval of points.
+  std::vector<unsigned> greedy(BitVector Windows, const BitVector &Points,
+                               std::vector<unsigned> Chosen) const {
+    std::vector<std::pair<int, unsigned>> Order;
+    for (unsigned W : Windows.set_bits()) {
+      BitVector C = WinSets[W];
+      C &= Points;
+      Order.push_back({C.find_last(), W});
+    }
+    std::sort(Order.begin(), Order.end());
+    for (auto [Last, W] : Order) {
+      if (!Windows.test(W))
+        continue;
+      int BestPt = -1;
+      unsigned BestHits = 0;
+      BitVector C = WinSets[W];
+      C &= Points;
+      for (unsigned Pt : C.set_bits()) {
+        BitVector H = PtSets[Pt];
+        H &= Windows;
+        unsigned Hits = H.count();
+        if (BestPt < 0 || Hits > BestHits ||
+            (Hits == BestHits && Cost[Pt] <= Cost[BestPt])) {
+          BestPt = Pt;
+          BestHits = Hits;
+        }
+      }
+      assert(BestPt >= 0 && "window without a point");
+      Chosen.push_back(BestPt);
+      Windows.reset(PtSets[BestPt]);
+    }
+    return Chosen;
+  }
+
+  void choose(unsigned Pt, BitVector &Windows, BitVector &Points,
+              std::vector<unsigned> &Chosen) const {
+    Chosen.push_back(Pt);
+    Windows.reset(PtSets[Pt]);
+    Points.reset(Pt);
+  }
+
+  /// Applies the reduction rules until none applies.
+  void reduce(BitVector &Windows, BitVector &Points,
+              std::vector<unsigned> &Chosen) const {
+    for (bool Changed = true; Changed && Windows.any();) {
+      Changed = false;
+      // Forced points.
+      for (unsigned W : Windows.set_bits()) {
+        if (!Windows.test(W))
+          continue;
+        BitVector C = WinSets[W];
+        C &= Points;
+        if (C.count() == 1) {
+          choose(C.find_first(), Windows, Points, Chosen);
+          Changed = true;
+        }
+      }
+      // Points that hit nothing are useless.
+      for (unsigned Pt : Points.set_bits())
+        if (!PtSets[Pt].anyCommon(Windows))
+          Points.reset(Pt);
+      // Dominated points: hits a subset of another point's windows at no
+      // lower cost. Among equals the later point stays.
+      std::vector<unsigned> Live(Points.set_bits_begin(),
+                                 Points.set_bits_end());
+      std::vector<BitVector> Hits;
+      for (unsigned Pt : Live) {
+        BitVector H = PtSets[Pt];
+        H &= Windows;
+        Hits.push_back(std::move(H));
+      }
+      for (unsigned I = 0; I < Live.size(); ++I) {
+        for (unsigned J = 0; J < Live.size(); ++J) {
+          if (I == J || !Points.test(Live[J]))
+            continue;
+          if (Cost[Live[J]] > Cost[Live[I]])
+            continue;
+          if (Hits[I].test(Hits[J]))
+            continue; // Not a subset.
+          bool Equal = Hits[I] == Hits[J] && Cost[Live[J]] == Cost[Live[I]];
+          if (Equal && J < I)
+            continue; // Keep the later one of two equals.
+          Points.reset(Live[I]);
+          Changed = true;
+          break;
+        }
+      }
+      // Dominated windows: a window whose points include all points of
+      // another window is hit whenever that one is.
+      std::vector<unsigned> LiveW(Windows.set_bits_begin(),
+                                  Windows.set_bits_end());
+      std::vector<BitVector> Pts;
+      for (unsigned W : LiveW) {
+        BitVector C = WinSets[W];
+        C &= Points;
+        Pts.push_back(std::move(C));
+      }
+      for (unsigned I = 0; I < LiveW.size(); ++I) {
+        for (unsigned J = 0; J < LiveW.size(); ++J) {
+          if (I == J || !Windows.test(LiveW[J]))
+            continue;
+          if (Pts[J].test(Pts[I]))
+            continue; // J's points are not a subset of I's.
+          if (Pts[I] == Pts[J] && J > I)
+            continue; // Keep the first of two equals.
+          Windows.reset(LiveW[I]);
+          Changed = true;
+          break;
+        }
+      }
+    }
+  }
+
+  /// Windows with pairwise disjoint point sets each need their own point.
+  unsigned lowerBound(const BitVector &Windows, const BitVector &Points) const {
+    BitVector Used(NP);
+    unsigned LB = 0;
+    for (unsigned W : Windows.set_bits()) {
+      BitVector C = WinSets[W];
+      C &= Points;
+      if (C.anyCommon(Used))
+        continue;
+      Used |= C;
+      ++LB;
+    }
+    return LB;
+  }
+
+  void search(BitVector Windows, BitVector Points,
+              std::vector<unsigned> Chosen) {
+    ++Nodes;
+    reduce(Windows, Points, Chosen);
+    Score Now = score(Chosen);
+    if (Windows.none()) {
+      if (Now.betterThan(BestScore)) {
+        Best = Chosen;
+        BestScore = Now;
+      }
+      return;
+    }
+    unsigned LB = lowerBound(Windows, Points);
+    if (Now.Count + LB > BestScore.Count ||
+        (Now.Count + LB == BestScore.Count && Now.Cost >= BestScore.Cost))
+      return;
+    if (Nodes > Budget) {
+      std::vector<unsigned> G = greedy(Windows, Points, Chosen);
+      Score S = score(G);
+      if (S.betterThan(BestScore)) {
+        Best = G;
+        BestScore = S;
+      }
+      return;
+    }
+    // Branch on the window with the fewest points.
+    unsigned BranchW = 0, Fewest = ~0u;
+    for (unsigned W : Windows.set_bits()) {
+      BitVector C = WinSets[W];
+      C &= Points;
+      unsigned N = C.count();
+      if (N < Fewest) {
+        Fewest = N;
+        BranchW = W;
+      }
+    }
+    BitVector C = WinSets[BranchW];
+    C &= Points;
+    std::vector<std::pair<unsigned, unsigned>> Options;
+    for (unsigned Pt : C.set_bits()) {
+      BitVector H = PtSets[Pt];
+      H &= Windows;
+      Options.push_back({H.count(), Pt});
+    }
+    std::sort(Options.rbegin(), Options.rend());
+    for (auto [Hits, Pt] : Options) {
+      BitVector W2 = Windows, P2 = Points;
+      std::vector<unsigned> C2 = Chosen;
+      choose(Pt, W2, P2, C2);
+      search(W2, P2, C2);
+      // Later branches need not use this point: the earlier branch
+      // explored every cover that does.
+      Points.reset(Pt);
+    }
+  }
+
+  unsigned NW, NP;
+  std::vector<BitVector> WinSets, PtSets;
+  std::vector<double> Cost;
+  unsigned Budget;
+  unsigned Nodes = 0;
+  std::vector<unsigned> Best;
+  Score BestScore;
+};
+
+/// Union-find over window indices.
+struct Components {
+  std::vector<unsigned> Parent;
+  explicit Components(unsigned N) : Parent(N) {
+    std::iota(Parent.begin(), Parent.end(), 0);
+  }
+  unsigned find(unsigned X) {
+    while (Parent[X] != X)
+      X = Parent[X] = Parent[Parent[X]];
+    return X;
+  }
+  void unite(unsigned A, unsigned B) { Parent[find(A)] = find(B); }
+};
+
+CounterMask producerCounters(const AbstractProgram &P,
+                             const std::vector<Window> &Ws,
+                             const std::vector<unsigned> &Idx) {
+  CounterMask M = 0;
+  for (unsigned I : Idx)
+    M |= counterBit(P.event(Ws[I].Producer).Ctr);
+  return M;
+}
+
+} // namespace
+
+Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
+                                           const AnalysisOptions &AOpts,
+                                           const PlacementOptions &POpts) {
+  Placement Result;
+  HazardResult Initial = analyzeHazards(P, AOpts);
+  Result.InitialWindows = Initial.Windows;
+  if (Initial.Windows.empty())
+    return Result;
+
+  // 1. Existing barriers reached by a pending producer get their wait.
+  std::vector<EventRef> Producers;
+  for (const Window &W : Initial.Windows)
+    Producers.push_back(W.Producer);
+  std::sort(Producers.begin(), Producers.end());
+  for (const PendingAtBarrier &PB : Initial.PendingBarriers) {
+    CounterMask M = 0;
+    for (EventRef A : PB.Pending)
+      if (std::binary_search(Producers.begin(), Producers.end(), A))
+        M |= counterBit(P.event(A).Ctr);
+    if (M)
+      Result.CompletedBarriers.push_back({PB.Barrier, M});
+  }
+  Augmentation Aug;
+  Aug.CompletedBarriers = Result.CompletedBarriers;
+  Result.Windows = Result.CompletedBarriers.empty()
+                       ? Initial.Windows
+                       : analyzeHazards(P, AOpts, Aug).Windows;
+  const std::vector<Window> &Ws = Result.Windows;
+
+  // 2. Cutting points of every window.
+  std::vector<Point> Cands = candidatePoints(P);
+  std::map<unsigned, std::vector<int>> IDomByBlock;
+  std::vector<std::vector<unsigned>> Cuts(Ws.size());
+  for (unsigned I = 0; I < Ws.size(); ++I) {
+    unsigned BA = Ws[I].Producer.Block;
+    auto It = IDomByBlock.find(BA);
+    if (It == IDomByBlock.end())
+      It = IDomByBlock.emplace(BA, dominatorsFromBlockExit(P, BA)).first;
+    Cuts[I] = cuttingCandidates(P, Ws[I], Cands, It->second);
+  }
+
+  // 3. Independent components, each solved on its own.
+  Components Comp(Ws.size());
+  std::vector<int> FirstWindowOfPoint(Cands.size(), -1);
+  for (unsigned I = 0; I < Ws.size(); ++I)
+    for (unsigned Pt : Cuts[I]) {
+      if (FirstWindowOfPoint[Pt] < 0)
+        FirstWindowOfPoint[Pt] = I;
+      else
+        Comp.unite(I, FirstWindowOfPoint[Pt]);
+    }
+  std::map<unsigned, std::vector<unsigned>> Groups;
+  for (unsigned I = 0; I < Ws.size(); ++I) {
+    if (Cuts[I].empty())
+      Result.Uncoverable.push_back(Ws[I]);
+    else
+      Groups[Comp.find(I)].push_back(I);
+  }
+
+  std::vector<unsigned> ChosenPoints;
+  for (auto &[Root, Members] : Groups) {
+    // Local numbering of the component's points, in program order.
+    std::vector<unsigned> LocalToGlobal;
+    for (unsigned W : Members)
+      LocalToGlobal.insert(LocalToGlobal.end(), Cuts[W].begin(),
+                           Cuts[W].end());
+    std::sort(LocalToGlobal.begin(), LocalToGlobal.end());
+    LocalToGlobal.erase(
+        std::unique(LocalToGlobal.begin(), LocalToGlobal.end()),
+        LocalToGlobal.end());
+    std::vector<std::vector<unsigned>> WinPts;
+    for (unsigned W : Members) {
+      std::vector<unsigned> L;
+      for (unsigned G : Cuts[W])
+        L.push_back(std::lower_bound(LocalToGlobal.begin(),
+                                     LocalToGlobal.end(), G) -
+                    LocalToGlobal.begin());
+      WinPts.push_back(std::move(L));
+    }
+    std::vector<double> Costs;
+    for (unsigned G : LocalToGlobal)
+      Costs.push_back(P.Blocks[Cands[G].Block].Freq);
+    HittingSetSolver Solver(std::move(WinPts), std::move(Costs),
+                            POpts.SearchBudget);
+    bool Optimal = true;
+    for (unsigned L : Solver.solve(Optimal))
+      ChosenPoints.push_back(LocalToGlobal[L]);
+    Result.ProvenOptimal &= Optimal;
+  }
+  std::sort(ChosenPoints.begin(), ChosenPoints.end());
+
+  // 4. Record what each barrier serves and the counters it must wait for.
+  for (unsigned G : ChosenPoints) {
+    std::vector<unsigned> Served;
+    for (unsigned I = 0; I < Ws.size(); ++I)
+      if (std::binary_search(Cuts[I].begin(), Cuts[I].end(), G))
+        Served.push_back(I);
+    Result.Barriers.push_back(
+        {Cands[G], producerCounters(P, Ws, Served)});
+    Result.Serves.push_back(std::move(Served));
+    Result.Cost += P.Blocks[Cands[G].Block].Freq;
+  }
+
+  // 5. The result is checked, not assumed: every window must be gone but
+  // the uncoverable ones. A window left over would be a bug in the cutting
+  // rules; cover it right before its consumer rather than leave a race.
+  for (unsigned Round = 0;; ++Round) {
+    Augmentation Final;
+    Final.CompletedBarriers = Result.CompletedBarriers;
+    Final.Barriers = Result.Barriers;
+    std::vector<Window> Left;
+    for (const Window &W : analyzeHazards(P, AOpts, Final).Windows) {
+      bool Known = false;
+      for (const Window &U : Result.Uncoverable)
+        Known |= U.Producer == W.Producer && U.Consumer == W.Consumer;
+      if (!Known)
+        Left.push_back(W);
+    }
+    if (Left.empty() || Round == 8)
+      break;
+    Result.ProvenOptimal = false;
+    for (const Window &W : Left) {
+      Point At = W.Consumer;
+      if (P.Blocks[At.Block].NoBarrier) {
+        Result.Uncoverable.push_back(W);
+        continue;
+      }
+      Result.Barriers.push_back({At, counterBit(P.event(W.Producer).Ctr)});
+      Result.Serves.push_back({});
+      Result.Cost += P.Blocks[At.Block].Freq;
+    }
+  }
+  return Result;
+}

@@ -1,0 +1,76 @@
+//===- LDSBarrierPlacement.h - Choose where barriers go -------------------===//
+//
+// Placement works on the abstract program only. It first completes existing
+// barriers that a pending producer reaches (adding the wait they lack is
+// cheaper than a second barrier), then covers the remaining windows with the
+// fewest new barriers, then the lowest total frequency: an exact minimum
+// hitting set over single points that cut every path of a window, solved by
+// kernelization and a budgeted branch and bound, with a right-end greedy
+// (optimal on interval instances) as upper bound and fallback.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMDGPU_LDS_BARRIERS_LDSBARRIERPLACEMENT_H
+#define AMDGPU_LDS_BARRIERS_LDSBARRIERPLACEMENT_H
+
+#include "LDSHazardAnalysis.h"
+#include <vector>
+
+namespace llvm {
+namespace ldsbarriers {
+
+struct PlacementOptions {
+  /// Branch-and-bound nodes per independent component before the search
+  /// settles for the best cover found so far.
+  unsigned SearchBudget = 20000;
+};
+
+struct Placement {
+  /// Windows of the input program before anything was placed.
+  std::vector<Window> InitialWindows;
+  /// Existing barriers that get the wait they lack.
+  std::vector<Augmentation::CompletedBarrier> CompletedBarriers;
+  /// New barriers, sorted by point.
+  std::vector<Augmentation::NewBarrier> Barriers;
+  /// For each new barrier, the windows (of Windows) that it covers.
+  std::vector<std::vector<unsigned>> Serves;
+  /// The windows left after completing existing barriers.
+  std::vector<Window> Windows;
+  /// Windows that no legal point can cover (every cutting point is in
+  /// divergent control flow); nothing is placed for them.
+  std::vector<Window> Uncoverable;
+  /// Whether the barrier set is proven minimal (count, then frequency)
+  /// among covers by single cutting points.
+  bool ProvenOptimal = true;
+  /// Sum of the block frequencies of the new barriers.
+  double Cost = 0;
+};
+
+/// Chooses barriers for \p P. The result is checked by re-running the
+/// analysis; windows it cannot cover end up in Uncoverable.
+Placement placeBarriers(const AbstractProgram &P, const AnalysisOptions &AOpts,
+                        const PlacementOptions &POpts = PlacementOptions());
+
+/// The candidate points of the program: just before each access and at the
+/// end of each reachable block where a barrier is allowed. Any other point
+/// can be moved to the next candidate in its block without uncovering a
+/// window, so these suffice for optimality.
+std::vector<Point> candidatePoints(const AbstractProgram &P);
+
+/// The points among \p Candidates that lie on every path of window \p W.
+/// \p IDomFromProducerBlock are immediate dominators of the block graph
+/// extended with a root node (index Blocks.size()) whose successors are those
+/// of the producer's block.
+std::vector<unsigned> cuttingCandidates(const AbstractProgram &P,
+                                        const Window &W,
+                                        const std::vector<Point> &Candidates,
+                                        const std::vector<int> &IDom);
+
+/// Immediate dominators for cuttingCandidates.
+std::vector<int> dominatorsFromBlockExit(const AbstractProgram &P,
+                                         unsigned Block);
+
+} // namespace ldsbarriers
+} // namespace llvm
+
+#endif

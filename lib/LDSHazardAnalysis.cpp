@@ -1,0 +1,278 @@
+//===- LDSHazardAnalysis.cpp - Cross-wave LDS hazard windows --------------===//
+//
+// The state at a program point is the set of accesses that some path brings
+// there unordered (no barrier since them at which they were complete), each
+// with its progress: complete (its counter was waited), or pending with the
+// number of later in-order operations on its counter, minimum over paths.
+// Joins take the least advanced progress, so the analysis is a "may"
+// analysis over a finite lattice and reaches a fixpoint.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LDSHazardAnalysis.h"
+#include "llvm/ADT/DenseSet.h"
+#include <algorithm>
+#include <unordered_map>
+
+using namespace llvm;
+using namespace llvm::ldsbarriers;
+
+StringRef llvm::ldsbarriers::getHazardKindName(HazardKind K) {
+  switch (K) {
+  case HazardKind::RAW:
+    return "RAW";
+  case HazardKind::WAR:
+    return "WAR";
+  case HazardKind::WAW:
+    return "WAW";
+  case HazardKind::Atomic:
+    return "atomic";
+  case HazardKind::Opaque:
+    return "opaque";
+  }
+  return "?";
+}
+
+bool llvm::ldsbarriers::accessesConflict(const AbstractProgram &P,
+                                         const Event &Earlier,
+                                         const Event &Later,
+                                         const AnalysisOptions &Opts,
+                                         HazardKind *Kind) {
+  if (!P.mayOverlap(Earlier.Loc, Later.Loc))
+    return false;
+  HazardKind K;
+  if (Earlier.AK == AccessKind::Opaque || Later.AK == AccessKind::Opaque) {
+    K = HazardKind::Opaque;
+  } else if (Earlier.AK == AccessKind::Atomic ||
+             Later.AK == AccessKind::Atomic) {
+    // The same commutative operation gives the same result in any order.
+    if (Earlier.AK == Later.AK && Earlier.CommutativeOp &&
+        Earlier.CommutativeOp == Later.CommutativeOp)
+      return false;
+    K = HazardKind::Atomic;
+  } else if (Earlier.AK == AccessKind::Read) {
+    if (Later.AK == AccessKind::Read)
+      return false;
+    K = HazardKind::WAR;
+  } else if (Later.AK == AccessKind::Read) {
+    K = HazardKind::RAW;
+  } else {
+    if (!Opts.WAW)
+      return false;
+    K = HazardKind::WAW;
+  }
+  if (Kind)
+    *Kind = K;
+  return true;
+}
+
+namespace {
+
+/// Progress of an unordered access, as a level where larger is worse:
+/// Complete, then pending with decreasing counts of later operations.
+using Level = uint8_t;
+constexpr Level Complete = 1;
+/// Counts saturate here; thresholds are at most 63 on every generation.
+constexpr unsigned CountCap = 63;
+constexpr Level PendingFresh = 2 + CountCap;
+
+unsigned pendingCount(Level L) { return CountCap - (L - 2); }
+
+/// Sparse state: (access id, level), sorted by id.
+using State = std::vector<std::pair<unsigned, Level>>;
+
+/// Joins \p From into \p Into; returns whether Into changed.
+bool join(State &Into, const State &From) {
+  State Out;
+  Out.reserve(Into.size() + From.size());
+  bool Changed = false;
+  auto I = Into.begin(), IE = Into.end();
+  auto F = From.begin(), FE = From.end();
+  while (I != IE || F != FE) {
+    if (F == FE || (I != IE && I->first < F->first)) {
+      Out.push_back(*I++);
+    } else if (I == IE || F->first < I->first) {
+      Out.push_back(*F++);
+      Changed = true;
+    } else {
+      if (F->second > I->second)
+        Changed = true;
+      Out.push_back({I->first, std::max(I->second, F->second)});
+      ++I;
+      ++F;
+    }
+  }
+  if (Changed)
+    Into = std::move(Out);
+  return Changed;
+}
+
+class Analyzer {
+public:
+  Analyzer(const AbstractProgram &P, const AnalysisOptions &Opts,
+           const Augmentation &Aug)
+      : P(P), Opts(Opts) {
+    AccessIds.resize(P.Blocks.size());
+    for (unsigned B = 0; B < P.Blocks.size(); ++B) {
+      const auto &Events = P.Blocks[B].Events;
+      AccessIds[B].assign(Events.size(), -1);
+      for (unsigned I = 0; I < Events.size(); ++I)
+        if (Events[I].Kind == Event::Access) {
+          AccessIds[B][I] = Accesses.size();
+          Accesses.push_back({B, I});
+        }
+    }
+    NewBarriers.resize(P.Blocks.size());
+    for (const auto &NB : Aug.Barriers)
+      NewBarriers[NB.At.Block].push_back({NB.At.Index, NB.Waits});
+    for (auto &V : NewBarriers)
+      std::sort(V.begin(), V.end());
+    for (const auto &CB : Aug.CompletedBarriers)
+      CompletedWaits[CB.Barrier.Block * 0x100000000ull + CB.Barrier.Index] =
+          CB.Waits;
+  }
+
+  HazardResult run() {
+    std::vector<unsigned> RPO = P.reversePostOrder();
+    std::vector<State> In(P.Blocks.size());
+    std::vector<uint8_t> Dirty(P.Blocks.size(), 0);
+    Dirty[P.Entry] = 1;
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (unsigned B : RPO) {
+        if (!Dirty[B])
+          continue;
+        Dirty[B] = 0;
+        State S = In[B];
+        transferBlock(B, S, /*Record=*/false);
+        for (unsigned Succ : P.Blocks[B].Succs)
+          if (join(In[Succ], S)) {
+            Dirty[Succ] = 1;
+            Changed = true;
+          }
+      }
+    }
+    // The states are final: replay each block once, recording.
+    for (unsigned B : RPO) {
+      State S = In[B];
+      transferBlock(B, S, /*Record=*/true);
+    }
+    std::sort(Result.Windows.begin(), Result.Windows.end(),
+              [](const Window &A, const Window &B) {
+                if (!(A.Consumer == B.Consumer))
+                  return A.Consumer < B.Consumer;
+                return A.Producer < B.Producer;
+              });
+    return std::move(Result);
+  }
+
+private:
+  const Event &accessEvent(unsigned Id) const { return P.event(Accesses[Id]); }
+
+  /// Waits for the counters in \p M to reach zero, then a barrier.
+  void applyFullBarrier(State &S, CounterMask M) {
+    for (auto &[Id, L] : S)
+      if (M & counterBit(accessEvent(Id).Ctr))
+        L = Complete;
+    applyBarrier(S);
+  }
+
+  void applyBarrier(State &S) {
+    S.erase(std::remove_if(S.begin(), S.end(),
+                           [](const auto &E) { return E.second == Complete; }),
+            S.end());
+  }
+
+  void applyWait(State &S, const WaitThresholds &W) {
+    for (auto &[Id, L] : S) {
+      if (L == Complete)
+        continue;
+      const Event &A = accessEvent(Id);
+      int T = W[A.Ctr];
+      if (T == WaitThresholds::NoWait)
+        continue;
+      if (T == 0 || (A.InOrder && pendingCount(L) >= unsigned(T)))
+        L = Complete;
+    }
+  }
+
+  void applyAccess(State &S, unsigned Id, bool Record) {
+    const Event &X = accessEvent(Id);
+    EventRef XRef = Accesses[Id];
+    for (auto &[AId, L] : S) {
+      const Event &A = accessEvent(AId);
+      HazardKind K;
+      if (Record && accessesConflict(P, A, X, Opts, &K) &&
+          Seen.insert({AId, Id}).second)
+        Result.Windows.push_back({Accesses[AId], XRef, K});
+      // X cannot complete before an earlier in-order access of its counter.
+      if (X.InOrder && L > 2 && A.Ctr == X.Ctr)
+        --L;
+    }
+    auto It = std::lower_bound(
+        S.begin(), S.end(), Id,
+        [](const std::pair<unsigned, Level> &E, unsigned V) {
+          return E.first < V;
+        });
+    if (It != S.end() && It->first == Id)
+      It->second = PendingFresh;
+    else
+      S.insert(It, {Id, PendingFresh});
+  }
+
+  void transferBlock(unsigned B, State &S, bool Record) {
+    const auto &Events = P.Blocks[B].Events;
+    const auto &Extra = NewBarriers[B];
+    auto NextExtra = Extra.begin();
+    for (unsigned I = 0; I <= Events.size(); ++I) {
+      for (; NextExtra != Extra.end() && NextExtra->first == I; ++NextExtra)
+        applyFullBarrier(S, NextExtra->second);
+      if (I == Events.size())
+        break;
+      const Event &E = Events[I];
+      switch (E.Kind) {
+      case Event::Access:
+        applyAccess(S, AccessIds[B][I], Record);
+        break;
+      case Event::Wait:
+        applyWait(S, E.Waits);
+        break;
+      case Event::Barrier: {
+        auto CW = CompletedWaits.find(B * 0x100000000ull + I);
+        if (CW != CompletedWaits.end()) {
+          for (auto &[Id, L] : S)
+            if (CW->second & counterBit(accessEvent(Id).Ctr))
+              L = Complete;
+        }
+        if (Record) {
+          PendingAtBarrier PB{{B, I}, {}};
+          for (const auto &[Id, L] : S)
+            if (L != Complete)
+              PB.Pending.push_back(Accesses[Id]);
+          if (!PB.Pending.empty())
+            Result.PendingBarriers.push_back(std::move(PB));
+        }
+        applyBarrier(S);
+        break;
+      }
+      }
+    }
+  }
+
+  const AbstractProgram &P;
+  const AnalysisOptions &Opts;
+  std::vector<EventRef> Accesses;
+  std::vector<std::vector<int>> AccessIds;
+  std::vector<std::vector<std::pair<unsigned, CounterMask>>> NewBarriers;
+  std::unordered_map<uint64_t, CounterMask> CompletedWaits;
+  DenseSet<std::pair<unsigned, unsigned>> Seen;
+  HazardResult Result;
+};
+
+} // namespace
+
+HazardResult llvm::ldsbarriers::analyzeHazards(const AbstractProgram &P,
+                                               const AnalysisOptions &Opts,
+                                               const Augmentation &Aug) {
+  return Analyzer(P, Opts, Aug).run();
+}

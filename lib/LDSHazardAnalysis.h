@@ -1,0 +1,86 @@
+//===- LDSHazardAnalysis.h - Cross-wave LDS hazard windows ----------------===//
+//
+// Forward "may" dataflow over the abstract program, to a fixpoint, that finds
+// every hazard window: a pair (producer, consumer) of conflicting LDS
+// accesses such that some path from the producer reaches the consumer
+// without passing a barrier at which the producer is complete. Back-edges
+// are ordinary edges, so iteration i+1 meets iteration i.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMDGPU_LDS_BARRIERS_LDSHAZARDANALYSIS_H
+#define AMDGPU_LDS_BARRIERS_LDSHAZARDANALYSIS_H
+
+#include "LDSAbstractProgram.h"
+#include <vector>
+
+namespace llvm {
+namespace ldsbarriers {
+
+/// Why two accesses conflict.
+enum class HazardKind : uint8_t {
+  RAW,    // Write (or DMA) then read.
+  WAR,    // Read then write.
+  WAW,    // Write then write (only with AnalysisOptions::WAW).
+  Atomic, // Read-modify-write against anything but the same commutative op.
+  Opaque, // Either side is opaque.
+};
+StringRef getHazardKindName(HazardKind K);
+
+struct AnalysisOptions {
+  /// Treat write-after-write as a hazard.
+  bool WAW = false;
+};
+
+/// Decides whether \p Later, issued by some wave, conflicts with \p Earlier
+/// issued by another wave, and why. Both must be accesses.
+bool accessesConflict(const AbstractProgram &P, const Event &Earlier,
+                      const Event &Later, const AnalysisOptions &Opts,
+                      HazardKind *Kind = nullptr);
+
+/// A hazard window: some path from Producer reaches Consumer with Producer
+/// not ordered before it by a barrier.
+struct Window {
+  EventRef Producer;
+  EventRef Consumer;
+  HazardKind Kind;
+};
+
+/// Synchronization to assume on top of the program's own events: what the
+/// placement proposes to insert.
+struct Augmentation {
+  struct NewBarrier {
+    Point At;
+    /// Counters waited for (to zero) right before the barrier.
+    CounterMask Waits;
+  };
+  struct CompletedBarrier {
+    EventRef Barrier;
+    CounterMask Waits;
+  };
+  std::vector<NewBarrier> Barriers;
+  std::vector<CompletedBarrier> CompletedBarriers;
+};
+
+/// Accesses still incomplete when an existing barrier executes.
+struct PendingAtBarrier {
+  EventRef Barrier;
+  std::vector<EventRef> Pending;
+};
+
+struct HazardResult {
+  /// Windows, sorted by consumer then producer, without duplicates.
+  std::vector<Window> Windows;
+  /// For each existing barrier reached with incomplete accesses.
+  std::vector<PendingAtBarrier> PendingBarriers;
+};
+
+/// Runs the analysis.
+HazardResult analyzeHazards(const AbstractProgram &P,
+                            const AnalysisOptions &Opts,
+                            const Augmentation &Aug = Augmentation());
+
+} // namespace ldsbarriers
+} // namespace llvm
+
+#endif

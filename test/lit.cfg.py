@@ -1,0 +1,16 @@
+# lit configuration for the amdgpu-lds-barriers test suites.
+import os
+import lit.formats
+
+config.name = "amdgpu-lds-barriers"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mir", ".ll"]
+config.excludes = ["Unit", "Inputs", "CMakeLists.txt"]
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_tools_dir, config.environment.get("PATH", "")])
+
+# %llc runs the distro llc with the plugin loaded.
+config.substitutions.append(
+    ("%llc", os.path.join(config.llvm_tools_dir, "llc") + " -load=" + config.plugin))
+config.substitutions.append(("%plugin", config.plugin))
