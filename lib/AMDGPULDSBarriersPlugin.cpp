@@ -32,7 +32,8 @@ static RegisterTargetPassConfigCallback PipelineHook(
       if (!EnableInPipeline || TM.getTargetTriple().getArch() != Triple::amdgcn)
         return;
       const PassInfo *Legalizer =
-          PassRegistry::getPassRegistry()->getPassInfo("si-memory-legalizer");
+          PassRegistry::getPassRegistry()->getPassInfo(
+          StringRef("si-memory-legalizer"));
       if (!Legalizer)
         report_fatal_error("amdgpu-lds-barriers: si-memory-legalizer is not "
                            "registered; cannot join the pipeline");
