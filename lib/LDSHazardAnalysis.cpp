@@ -135,8 +135,9 @@ public:
   HazardResult run() {
     std::vector<unsigned> RPO = P.reversePostOrder();
     std::vector<State> In(P.Blocks.size());
-    std::vector<uint8_t> Dirty(P.Blocks.size(), 0);
-    Dirty[P.Entry] = 1;
+    // Every reachable block is transferred at least once, even when its
+    // in-state stays empty.
+    std::vector<uint8_t> Dirty(P.Blocks.size(), 1);
     for (bool Changed = true; Changed;) {
       Changed = false;
       for (unsigned B : RPO) {

@@ -1,1 +1,261 @@
-// placeholder
+//===- PlacementTest.cpp - Barrier placement on abstract programs ---------===//
+//
+// Includes a randomized comparison with an exhaustive search for the
+// minimum barrier count on straight-line programs and single loops with
+// straight-line bodies, where the placement must be optimal.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LDSBarrierPlacement.h"
+#include "ProgramBuilder.h"
+#include "gtest/gtest.h"
+#include <random>
+
+using namespace llvm::ldsbarriers;
+using namespace llvm::ldsbarriers::test;
+
+namespace {
+
+Placement place(AbstractProgram &P, bool WAW = false) {
+  AnalysisOptions O;
+  O.WAW = WAW;
+  return placeBarriers(P, O);
+}
+
+/// Checks that the placement leaves no window but the uncoverable ones.
+void expectValid(AbstractProgram &P, const Placement &R) {
+  Augmentation Aug;
+  Aug.Barriers = R.Barriers;
+  Aug.CompletedBarriers = R.CompletedBarriers;
+  EXPECT_EQ(analyzeHazards(P, AnalysisOptions(), Aug).Windows.size(),
+            R.Uncoverable.size());
+}
+
+TEST(Placement, NothingToDo) {
+  ProgramBuilder B;
+  B.block("R0 R0 W1");
+  Placement R = place(B.program());
+  EXPECT_TRUE(R.Barriers.empty());
+  EXPECT_TRUE(R.CompletedBarriers.empty());
+}
+
+TEST(Placement, LatestPointBeforeConsumer) {
+  ProgramBuilder B;
+  B.block("W0 R1 R0");
+  Placement R = place(B.program());
+  ASSERT_EQ(R.Barriers.size(), 1u);
+  // One barrier right before the read of object 0 (index 2).
+  EXPECT_EQ(R.Barriers[0].At, (Point{0, 2}));
+  EXPECT_EQ(R.Barriers[0].Waits, counterBit(Counter::LDS));
+}
+
+TEST(Placement, OverlappingWindowsShareOneBarrier) {
+  // W0 W1 R0 R1: both windows pierced before R0.
+  ProgramBuilder B;
+  B.block("W0 W1 R0 R1");
+  Placement R = place(B.program());
+  ASSERT_EQ(R.Barriers.size(), 1u);
+  EXPECT_EQ(R.Barriers[0].At, (Point{0, 2}));
+  expectValid(B.program(), R);
+}
+
+TEST(Placement, DisjointWindowsNeedTwo) {
+  ProgramBuilder B;
+  B.block("W0 R0 W1 R1");
+  Placement R = place(B.program());
+  EXPECT_EQ(R.Barriers.size(), 2u);
+  expectValid(B.program(), R);
+}
+
+TEST(Placement, ExistingBarrierGetsItsWaitInsteadOfASecondBarrier) {
+  ProgramBuilder B;
+  B.block("W0 | R0");
+  Placement R = place(B.program());
+  EXPECT_TRUE(R.Barriers.empty());
+  ASSERT_EQ(R.CompletedBarriers.size(), 1u);
+  EXPECT_EQ(R.CompletedBarriers[0].Barrier, (Point{0, 1}));
+  expectValid(B.program(), R);
+}
+
+TEST(Placement, CorrectlySynchronizedInputGetsNothing) {
+  ProgramBuilder B;
+  B.block("W0 w0 | R0");
+  Placement R = place(B.program());
+  EXPECT_TRUE(R.Barriers.empty());
+  EXPECT_TRUE(R.CompletedBarriers.empty());
+}
+
+TEST(Placement, HoistsOutOfLoopWhenProducerIsOutside) {
+  // pre: W0; loop body (freq 10): R0; the barrier belongs in pre.
+  ProgramBuilder B;
+  unsigned Pre = B.block("W0"), Body = B.block("R0", 10.0),
+           Exit = B.block("");
+  B.edge(Pre, Body);
+  B.edge(Body, Body);
+  B.edge(Body, Exit);
+  Placement R = place(B.program());
+  ASSERT_EQ(R.Barriers.size(), 1u);
+  EXPECT_EQ(R.Barriers[0].At.Block, Pre);
+  expectValid(B.program(), R);
+}
+
+TEST(Placement, LoopCarriedWarAndRawShareOneBarrierWhenPossible) {
+  // Body: R0 W0. Windows: R->W (same iteration), W->R (next iteration).
+  // Intervals (R, W] and (W, end] + [start, R] on the circle are disjoint:
+  // two barriers are needed.
+  ProgramBuilder B;
+  unsigned Pre = B.block(""), Body = B.block("R0 W0"), Exit = B.block("");
+  B.edge(Pre, Body);
+  B.edge(Body, Body);
+  B.edge(Body, Exit);
+  Placement R = place(B.program());
+  EXPECT_EQ(R.Barriers.size(), 2u);
+  EXPECT_TRUE(R.ProvenOptimal);
+  expectValid(B.program(), R);
+}
+
+TEST(Placement, NeverInsideDivergentBlock) {
+  // entry: W0, divergent branch over "then: R0".
+  ProgramBuilder B;
+  unsigned E = B.block("W0"), Then = B.block("R0"), Join = B.block("");
+  B.edge(E, Then);
+  B.edge(E, Join);
+  B.edge(Then, Join);
+  B.divergent(E);
+  markDivergentBlocks(B.program());
+  Placement R = place(B.program());
+  ASSERT_EQ(R.Barriers.size(), 1u);
+  EXPECT_EQ(R.Barriers[0].At.Block, E);
+  EXPECT_TRUE(R.Uncoverable.empty());
+  expectValid(B.program(), R);
+}
+
+TEST(Placement, UncoverableWindowIsReportedNotPlaced) {
+  ProgramBuilder B;
+  unsigned E = B.block(""), Then = B.block("W0 R0"), Join = B.block("");
+  B.edge(E, Then);
+  B.edge(E, Join);
+  B.edge(Then, Join);
+  B.divergent(E);
+  markDivergentBlocks(B.program());
+  Placement R = place(B.program());
+  EXPECT_TRUE(R.Barriers.empty());
+  EXPECT_EQ(R.Uncoverable.size(), 1u);
+}
+
+TEST(Placement, ProducerOnOneSideOfIfBarrierAtJoinOrBranch) {
+  // if/else where only one side writes; the read is after the join. Single
+  // point covers: in the writing side after the write, or at the join.
+  ProgramBuilder B;
+  unsigned E = B.block(""), L = B.block("W0"), Rt = B.block(""),
+           J = B.block("R0");
+  B.edge(E, L);
+  B.edge(E, Rt);
+  B.edge(L, J);
+  B.edge(Rt, J);
+  B.program().Blocks[L].Freq = 0.5;
+  B.program().Blocks[Rt].Freq = 0.5;
+  Placement R = place(B.program());
+  ASSERT_EQ(R.Barriers.size(), 1u);
+  // The cheaper point: the end of the writing side (frequency 0.5).
+  EXPECT_EQ(R.Barriers[0].At.Block, L);
+  expectValid(B.program(), R);
+}
+
+//===----------------------------------------------------------------------===//
+// Randomized comparison with the exhaustive minimum.
+//===----------------------------------------------------------------------===//
+
+/// Smallest number of new barriers at candidate points that leaves no
+/// window, by enumeration of subsets in increasing size.
+unsigned bruteForceMinimum(const AbstractProgram &P, unsigned Limit) {
+  std::vector<Point> C = candidatePoints(P);
+  std::vector<unsigned> Pick;
+  AnalysisOptions O;
+  for (unsigned K = 0; K <= Limit; ++K) {
+    // Enumerate K-subsets of C.
+    std::vector<unsigned> Idx(K);
+    for (unsigned I = 0; I < K; ++I)
+      Idx[I] = I;
+    while (true) {
+      if (K <= C.size()) {
+        Augmentation Aug;
+        for (unsigned I : Idx)
+          Aug.Barriers.push_back({C[I], counterBit(Counter::LDS)});
+        if (analyzeHazards(P, O, Aug).Windows.empty())
+          return K;
+      }
+      int I = int(K) - 1;
+      while (I >= 0 && Idx[I] == C.size() - K + I)
+        --I;
+      if (I < 0 || K > C.size())
+        break;
+      ++Idx[I];
+      for (unsigned J = I + 1; J < K; ++J)
+        Idx[J] = Idx[J - 1] + 1;
+    }
+  }
+  return ~0u;
+}
+
+std::string randomEvents(std::mt19937 &Rng, unsigned MaxLen) {
+  static const char *const Kinds[] = {"R0", "W0", "R1", "W1", "A0+1", "A1"};
+  std::uniform_int_distribution<unsigned> Len(1, MaxLen), Kind(0, 5);
+  std::string S;
+  for (unsigned I = 0, N = Len(Rng); I < N; ++I)
+    S += std::string(Kinds[Kind(Rng)]) + " ";
+  return S;
+}
+
+TEST(Placement, OptimalOnRandomStraightLinePrograms) {
+  std::mt19937 Rng(1234);
+  for (unsigned Iter = 0; Iter < 300; ++Iter) {
+    ProgramBuilder B;
+    B.block(randomEvents(Rng, 9));
+    AbstractProgram &P = B.program();
+    Placement R = place(P);
+    expectValid(P, R);
+    EXPECT_TRUE(R.ProvenOptimal);
+    unsigned Min = bruteForceMinimum(P, R.Barriers.size());
+    EXPECT_EQ(R.Barriers.size(), Min) << "iteration " << Iter;
+  }
+}
+
+TEST(Placement, OptimalOnRandomSingleLoops) {
+  std::mt19937 Rng(99);
+  for (unsigned Iter = 0; Iter < 300; ++Iter) {
+    ProgramBuilder B;
+    unsigned Pre = B.block(randomEvents(Rng, 3));
+    unsigned Body = B.block(randomEvents(Rng, 6), 8.0);
+    unsigned Exit = B.block(randomEvents(Rng, 3));
+    B.edge(Pre, Body);
+    B.edge(Body, Body);
+    B.edge(Body, Exit);
+    AbstractProgram &P = B.program();
+    Placement R = place(P);
+    expectValid(P, R);
+    unsigned Min = bruteForceMinimum(P, R.Barriers.size());
+    EXPECT_EQ(R.Barriers.size(), Min) << "iteration " << Iter;
+  }
+}
+
+TEST(Placement, ValidOnRandomGeneralCFGs) {
+  std::mt19937 Rng(7);
+  for (unsigned Iter = 0; Iter < 200; ++Iter) {
+    ProgramBuilder B;
+    unsigned N = 2 + Rng() % 5;
+    for (unsigned I = 0; I < N; ++I)
+      B.block(randomEvents(Rng, 4), 1 + Rng() % 4);
+    for (unsigned I = 0; I + 1 < N; ++I)
+      B.edge(I, I + 1);
+    for (unsigned E = 0, NE = Rng() % 4; E < NE; ++E)
+      B.edge(Rng() % N, Rng() % N); // Back-edges, forward jumps, self-loops.
+    if (Rng() % 3 == 0)
+      B.divergent(Rng() % N);
+    markDivergentBlocks(B.program());
+    Placement R = place(B.program());
+    expectValid(B.program(), R);
+  }
+}
+
+} // namespace

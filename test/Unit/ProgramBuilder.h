@@ -1,0 +1,96 @@
+//===- ProgramBuilder.h - Terse construction of abstract programs ---------===//
+//
+// Helpers for the unit tests: build an AbstractProgram block by block with
+// one-letter events, e.g. B.block("W0 R1 |") for a write of object 0, a read
+// of object 1 and an existing barrier.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMDGPU_LDS_BARRIERS_TEST_PROGRAMBUILDER_H
+#define AMDGPU_LDS_BARRIERS_TEST_PROGRAMBUILDER_H
+
+#include "LDSAbstractProgram.h"
+#include <sstream>
+#include <string>
+
+namespace llvm {
+namespace ldsbarriers {
+namespace test {
+
+/// Events, separated by spaces:
+///   R<obj> W<obj> A<obj>[+op] O   read / write / atomic (op: commutative id)
+///                                 / opaque access, of object <obj>
+///   |                             barrier
+///   w<n>                          hard LDS counter wait with threshold n
+///   D<obj>                        LDS DMA write (vm counter)
+///   v<n>                          hard vm counter wait
+inline std::vector<Event> parseEvents(const std::string &Spec) {
+  std::vector<Event> Out;
+  std::istringstream In(Spec);
+  std::string Tok;
+  while (In >> Tok) {
+    char C = Tok[0];
+    std::string Rest = Tok.substr(1);
+    if (C == '|') {
+      Out.push_back(Event::barrier());
+      continue;
+    }
+    if (C == 'w' || C == 'v') {
+      WaitThresholds W;
+      W[C == 'w' ? Counter::LDS : Counter::VM] = std::stoi(Rest);
+      Out.push_back(Event::wait(W));
+      continue;
+    }
+    if (C == 'O') {
+      Event E = Event::access(AccessKind::Opaque, Location());
+      E.InOrder = false;
+      Out.push_back(E);
+      continue;
+    }
+    Location L;
+    unsigned Op = 0;
+    size_t Plus = Rest.find('+');
+    if (Plus != std::string::npos) {
+      Op = std::stoi(Rest.substr(Plus + 1));
+      Rest = Rest.substr(0, Plus);
+    }
+    L.Object = std::stoi(Rest) + 1; // Object 0 is the absolute region.
+    AccessKind K = C == 'R'   ? AccessKind::Read
+                   : C == 'A' ? AccessKind::Atomic
+                              : AccessKind::Write;
+    Event E = Event::access(K, L);
+    E.CommutativeOp = Op;
+    if (C == 'D')
+      E.Ctr = Counter::VM;
+    Out.push_back(E);
+  }
+  return Out;
+}
+
+class ProgramBuilder {
+public:
+  /// Adds a block; returns its index.
+  unsigned block(const std::string &Spec, double Freq = 1.0) {
+    Block B;
+    B.Events = parseEvents(Spec);
+    B.Freq = Freq;
+    P.Blocks.push_back(std::move(B));
+    return P.Blocks.size() - 1;
+  }
+  void edge(unsigned From, unsigned To) { P.Blocks[From].Succs.push_back(To); }
+  void divergent(unsigned B) { P.Blocks[B].DivergentBranch = true; }
+  AbstractProgram &program() {
+    if (P.ScopeMayAlias.empty())
+      P.ScopeMayAlias.assign(1, std::vector<bool>(1, true));
+    return P;
+  }
+
+private:
+  AbstractProgram P;
+};
+
+} // namespace test
+} // namespace ldsbarriers
+} // namespace llvm
+
+#endif
