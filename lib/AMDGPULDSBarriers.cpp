@@ -124,8 +124,8 @@ static void dumpPlacement(const MachineFunction &MF, const AbstractProgram &P,
   OS << "=== amdgpu-lds-barriers: " << MF.getName() << " ===\n";
   P.print(OS);
   auto PrintWindow = [&](const Window &W) {
-    OS << "  " << getHazardKindName(W.Kind) << " bb." << W.Producer.Block
-       << ":" << W.Producer.Index << " -> bb." << W.Consumer.Block << ":"
+    OS << "  " << getHazardKindName(W.Kind) << " bb." << W.Producer.Block << ":"
+       << W.Producer.Index << " -> bb." << W.Consumer.Block << ":"
        << W.Consumer.Index << " on "
        << Model.describeLocation(P.event(W.Consumer).Loc) << "\n";
   };
@@ -162,7 +162,8 @@ bool AMDGPULDSBarriers::runOnMachineFunction(MachineFunction &MF) {
     return false;
   }
 
-  const auto &MBFI = getAnalysis<MachineBlockFrequencyInfoWrapperPass>().getMBFI();
+  const auto &MBFI =
+      getAnalysis<MachineBlockFrequencyInfoWrapperPass>().getMBFI();
   LDSAccessModel Model(MF, Facts, &MBFI);
   if (!Model.unmodeledBarriers().empty()) {
     for (const MachineInstr *MI : Model.unmodeledBarriers())

@@ -31,8 +31,7 @@ static RegisterTargetPassConfigCallback PipelineHook(
     [](TargetMachine &TM, legacy::PassManagerBase &, TargetPassConfig *PC) {
       if (!EnableInPipeline || TM.getTargetTriple().getArch() != Triple::amdgcn)
         return;
-      const PassInfo *Legalizer =
-          PassRegistry::getPassRegistry()->getPassInfo(
+      const PassInfo *Legalizer = PassRegistry::getPassRegistry()->getPassInfo(
           StringRef("si-memory-legalizer"));
       if (!Legalizer)
         report_fatal_error("amdgpu-lds-barriers: si-memory-legalizer is not "

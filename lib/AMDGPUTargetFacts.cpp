@@ -39,9 +39,9 @@ StringRef llvm::ldsbarriers::getGenerationName(Generation G) {
 StringRef llvm::ldsbarriers::getGenericOpcodeName(StringRef Name) {
   // Real-encoding and register-class variants share their pseudo's meaning.
   static const char *const Suffixes[] = {
-      "_gfx6_gfx7", "_gfx7", "_vi_gfx9", "_vi_agpr", "_vi",   "_gfx90a",
-      "_gfx940",    "_gfx9", "_gfx10",   "_gfx11",   "_gfx12", "_gfx1250",
-      "_agpr",      "_t16",  "_fake16"};
+      "_gfx6_gfx7", "_gfx7",    "_vi_gfx9", "_vi_agpr", "_vi",
+      "_gfx90a",    "_gfx940",  "_gfx9",    "_gfx10",   "_gfx11",
+      "_gfx12",     "_gfx1250", "_agpr",    "_t16",     "_fake16"};
   for (bool Changed = true; Changed;) {
     Changed = false;
     for (const char *S : Suffixes)
@@ -104,9 +104,9 @@ std::optional<unsigned> TargetFacts::getOpcode(StringRef Name) const {
 /// DS atomics whose operation commutes with itself; the key drops "_RTN" so
 /// that returning and non-returning forms match.
 static std::string commutativeKey(StringRef G) {
-  static const char *const Ops[] = {"DS_ADD_",    "DS_MIN_",     "DS_MAX_",
-                                    "DS_AND_",    "DS_OR_",      "DS_XOR_",
-                                    "DS_PK_ADD_", "DS_APPEND",   "DS_CONSUME"};
+  static const char *const Ops[] = {"DS_ADD_",    "DS_MIN_",   "DS_MAX_",
+                                    "DS_AND_",    "DS_OR_",    "DS_XOR_",
+                                    "DS_PK_ADD_", "DS_APPEND", "DS_CONSUME"};
   for (const char *Op : Ops) {
     if (!G.starts_with(Op))
       continue;
@@ -170,8 +170,7 @@ OpcodeInfo TargetFacts::classify(unsigned Opcode) const {
     // Lane permutes, GWS, GDS-only and ordered-count use no LDS memory.
     if (G.starts_with("DS_GWS_") || G == "DS_ORDERED_COUNT" ||
         G.starts_with("DS_PERMUTE_") || G.starts_with("DS_BPERMUTE_") ||
-        G.starts_with("DS_SWIZZLE_") || G == "DS_NOP" ||
-        G.contains("_GS_REG_"))
+        G.starts_with("DS_SWIZZLE_") || G == "DS_NOP" || G.contains("_GS_REG_"))
       return Info;
     if (G == "DS_DIRECT_LOAD" || G == "DS_PARAM_LOAD") {
       Info.Role = OpcodeRole::LDSDirect;
@@ -188,11 +187,11 @@ OpcodeInfo TargetFacts::classify(unsigned Opcode) const {
       return Info;
     }
     static const char *const AtomicPrefixes[] = {
-        "DS_ADD_",   "DS_SUB_",     "DS_RSUB_",       "DS_INC_",
-        "DS_DEC_",   "DS_MIN_",     "DS_MAX_",        "DS_AND_",
-        "DS_OR_",    "DS_XOR_",     "DS_MSKOR_",      "DS_WRXCHG",
-        "DS_CMPST",  "DS_CONDXCHG", "DS_COND_SUB_",   "DS_PK_ADD_",
-        "DS_WRAP_",  "DS_APPEND",   "DS_CONSUME",     "DS_BVH_STACK_",
+        "DS_ADD_",        "DS_SUB_",     "DS_RSUB_",     "DS_INC_",
+        "DS_DEC_",        "DS_MIN_",     "DS_MAX_",      "DS_AND_",
+        "DS_OR_",         "DS_XOR_",     "DS_MSKOR_",    "DS_WRXCHG",
+        "DS_CMPST",       "DS_CONDXCHG", "DS_COND_SUB_", "DS_PK_ADD_",
+        "DS_WRAP_",       "DS_APPEND",   "DS_CONSUME",   "DS_BVH_STACK_",
         "DS_WRITE_SRC2_", "DS_ATOMIC_"};
     for (const char *P : AtomicPrefixes)
       if (G.starts_with(P)) {

@@ -35,21 +35,21 @@ StringRef getGenerationName(Generation G);
 
 /// What an opcode means for LDS synchronization.
 enum class OpcodeRole : uint8_t {
-  None,              // Touches no LDS and does not synchronize.
-  DSRead,            // Reads LDS.
-  DSWrite,           // Writes LDS.
-  DSAtomic,          // Read-modify-write of LDS.
-  DSUnknown,         // A DS opcode we cannot classify: opaque.
-  LDSDMA,            // Asynchronous write of LDS completed on vmcnt.
-  LDSDirect,         // LDS_DIRECT_LOAD / LDS_PARAM_LOAD: reads, on expcnt.
-  FlatMemory,        // FLAT (generic address space) access.
-  Barrier,           // S_BARRIER.
-  BarrierSignal,     // S_BARRIER_SIGNAL_IMM / _ISFIRST_IMM.
-  BarrierWait,       // S_BARRIER_WAIT.
-  UnmodeledBarrier,  // Barrier forms the pass does not model.
-  HardWait,          // S_WAITCNT and the gfx10+ single-counter waits.
-  SoftWait,          // Soft waits: promise nothing.
-  ExecBranch,        // Branches on EXEC (and unlowered SI_IF/SI_ELSE/SI_LOOP).
+  None,             // Touches no LDS and does not synchronize.
+  DSRead,           // Reads LDS.
+  DSWrite,          // Writes LDS.
+  DSAtomic,         // Read-modify-write of LDS.
+  DSUnknown,        // A DS opcode we cannot classify: opaque.
+  LDSDMA,           // Asynchronous write of LDS completed on vmcnt.
+  LDSDirect,        // LDS_DIRECT_LOAD / LDS_PARAM_LOAD: reads, on expcnt.
+  FlatMemory,       // FLAT (generic address space) access.
+  Barrier,          // S_BARRIER.
+  BarrierSignal,    // S_BARRIER_SIGNAL_IMM / _ISFIRST_IMM.
+  BarrierWait,      // S_BARRIER_WAIT.
+  UnmodeledBarrier, // Barrier forms the pass does not model.
+  HardWait,         // S_WAITCNT and the gfx10+ single-counter waits.
+  SoftWait,         // Soft waits: promise nothing.
+  ExecBranch,       // Branches on EXEC (and unlowered SI_IF/SI_ELSE/SI_LOOP).
 };
 
 /// Classification of one opcode.

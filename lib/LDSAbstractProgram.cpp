@@ -51,8 +51,7 @@ std::vector<SmallVector<unsigned, 2>> AbstractProgram::predecessors() const {
 }
 
 /// Reverse post-order of the nodes of \p G reachable from \p Root.
-static std::vector<unsigned> reversePostOrderOf(const Graph &G,
-                                                unsigned Root) {
+static std::vector<unsigned> reversePostOrderOf(const Graph &G, unsigned Root) {
   std::vector<unsigned> Order;
   std::vector<uint8_t> Seen(G.size(), 0);
   // Iterative DFS: (node, next successor index).
@@ -128,7 +127,8 @@ std::vector<int> llvm::ldsbarriers::computeImmediateDominators(const Graph &G,
 
 bool AbstractProgram::mayOverlap(const Location &A, const Location &B) const {
   if (A.ScopeTag && B.ScopeTag && A.ScopeTag < ScopeMayAlias.size() &&
-      B.ScopeTag < ScopeMayAlias.size() && !ScopeMayAlias[A.ScopeTag][B.ScopeTag])
+      B.ScopeTag < ScopeMayAlias.size() &&
+      !ScopeMayAlias[A.ScopeTag][B.ScopeTag])
     return false;
   if (A.Object == Location::AnyObject || B.Object == Location::AnyObject)
     return true;
@@ -189,8 +189,7 @@ void AbstractProgram::print(raw_ostream &OS) const {
         else
           OS << " obj=" << E.Loc.Object;
         if (E.Loc.Size)
-          OS << " [" << E.Loc.Begin << ", " << E.Loc.Begin + E.Loc.Size
-             << ")";
+          OS << " [" << E.Loc.Begin << ", " << E.Loc.Begin + E.Loc.Size << ")";
         if (E.Loc.ScopeTag)
           OS << " scope=" << E.Loc.ScopeTag;
         break;
@@ -201,8 +200,7 @@ void AbstractProgram::print(raw_ostream &OS) const {
         OS << "wait";
         for (unsigned C = 0; C < NumCounters; ++C)
           if (E.Waits.Value[C] != WaitThresholds::NoWait)
-            OS << " " << getCounterName(Counter(C)) << "="
-               << E.Waits.Value[C];
+            OS << " " << getCounterName(Counter(C)) << "=" << E.Waits.Value[C];
         break;
       }
       OS << "\n";
@@ -242,8 +240,8 @@ void llvm::ldsbarriers::markDivergentBlocks(AbstractProgram &P) {
     }
   };
   // Ferrante-Ottenstein-Warren control dependence: for an edge X -> Y where
-  // Y does not strictly post-dominate X, the blocks on the post-dominator tree path
-  // from Y up to (excluding) ipdom(X) are control-dependent on X.
+  // Y does not strictly post-dominate X, the blocks on the post-dominator tree
+  // path from Y up to (excluding) ipdom(X) are control-dependent on X.
   for (unsigned X = 0; X < N; ++X) {
     if (!P.Blocks[X].DivergentBranch || IPDom[X] < 0)
       continue;

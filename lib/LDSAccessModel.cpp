@@ -206,8 +206,7 @@ int LDSAccessModel::objectId(const GlobalVariable &GV, int64_t &Begin) {
   // Declarations and zero-sized arrays are dynamic LDS: they share one
   // address with every other such variable.
   if (GV.isDeclaration() ||
-      GV.getParent()->getDataLayout().getTypeAllocSize(GV.getValueType()) ==
-          0)
+      GV.getParent()->getDataLayout().getTypeAllocSize(GV.getValueType()) == 0)
     return Location::AnyObject;
   auto [It, Inserted] = ObjectIds.try_emplace(&GV, Objects.size() + 1);
   if (Inserted)

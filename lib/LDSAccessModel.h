@@ -40,9 +40,7 @@ public:
 
   /// Barrier forms the pass does not model; the function must be left as
   /// it is when there are any.
-  ArrayRef<const MachineInstr *> unmodeledBarriers() const {
-    return Unmodeled;
-  }
+  ArrayRef<const MachineInstr *> unmodeledBarriers() const { return Unmodeled; }
 
   MachineBasicBlock &block(unsigned B) const { return *Blocks[B]; }
   MachineInstr &instr(EventRef R) const {

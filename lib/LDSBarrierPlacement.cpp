@@ -17,7 +17,8 @@
 using namespace llvm;
 using namespace llvm::ldsbarriers;
 
-std::vector<Point> llvm::ldsbarriers::candidatePoints(const AbstractProgram &P) {
+std::vector<Point>
+llvm::ldsbarriers::candidatePoints(const AbstractProgram &P) {
   std::vector<Point> C;
   std::vector<unsigned> RPO = P.reversePostOrder();
   std::vector<uint8_t> Reachable(P.Blocks.size(), 0);
@@ -36,8 +37,9 @@ std::vector<Point> llvm::ldsbarriers::candidatePoints(const AbstractProgram &P) 
   return C;
 }
 
-std::vector<int> llvm::ldsbarriers::dominatorsFromBlockExit(
-    const AbstractProgram &P, unsigned Block) {
+std::vector<int>
+llvm::ldsbarriers::dominatorsFromBlockExit(const AbstractProgram &P,
+                                           unsigned Block) {
   unsigned N = P.Blocks.size();
   Graph G(N + 1);
   for (unsigned B = 0; B < N; ++B)
@@ -46,14 +48,15 @@ std::vector<int> llvm::ldsbarriers::dominatorsFromBlockExit(
   return computeImmediateDominators(G, N);
 }
 
-std::vector<unsigned> llvm::ldsbarriers::cuttingCandidates(
-    const AbstractProgram &P, const Window &W,
-    const std::vector<Point> &Candidates, const std::vector<int> &IDom) {
+std::vector<unsigned>
+llvm::ldsbarriers::cuttingCandidates(const AbstractProgram &P, const Window &W,
+                                     const std::vector<Point> &Candidates,
+                                     const std::vector<int> &IDom) {
   std::vector<unsigned> Out;
   // Candidates of block B with index in [Lo, Hi].
   auto AddRange = [&](unsigned B, unsigned Lo, unsigned Hi) {
-    auto It = std::lower_bound(Candidates.begin(), Candidates.end(),
-                               Point{B, Lo});
+    auto It =
+        std::lower_bound(Candidates.begin(), Candidates.end(), Point{B, Lo});
     for (; It != Candidates.end() && It->Block == B && It->Index <= Hi; ++It)
       Out.push_back(It - Candidates.begin());
   };
@@ -414,19 +417,17 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
     // Local numbering of the component's points, in program order.
     std::vector<unsigned> LocalToGlobal;
     for (unsigned W : Members)
-      LocalToGlobal.insert(LocalToGlobal.end(), Cuts[W].begin(),
-                           Cuts[W].end());
+      LocalToGlobal.insert(LocalToGlobal.end(), Cuts[W].begin(), Cuts[W].end());
     std::sort(LocalToGlobal.begin(), LocalToGlobal.end());
-    LocalToGlobal.erase(
-        std::unique(LocalToGlobal.begin(), LocalToGlobal.end()),
-        LocalToGlobal.end());
+    LocalToGlobal.erase(std::unique(LocalToGlobal.begin(), LocalToGlobal.end()),
+                        LocalToGlobal.end());
     std::vector<std::vector<unsigned>> WinPts;
     for (unsigned W : Members) {
       std::vector<unsigned> L;
       for (unsigned G : Cuts[W])
-        L.push_back(std::lower_bound(LocalToGlobal.begin(),
-                                     LocalToGlobal.end(), G) -
-                    LocalToGlobal.begin());
+        L.push_back(
+            std::lower_bound(LocalToGlobal.begin(), LocalToGlobal.end(), G) -
+            LocalToGlobal.begin());
       WinPts.push_back(std::move(L));
     }
     std::vector<double> Costs;
@@ -447,8 +448,7 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
     for (unsigned I = 0; I < Ws.size(); ++I)
       if (std::binary_search(Cuts[I].begin(), Cuts[I].end(), G))
         Served.push_back(I);
-    Result.Barriers.push_back(
-        {Cands[G], producerCounters(P, Ws, Served)});
+    Result.Barriers.push_back({Cands[G], producerCounters(P, Ws, Served)});
     Result.Serves.push_back(std::move(Served));
     Result.Cost += P.Blocks[Cands[G].Block].Freq;
   }

@@ -210,11 +210,9 @@ private:
       if (X.InOrder && L > 2 && A.Ctr == X.Ctr)
         --L;
     }
-    auto It = std::lower_bound(
-        S.begin(), S.end(), Id,
-        [](const std::pair<unsigned, Level> &E, unsigned V) {
-          return E.first < V;
-        });
+    auto It = std::lower_bound(S.begin(), S.end(), Id,
+                               [](const std::pair<unsigned, Level> &E,
+                                  unsigned V) { return E.first < V; });
     if (It != S.end() && It->first == Id)
       It->second = PendingFresh;
     else

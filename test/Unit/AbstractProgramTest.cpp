@@ -95,8 +95,8 @@ TEST(AbstractProgram, UniformBranchesMarkNothing) {
 
 TEST(AbstractProgram, Overlap) {
   AbstractProgram P;
-  P.ScopeMayAlias = {{true, true, true}, {true, true, false},
-                     {true, false, true}};
+  P.ScopeMayAlias = {
+      {true, true, true}, {true, true, false}, {true, false, true}};
   Location A{1, 0, 4, 0}, B{1, 4, 4, 0}, C{1, 2, 4, 0}, D{2, 0, 4, 0};
   EXPECT_FALSE(P.mayOverlap(A, B)); // Adjacent ranges.
   EXPECT_TRUE(P.mayOverlap(A, C));

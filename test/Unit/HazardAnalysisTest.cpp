@@ -52,7 +52,7 @@ TEST(HazardAnalysis, WriteAfterWriteOnlyOnRequest) {
 }
 
 TEST(HazardAnalysis, Atomics) {
-  EXPECT_TRUE(straightLine("A0+1 A0+1").empty()); // add / add.
+  EXPECT_TRUE(straightLine("A0+1 A0+1").empty());  // add / add.
   EXPECT_EQ(straightLine("A0+1 A0+2").size(), 1u); // add / max.
   EXPECT_EQ(straightLine("A0 A0").size(), 1u);     // xchg / xchg.
   EXPECT_EQ(straightLine("A0+1 R0").size(), 1u);   // atomic / read.
@@ -68,8 +68,8 @@ TEST(HazardAnalysis, OpaqueConflictsWithEverything) {
 }
 
 TEST(HazardAnalysis, BarrierOrdersOnlyCompleteAccesses) {
-  EXPECT_EQ(straightLine("W0 | R0").size(), 1u);   // Store still in flight.
-  EXPECT_TRUE(straightLine("W0 w0 | R0").empty()); // Waited, then barrier.
+  EXPECT_EQ(straightLine("W0 | R0").size(), 1u);    // Store still in flight.
+  EXPECT_TRUE(straightLine("W0 w0 | R0").empty());  // Waited, then barrier.
   EXPECT_EQ(straightLine("W0 | w0 R0").size(), 1u); // Wait after barrier.
 }
 
@@ -148,14 +148,13 @@ TEST(HazardAnalysis, AugmentationCoversWindows) {
   B.block("W0 R0");
   Augmentation Aug;
   Aug.Barriers.push_back({{0, 1}, counterBit(Counter::LDS)});
-  EXPECT_TRUE(analyzeHazards(B.program(), AnalysisOptions(), Aug)
-                  .Windows.empty());
+  EXPECT_TRUE(
+      analyzeHazards(B.program(), AnalysisOptions(), Aug).Windows.empty());
   // A barrier that waits for the wrong counter does not.
   Augmentation Wrong;
   Wrong.Barriers.push_back({{0, 1}, counterBit(Counter::VM)});
-  EXPECT_EQ(analyzeHazards(B.program(), AnalysisOptions(), Wrong)
-                .Windows.size(),
-            1u);
+  EXPECT_EQ(
+      analyzeHazards(B.program(), AnalysisOptions(), Wrong).Windows.size(), 1u);
 }
 
 TEST(HazardAnalysis, UnreachableBlocksAreIgnored) {

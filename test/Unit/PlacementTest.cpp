@@ -88,8 +88,7 @@ TEST(Placement, CorrectlySynchronizedInputGetsNothing) {
 TEST(Placement, HoistsOutOfLoopWhenProducerIsOutside) {
   // pre: W0; loop body (freq 10): R0; the barrier belongs in pre.
   ProgramBuilder B;
-  unsigned Pre = B.block("W0"), Body = B.block("R0", 10.0),
-           Exit = B.block("");
+  unsigned Pre = B.block("W0"), Body = B.block("R0", 10.0), Exit = B.block("");
   B.edge(Pre, Body);
   B.edge(Body, Body);
   B.edge(Body, Exit);
