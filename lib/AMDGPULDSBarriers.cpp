@@ -11,6 +11,7 @@
 #include "LDSAccessModel.h"
 #include "LDSBarrierEmitter.h"
 #include "LDSBarrierPlacement.h"
+#include "LDSSplitBarriers.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/CodeGen/MachineBlockFrequencyInfo.h"
 #include "llvm/CodeGen/MachineFunction.h"
@@ -54,6 +55,13 @@ static cl::opt<bool> UncoverableIsError(
     "amdgpu-lds-barriers-uncovered-error",
     cl::desc("Report hazard windows that no barrier can cover (divergent "
              "control flow) as errors instead of warnings"),
+    cl::init(false));
+
+static cl::opt<bool> AdjacentSignal(
+    "amdgpu-lds-barriers-adjacent-signal",
+    cl::desc("On split-barrier targets (gfx12), put each signal immediately "
+             "before its wait instead of hoisting it (for comparison and "
+             "debugging)"),
     cl::init(false));
 
 static cl::opt<bool>
@@ -135,8 +143,13 @@ static void dumpPlacement(const MachineFunction &MF, const AbstractProgram &P,
   for (const auto &CB : R.CompletedBarriers)
     OS << "complete existing barrier bb." << CB.Barrier.Block << ":"
        << CB.Barrier.Index << "\n";
-  for (const auto &NB : R.Barriers)
-    OS << "barrier at bb." << NB.At.Block << ":" << NB.At.Index << "\n";
+  for (const auto &NB : R.Barriers) {
+    OS << "barrier at bb." << NB.At.Block << ":" << NB.At.Index;
+    if (NB.isSplit())
+      OS << " signalled at bb." << NB.SignalAt.Block << ":"
+         << NB.SignalAt.Index;
+    OS << "\n";
+  }
   for (const Window &W : R.Uncoverable) {
     OS << "uncoverable:";
     PrintWindow(W);
@@ -166,10 +179,10 @@ bool AMDGPULDSBarriers::runOnMachineFunction(MachineFunction &MF) {
       getAnalysis<MachineBlockFrequencyInfoWrapperPass>().getMBFI();
   LDSAccessModel Model(MF, Facts, &MBFI);
   if (!Model.unmodeledBarriers().empty()) {
-    for (const MachineInstr *MI : Model.unmodeledBarriers())
-      warn(F, MI->getDebugLoc(),
-           "barrier form " + describe(*MI) +
-               " is not modeled; function left unchanged");
+    for (const auto &U : Model.unmodeledBarriers())
+      warn(F, U.MI->getDebugLoc(),
+           describe(*U.MI) + ": " + U.Reason + "; function left unchanged",
+           U.Invalid ? DS_Error : DS_Warning);
     return false;
   }
   if (!Model.hasLDSAccesses())
@@ -180,10 +193,26 @@ bool AMDGPULDSBarriers::runOnMachineFunction(MachineFunction &MF) {
 
   const AbstractProgram &P = Model.program();
   assert(P.validate().empty() && "builder made an invalid program");
+  if (Facts.hasSplitBarriers()) {
+    SignalState Input = computeSignalState(P);
+    if (!Input.consistent()) {
+      const Block &BB = P.Blocks[Input.ProblemAt.Block];
+      DebugLoc DL;
+      if (Input.ProblemAt.Index < BB.Events.size())
+        DL = Model.instr(Input.ProblemAt).getDebugLoc();
+      warn(F, DL,
+           "split barriers in the input do not alternate (" + Input.Problem +
+               " in bb." +
+               Twine(Model.block(Input.ProblemAt.Block).getNumber()) +
+               "); function left unchanged");
+      return false;
+    }
+  }
   AnalysisOptions AOpts;
   AOpts.WAW = EnableWAW;
   PlacementOptions POpts;
   POpts.SearchBudget = SearchBudget;
+  POpts.Split = Facts.hasSplitBarriers() && !AdjacentSignal;
   Placement R = placeBarriers(P, AOpts, POpts);
   if (Dump)
     dumpPlacement(MF, P, Model, R);
@@ -201,7 +230,8 @@ bool AMDGPULDSBarriers::runOnMachineFunction(MachineFunction &MF) {
              Model.describeLocation(P.event(W.Consumer).Loc) + " between " +
              describe(A) + " and " + describe(B) +
              " cannot be covered: every point that separates them is in "
-             "divergent control flow",
+             "divergent control flow or between an existing split-barrier "
+             "signal and its wait",
          UncoverableIsError ? DS_Error : DS_Warning);
   }
 
@@ -218,20 +248,60 @@ bool AMDGPULDSBarriers::runOnMachineFunction(MachineFunction &MF) {
     });
   }
 
-  std::vector<Point> Done;
+  // What goes at each point, in the order the analysis assumed: waits of
+  // pairs signalled elsewhere, monolithic barriers, then signals.
+  struct Item {
+    Point At;
+    unsigned Order;
+    unsigned Barrier;
+    bool operator<(const Item &O) const {
+      if (!(At == O.At))
+        return At < O.At;
+      return Order != O.Order ? Order < O.Order : Barrier < O.Barrier;
+    }
+  };
+  std::vector<Item> Items;
   for (unsigned I = 0; I < R.Barriers.size(); ++I) {
     const auto &NB = R.Barriers[I];
-    if (std::find(Done.begin(), Done.end(), NB.At) != Done.end())
-      continue;
-    Done.push_back(NB.At);
-    MachineBasicBlock &MBB = Model.block(NB.At.Block);
-    MachineBasicBlock::iterator Pos = Model.insertionPoint(NB.At);
+    if (NB.isSplit()) {
+      Items.push_back({NB.At, 0, I});
+      Items.push_back({NB.SignalAt, 2, I});
+    } else {
+      Items.push_back({NB.At, 1, I});
+    }
+  }
+  std::sort(Items.begin(), Items.end());
+  for (unsigned K = 0; K < Items.size(); ++K) {
+    const Item &It = Items[K];
+    const auto &NB = R.Barriers[It.Barrier];
+    MachineBasicBlock &MBB = Model.block(It.At.Block);
+    MachineBasicBlock::iterator Pos = Model.insertionPoint(It.At);
     DebugLoc DL = Pos != MBB.end() ? Pos->getDebugLoc() : DebugLoc();
-    Emitter->insertBarrier(MBB, Pos, NB.Waits, DL);
+    // A signal goes right after the previous event, above unrelated code,
+    // unless something else at the same point must come first.
+    bool FirstAtPoint = K == 0 || !(Items[K - 1].At == It.At);
+    MachineBasicBlock::iterator SignalPos =
+        FirstAtPoint && !AdjacentSignal ? Model.earliestInsertionPoint(It.At)
+                                        : Pos;
+    if (It.Order == 2) {
+      Emitter->insertSignal(MBB, SignalPos, NB.Waits, DL);
+      continue;
+    }
+    if (It.Order == 0) {
+      Emitter->insertBarrierWait(MBB, Pos, DL);
+    } else if (Facts.hasSplitBarriers()) {
+      Emitter->insertSignal(MBB, SignalPos, NB.Waits, DL);
+      Emitter->insertBarrierWait(MBB, Pos, DL);
+    } else {
+      Emitter->insertBarrier(MBB, Pos, NB.Waits, DL);
+    }
     ++NumBarriers;
+    const unsigned I = It.Barrier;
     ORE.emit([&]() {
       MachineOptimizationRemark Rem(DEBUG_TYPE, "BarrierInserted", DL, &MBB);
-      Rem << "inserted barrier";
+      Rem << (NB.isSplit() ? "inserted split barrier (wait here, signal "
+                             "earlier in the block)"
+                           : "inserted barrier");
       for (unsigned WI : R.Serves[I]) {
         const Window &W = R.Windows[WI];
         Rem << "; " << getHazardKindName(W.Kind) << " on "

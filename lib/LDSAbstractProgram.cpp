@@ -196,6 +196,12 @@ void AbstractProgram::print(raw_ostream &OS) const {
       case Event::Barrier:
         OS << "barrier";
         break;
+      case Event::Signal:
+        OS << "signal";
+        break;
+      case Event::BarrierWait:
+        OS << "barrier-wait";
+        break;
       case Event::Wait:
         OS << "wait";
         for (unsigned C = 0; C < NumCounters; ++C)

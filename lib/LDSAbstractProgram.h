@@ -83,9 +83,11 @@ struct Location {
 /// One LDS-relevant event, in program order within its block.
 struct Event {
   enum EventKind : uint8_t {
-    Access,  // An LDS access.
-    Barrier, // A workgroup barrier that orders completed accesses.
-    Wait,    // A hard counter wait.
+    Access,      // An LDS access.
+    Barrier,     // A monolithic workgroup barrier (signal and wait).
+    Signal,      // Split barrier: this wave has arrived.
+    BarrierWait, // Split barrier: wait until every wave has signalled.
+    Wait,        // A hard counter wait.
   };
   EventKind Kind = Access;
 
@@ -118,6 +120,18 @@ struct Event {
   static Event barrier(unsigned Tag = 0) {
     Event E;
     E.Kind = Barrier;
+    E.Tag = Tag;
+    return E;
+  }
+  static Event signal(unsigned Tag = 0) {
+    Event E;
+    E.Kind = Signal;
+    E.Tag = Tag;
+    return E;
+  }
+  static Event barrierWait(unsigned Tag = 0) {
+    Event E;
+    E.Kind = BarrierWait;
     E.Tag = Tag;
     return E;
   }

@@ -78,6 +78,14 @@ MachineBasicBlock::iterator LDSAccessModel::insertionPoint(Point P) const {
   return Blocks[P.Block]->getFirstTerminator();
 }
 
+MachineBasicBlock::iterator
+LDSAccessModel::earliestInsertionPoint(Point P) const {
+  if (P.Index == 0)
+    return Blocks[P.Block]->getFirstNonPHI();
+  const Block &AB = Program.Blocks[P.Block];
+  return std::next(Instrs[AB.Events[P.Index - 1].Tag]->getIterator());
+}
+
 /// Whether the memoperands of a FLAT instruction allow an LDS address.
 static bool flatMayAccessLDS(const MachineInstr &MI) {
   if (MI.memoperands_empty())
@@ -172,13 +180,35 @@ void LDSAccessModel::addInstr(unsigned B, MachineInstr &MI) {
       return Opaque();
     return;
   case OpcodeRole::Barrier:
+    if (Facts.hasSplitBarriers()) {
+      Unmodeled.push_back({&MI,
+                           "S_BARRIER does not exist on " +
+                               getGenerationName(Facts.getGeneration()).str(),
+                           true});
+      return;
+    }
     Instrs.push_back(&MI);
     Events.push_back(Event::barrier(Tag));
     return;
   case OpcodeRole::BarrierSignal:
-  case OpcodeRole::BarrierWait:
+  case OpcodeRole::BarrierWait: {
+    // Only the workgroup barrier (id -1) of split-barrier targets is modeled.
+    const MachineOperand *Id = nullptr;
+    for (const MachineOperand &MO : MI.explicit_operands())
+      if (MO.isImm())
+        Id = &MO;
+    if (!Facts.hasSplitBarriers() || !Id || Id->getImm() != -1) {
+      Unmodeled.push_back({&MI, "barrier form is not modeled", false});
+      return;
+    }
+    Instrs.push_back(&MI);
+    Events.push_back(Info.Role == OpcodeRole::BarrierSignal
+                         ? Event::signal(Tag)
+                         : Event::barrierWait(Tag));
+    return;
+  }
   case OpcodeRole::UnmodeledBarrier:
-    Unmodeled.push_back(&MI);
+    Unmodeled.push_back({&MI, "barrier form is not modeled", false});
     return;
   case OpcodeRole::HardWait: {
     int64_t Imm = 0;

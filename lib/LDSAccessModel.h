@@ -38,16 +38,26 @@ public:
   /// Whether any instruction may access LDS.
   bool hasLDSAccesses() const { return NumAccesses != 0; }
 
-  /// Barrier forms the pass does not model; the function must be left as
-  /// it is when there are any.
-  ArrayRef<const MachineInstr *> unmodeledBarriers() const { return Unmodeled; }
+  /// A barrier instruction the pass cannot work with.
+  struct UnmodeledBarrier {
+    const MachineInstr *MI;
+    std::string Reason;
+    /// The instruction is invalid for the target, not just unsupported.
+    bool Invalid;
+  };
+  /// The function must be left as it is when there are any.
+  ArrayRef<UnmodeledBarrier> unmodeledBarriers() const { return Unmodeled; }
 
   MachineBasicBlock &block(unsigned B) const { return *Blocks[B]; }
   MachineInstr &instr(EventRef R) const {
     return *Instrs[Program.event(R).Tag];
   }
-  /// Where to insert code for point \p P.
+  /// Where to insert code for point \p P: as late as possible, right before
+  /// the event at the point (or the block's first terminator).
   MachineBasicBlock::iterator insertionPoint(Point P) const;
+  /// The earliest position for point \p P: right after the previous event
+  /// (or at the top of the block).
+  MachineBasicBlock::iterator earliestInsertionPoint(Point P) const;
 
   /// A human-readable name of the object an access touches (for remarks).
   std::string describeLocation(const Location &L) const;
@@ -62,7 +72,7 @@ private:
   AbstractProgram Program;
   std::vector<MachineBasicBlock *> Blocks;
   std::vector<MachineInstr *> Instrs;
-  std::vector<const MachineInstr *> Unmodeled;
+  std::vector<UnmodeledBarrier> Unmodeled;
   DenseMap<unsigned, OpcodeInfo> OpcodeCache;
   StringMap<unsigned> CommutativeOpIds;
   DenseMap<const GlobalVariable *, int> ObjectIds;

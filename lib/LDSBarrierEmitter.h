@@ -24,18 +24,28 @@ public:
   virtual ~BarrierEmitter();
 
   /// The emitter for \p Facts' generation, or null when the pass does not
-  /// support it (or the subtarget lacks an opcode it needs).
+  /// support it (or the instruction table lacks an opcode it needs).
   static std::unique_ptr<BarrierEmitter> create(const TargetFacts &Facts,
                                                 const TargetInstrInfo &TII);
 
   /// Inserts, before \p I, hard waits for the counters in \p Waits to reach
-  /// zero, then a workgroup barrier.
+  /// zero, then a workgroup barrier (on split targets: signal, then wait).
   virtual void insertBarrier(MachineBasicBlock &MBB,
                              MachineBasicBlock::iterator I, CounterMask Waits,
                              const DebugLoc &DL) const = 0;
 
-  /// Inserts, right before the existing barrier \p Barrier, the hard waits
-  /// it lacks.
+  /// Split targets: hard waits for \p Waits, then the signal, before \p I.
+  virtual void insertSignal(MachineBasicBlock &MBB,
+                            MachineBasicBlock::iterator I, CounterMask Waits,
+                            const DebugLoc &DL) const;
+
+  /// Split targets: the barrier wait, before \p I.
+  virtual void insertBarrierWait(MachineBasicBlock &MBB,
+                                 MachineBasicBlock::iterator I,
+                                 const DebugLoc &DL) const;
+
+  /// Inserts, right before the existing barrier or signal \p Barrier, the
+  /// hard waits it lacks.
   virtual void insertWaitBefore(MachineInstr &Barrier,
                                 CounterMask Waits) const = 0;
 

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LDSBarrierPlacement.h"
+#include "LDSSplitBarriers.h"
 #include "llvm/ADT/BitVector.h"
 #include <algorithm>
 #include <map>
@@ -24,14 +25,25 @@ llvm::ldsbarriers::candidatePoints(const AbstractProgram &P) {
   std::vector<uint8_t> Reachable(P.Blocks.size(), 0);
   for (unsigned B : RPO)
     Reachable[B] = 1;
+  // A new barrier must not land between an existing signal and its wait.
+  bool HasSignals = false;
+  for (const Block &BB : P.Blocks)
+    for (const Event &E : BB.Events)
+      HasSignals |= E.Kind == Event::Signal;
+  SignalState Signals;
+  if (HasSignals)
+    Signals = computeSignalState(P);
+  auto Allowed = [&](unsigned B, unsigned I) {
+    return !HasSignals || !Signals.consistent() || !Signals.Pending[B][I];
+  };
   for (unsigned B = 0; B < P.Blocks.size(); ++B) {
     if (!Reachable[B] || P.Blocks[B].NoBarrier)
       continue;
     const auto &Events = P.Blocks[B].Events;
     for (unsigned I = 0; I < Events.size(); ++I)
-      if (Events[I].Kind == Event::Access)
+      if (Events[I].Kind == Event::Access && Allowed(B, I))
         C.push_back({B, I});
-    if (P.Blocks[B].HasEndPoint)
+    if (P.Blocks[B].HasEndPoint && Allowed(B, Events.size()))
       C.push_back({B, unsigned(Events.size())});
   }
   return C;
@@ -453,6 +465,10 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
     Result.Cost += P.Blocks[Cands[G].Block].Freq;
   }
 
+  if (POpts.Split)
+    pairSignals(P, AOpts, Ws, Result.Serves, Result.CompletedBarriers,
+                Result.Barriers);
+
   // 5. The result is checked, not assumed: every window must be gone but
   // the uncoverable ones. A window left over would be a bug in the cutting
   // rules; cover it right before its consumer rather than leave a race.
@@ -477,6 +493,15 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
         Result.Uncoverable.push_back(W);
         continue;
       }
+      bool Present = false;
+      for (auto &NB : Result.Barriers)
+        if (NB.At == At) {
+          NB.SignalAt = At; // Make it monolithic: it must cover W.
+          NB.Waits |= counterBit(P.event(W.Producer).Ctr);
+          Present = true;
+        }
+      if (Present)
+        continue;
       Result.Barriers.push_back({At, counterBit(P.event(W.Producer).Ctr)});
       Result.Serves.push_back({});
       Result.Cost += P.Blocks[At.Block].Freq;

@@ -23,6 +23,8 @@ struct PlacementOptions {
   /// Branch-and-bound nodes per independent component before the search
   /// settles for the best cover found so far.
   unsigned SearchBudget = 20000;
+  /// Split barriers (gfx12): hoist each barrier's signal away from its wait.
+  bool Split = false;
 };
 
 struct Placement {
@@ -52,9 +54,10 @@ Placement placeBarriers(const AbstractProgram &P, const AnalysisOptions &AOpts,
                         const PlacementOptions &POpts = PlacementOptions());
 
 /// The candidate points of the program: just before each access and at the
-/// end of each reachable block where a barrier is allowed. Any other point
-/// can be moved to the next candidate in its block without uncovering a
-/// window, so these suffice for optimality.
+/// end of each reachable block where a barrier is allowed and no split
+/// barrier's signal is pending. Any other point can be moved to the next
+/// candidate in its block without uncovering a window, so these suffice for
+/// optimality.
 std::vector<Point> candidatePoints(const AbstractProgram &P);
 
 /// The points among \p Candidates that lie on every path of window \p W.

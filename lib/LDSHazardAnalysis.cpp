@@ -2,8 +2,9 @@
 //
 // The state at a program point is the set of accesses that some path brings
 // there unordered (no barrier since them at which they were complete), each
-// with its progress: complete (its counter was waited), or pending with the
-// number of later in-order operations on its counter, minimum over paths.
+// with its progress: signalled (complete at a split-barrier signal whose
+// wait has not come yet), complete (its counter was waited), or pending with
+// the number of later in-order operations on its counter, minimum over paths.
 // Joins take the least advanced progress, so the analysis is a "may"
 // analysis over a finite lattice and reaches a fixpoint.
 //
@@ -69,14 +70,17 @@ bool llvm::ldsbarriers::accessesConflict(const AbstractProgram &P,
 namespace {
 
 /// Progress of an unordered access, as a level where larger is worse:
-/// Complete, then pending with decreasing counts of later operations.
+/// signalled, complete, then pending with decreasing counts of later
+/// operations.
 using Level = uint8_t;
-constexpr Level Complete = 1;
+constexpr Level Signalled = 1;
+constexpr Level Complete = 2;
+constexpr Level PendingSaturated = 3;
 /// Counts saturate here; thresholds are at most 63 on every generation.
 constexpr unsigned CountCap = 63;
-constexpr Level PendingFresh = 2 + CountCap;
+constexpr Level PendingFresh = PendingSaturated + CountCap;
 
-unsigned pendingCount(Level L) { return CountCap - (L - 2); }
+unsigned pendingCount(Level L) { return CountCap - (L - PendingSaturated); }
 
 /// Sparse state: (access id, level), sorted by id.
 using State = std::vector<std::pair<unsigned, Level>>;
@@ -107,6 +111,20 @@ bool join(State &Into, const State &From) {
   return Changed;
 }
 
+/// Synchronization the placement proposes, at one point. Order within a
+/// point: waits of pairs signalled elsewhere, monolithic barriers (a signal
+/// and its wait at the same point), then signals.
+enum SyncKind : uint8_t { SyncWait, SyncSignal, SyncBarrier };
+struct NewSyncEvent {
+  unsigned Index;
+  unsigned Order;
+  SyncKind Kind;
+  CounterMask Waits;
+  bool operator<(const NewSyncEvent &O) const {
+    return Index != O.Index ? Index < O.Index : Order < O.Order;
+  }
+};
+
 class Analyzer {
 public:
   Analyzer(const AbstractProgram &P, const AnalysisOptions &Opts,
@@ -122,10 +140,17 @@ public:
           Accesses.push_back({B, I});
         }
     }
-    NewBarriers.resize(P.Blocks.size());
-    for (const auto &NB : Aug.Barriers)
-      NewBarriers[NB.At.Block].push_back({NB.At.Index, NB.Waits});
-    for (auto &V : NewBarriers)
+    NewSync.resize(P.Blocks.size());
+    for (const auto &NB : Aug.Barriers) {
+      if (NB.isSplit()) {
+        NewSync[NB.At.Block].push_back({NB.At.Index, 0, SyncWait, 0});
+        NewSync[NB.SignalAt.Block].push_back(
+            {NB.SignalAt.Index, 2, SyncSignal, NB.Waits});
+      } else {
+        NewSync[NB.At.Block].push_back({NB.At.Index, 1, SyncBarrier, NB.Waits});
+      }
+    }
+    for (auto &V : NewSync)
       std::sort(V.begin(), V.end());
     for (const auto &CB : Aug.CompletedBarriers)
       CompletedWaits[CB.Barrier.Block * 0x100000000ull + CB.Barrier.Index] =
@@ -170,23 +195,49 @@ public:
 private:
   const Event &accessEvent(unsigned Id) const { return P.event(Accesses[Id]); }
 
-  /// Waits for the counters in \p M to reach zero, then a barrier.
-  void applyFullBarrier(State &S, CounterMask M) {
+  /// Waits for the counters in \p M to reach zero.
+  void applyWaitZero(State &S, CounterMask M) {
     for (auto &[Id, L] : S)
-      if (M & counterBit(accessEvent(Id).Ctr))
+      if (L > Complete && (M & counterBit(accessEvent(Id).Ctr)))
         L = Complete;
-    applyBarrier(S);
   }
 
+  /// A monolithic barrier orders everything complete (or signalled).
   void applyBarrier(State &S) {
     S.erase(std::remove_if(S.begin(), S.end(),
-                           [](const auto &E) { return E.second == Complete; }),
+                           [](const auto &E) { return E.second <= Complete; }),
             S.end());
+  }
+
+  void applySignal(State &S) {
+    for (auto &[Id, L] : S)
+      if (L == Complete)
+        L = Signalled;
+  }
+
+  /// The wait of a split barrier orders what was complete at its signal.
+  void applyBarrierWait(State &S) {
+    S.erase(std::remove_if(S.begin(), S.end(),
+                           [](const auto &E) { return E.second == Signalled; }),
+            S.end());
+  }
+
+  void applySync(State &S, const NewSyncEvent &E) {
+    switch (E.Kind) {
+    case SyncWait:
+      return applyBarrierWait(S);
+    case SyncSignal:
+      applyWaitZero(S, E.Waits);
+      return applySignal(S);
+    case SyncBarrier:
+      applyWaitZero(S, E.Waits);
+      return applyBarrier(S);
+    }
   }
 
   void applyWait(State &S, const WaitThresholds &W) {
     for (auto &[Id, L] : S) {
-      if (L == Complete)
+      if (L <= Complete)
         continue;
       const Event &A = accessEvent(Id);
       int T = W[A.Ctr];
@@ -207,7 +258,7 @@ private:
           Seen.insert({AId, Id}).second)
         Result.Windows.push_back({Accesses[AId], XRef, K});
       // X cannot complete before an earlier in-order access of its counter.
-      if (X.InOrder && L > 2 && A.Ctr == X.Ctr)
+      if (X.InOrder && L > PendingSaturated && A.Ctr == X.Ctr)
         --L;
     }
     auto It = std::lower_bound(S.begin(), S.end(), Id,
@@ -221,11 +272,11 @@ private:
 
   void transferBlock(unsigned B, State &S, bool Record) {
     const auto &Events = P.Blocks[B].Events;
-    const auto &Extra = NewBarriers[B];
+    const auto &Extra = NewSync[B];
     auto NextExtra = Extra.begin();
     for (unsigned I = 0; I <= Events.size(); ++I) {
-      for (; NextExtra != Extra.end() && NextExtra->first == I; ++NextExtra)
-        applyFullBarrier(S, NextExtra->second);
+      for (; NextExtra != Extra.end() && NextExtra->Index == I; ++NextExtra)
+        applySync(S, *NextExtra);
       if (I == Events.size())
         break;
       const Event &E = Events[I];
@@ -236,24 +287,28 @@ private:
       case Event::Wait:
         applyWait(S, E.Waits);
         break;
-      case Event::Barrier: {
+      case Event::Barrier:
+      case Event::Signal: {
         auto CW = CompletedWaits.find(B * 0x100000000ull + I);
-        if (CW != CompletedWaits.end()) {
-          for (auto &[Id, L] : S)
-            if (CW->second & counterBit(accessEvent(Id).Ctr))
-              L = Complete;
-        }
+        if (CW != CompletedWaits.end())
+          applyWaitZero(S, CW->second);
         if (Record) {
           PendingAtBarrier PB{{B, I}, {}};
           for (const auto &[Id, L] : S)
-            if (L != Complete)
+            if (L > Complete)
               PB.Pending.push_back(Accesses[Id]);
           if (!PB.Pending.empty())
             Result.PendingBarriers.push_back(std::move(PB));
         }
-        applyBarrier(S);
+        if (E.Kind == Event::Barrier)
+          applyBarrier(S);
+        else
+          applySignal(S);
         break;
       }
+      case Event::BarrierWait:
+        applyBarrierWait(S);
+        break;
       }
     }
   }
@@ -262,7 +317,7 @@ private:
   const AnalysisOptions &Opts;
   std::vector<EventRef> Accesses;
   std::vector<std::vector<int>> AccessIds;
-  std::vector<std::vector<std::pair<unsigned, CounterMask>>> NewBarriers;
+  std::vector<std::vector<NewSyncEvent>> NewSync;
   std::unordered_map<uint64_t, CounterMask> CompletedWaits;
   DenseSet<std::pair<unsigned, unsigned>> Seen;
   HazardResult Result;

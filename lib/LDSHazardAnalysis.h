@@ -49,11 +49,22 @@ struct Window {
 /// Synchronization to assume on top of the program's own events: what the
 /// placement proposes to insert.
 struct Augmentation {
+  /// A new barrier: monolithic when SignalAt == At; otherwise a split
+  /// barrier signalled at SignalAt and waited for at At. At one point, waits
+  /// of pairs signalled elsewhere come first, then monolithic barriers, then
+  /// signals.
   struct NewBarrier {
     Point At;
-    /// Counters waited for (to zero) right before the barrier.
+    /// Counters waited for (to zero) right before the barrier (the signal).
     CounterMask Waits;
+    Point SignalAt;
+    NewBarrier(Point At, CounterMask Waits)
+        : At(At), Waits(Waits), SignalAt(At) {}
+    NewBarrier(Point At, CounterMask Waits, Point SignalAt)
+        : At(At), Waits(Waits), SignalAt(SignalAt) {}
+    bool isSplit() const { return !(SignalAt == At); }
   };
+  /// An existing barrier or signal event that gets a wait in front of it.
   struct CompletedBarrier {
     EventRef Barrier;
     CounterMask Waits;
@@ -62,7 +73,7 @@ struct Augmentation {
   std::vector<CompletedBarrier> CompletedBarriers;
 };
 
-/// Accesses still incomplete when an existing barrier executes.
+/// Accesses still incomplete when an existing barrier or signal executes.
 struct PendingAtBarrier {
   EventRef Barrier;
   std::vector<EventRef> Pending;

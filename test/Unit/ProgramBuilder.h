@@ -24,6 +24,7 @@ namespace test {
 ///   w<n>                          hard LDS counter wait with threshold n
 ///   D<obj>                        LDS DMA write (vm counter)
 ///   v<n>                          hard vm counter wait
+///   S  V                          split-barrier signal / barrier wait
 inline std::vector<Event> parseEvents(const std::string &Spec) {
   std::vector<Event> Out;
   std::istringstream In(Spec);
@@ -33,6 +34,10 @@ inline std::vector<Event> parseEvents(const std::string &Spec) {
     std::string Rest = Tok.substr(1);
     if (C == '|') {
       Out.push_back(Event::barrier());
+      continue;
+    }
+    if (C == 'S' || C == 'V') {
+      Out.push_back(C == 'S' ? Event::signal() : Event::barrierWait());
       continue;
     }
     if (C == 'w' || C == 'v') {

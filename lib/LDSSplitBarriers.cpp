@@ -1,0 +1,201 @@
+//===- LDSSplitBarriers.cpp - Split-barrier alternation and signal pairing ===//
+//
+// The alternation check is a forward "must" dataflow over one bit (signal
+// pending); a join where paths disagree, a signal while one is pending, a
+// wait or monolithic barrier while one is pending (or not, for a wait), and
+// an exit with a pending signal are the violations.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LDSSplitBarriers.h"
+#include <algorithm>
+
+using namespace llvm;
+using namespace llvm::ldsbarriers;
+
+namespace {
+
+/// New synchronization at one point, in the order the analysis applies it.
+struct PointSync {
+  unsigned Index;
+  unsigned Order; // 0: wait of a pair signalled elsewhere; 1: monolithic
+                  // barrier; 2: signal.
+  bool operator<(const PointSync &O) const {
+    return Index != O.Index ? Index < O.Index : Order < O.Order;
+  }
+};
+
+} // namespace
+
+SignalState llvm::ldsbarriers::computeSignalState(const AbstractProgram &P,
+                                                  const Augmentation &Aug) {
+  SignalState S;
+  unsigned N = P.Blocks.size();
+  S.Pending.resize(N);
+  for (unsigned B = 0; B < N; ++B)
+    S.Pending[B].assign(P.numPoints(B), false);
+
+  std::vector<std::vector<PointSync>> Extra(N);
+  for (const auto &NB : Aug.Barriers) {
+    if (NB.isSplit()) {
+      Extra[NB.At.Block].push_back({NB.At.Index, 0});
+      Extra[NB.SignalAt.Block].push_back({NB.SignalAt.Index, 2});
+    } else {
+      Extra[NB.At.Block].push_back({NB.At.Index, 1});
+    }
+  }
+  for (auto &V : Extra)
+    std::sort(V.begin(), V.end());
+
+  enum : int8_t { Unknown = -1 };
+  std::vector<int8_t> In(N, Unknown);
+  In[P.Entry] = 0;
+  std::vector<unsigned> RPO = P.reversePostOrder();
+
+  auto Fail = [&S](const std::string &Why, Point At) {
+    if (S.Problem.empty()) {
+      S.Problem = Why;
+      S.ProblemAt = At;
+    }
+  };
+  // One transfer of block B; records point values when Record is set.
+  auto Transfer = [&](unsigned B, bool Record) {
+    bool V = In[B] == 1;
+    const auto &Events = P.Blocks[B].Events;
+    auto X = Extra[B].begin();
+    for (unsigned I = 0; I <= Events.size(); ++I) {
+      for (; X != Extra[B].end() && X->Index == I; ++X) {
+        if (X->Order == 0) {
+          if (!V && Record)
+            Fail("barrier wait without a pending signal", {B, I});
+          V = false;
+        } else if (X->Order == 2) {
+          if (V && Record)
+            Fail("signal while another signal is pending", {B, I});
+          V = true;
+        } else if (V && Record) {
+          Fail("barrier while a signal is pending", {B, I});
+        }
+      }
+      if (Record)
+        S.Pending[B][I] = V;
+      if (I == Events.size())
+        break;
+      switch (Events[I].Kind) {
+      case Event::Signal:
+        if (V && Record)
+          Fail("signal while another signal is pending", {B, I});
+        V = true;
+        break;
+      case Event::BarrierWait:
+        if (!V && Record)
+          Fail("barrier wait without a pending signal", {B, I});
+        V = false;
+        break;
+      case Event::Barrier:
+        if (V && Record)
+          Fail("barrier while a signal is pending", {B, I});
+        break;
+      default:
+        break;
+      }
+    }
+    return V;
+  };
+
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (unsigned B : RPO) {
+      if (In[B] == Unknown)
+        continue;
+      int8_t Out = Transfer(B, /*Record=*/false);
+      for (unsigned Succ : P.Blocks[B].Succs) {
+        if (In[Succ] == Unknown) {
+          In[Succ] = Out;
+          Changed = true;
+        } else if (In[Succ] != Out) {
+          Fail("paths reach the block with and without a pending signal",
+               {Succ, 0});
+        }
+      }
+    }
+    if (!S.Problem.empty())
+      return S;
+  }
+  for (unsigned B : RPO) {
+    bool Out = Transfer(B, /*Record=*/true);
+    if (P.Blocks[B].Succs.empty() && Out)
+      Fail("function exit with a pending signal",
+           {B, unsigned(P.Blocks[B].Events.size())});
+  }
+  return S;
+}
+
+void llvm::ldsbarriers::pairSignals(
+    const AbstractProgram &P, const AnalysisOptions &Opts,
+    const std::vector<Window> &Windows,
+    const std::vector<std::vector<unsigned>> &Serves,
+    const std::vector<Augmentation::CompletedBarrier> &Completed,
+    std::vector<Augmentation::NewBarrier> &Barriers) {
+  // Earliest legal signal point of each barrier, within the wait's block.
+  for (unsigned I = 0; I < Barriers.size(); ++I) {
+    Point W = Barriers[I].At;
+    unsigned Floor = 0;
+    const auto &Events = P.Blocks[W.Block].Events;
+    for (unsigned J = W.Index; J-- > 0;) {
+      Event::EventKind K = Events[J].Kind;
+      if (K == Event::Barrier || K == Event::Signal ||
+          K == Event::BarrierWait) {
+        Floor = J + 1;
+        break;
+      }
+      bool Producer = false;
+      for (unsigned WI : Serves[I])
+        Producer |= Windows[WI].Producer == Point{W.Block, J};
+      if (Producer) {
+        Floor = J + 1;
+        break;
+      }
+    }
+    // Not above another new barrier's wait in the same block.
+    for (unsigned K = 0; K < Barriers.size(); ++K)
+      if (K != I && Barriers[K].At.Block == W.Block &&
+          Barriers[K].At.Index < W.Index)
+        Floor = std::max(Floor, Barriers[K].At.Index);
+    Barriers[I].SignalAt = {W.Block, Floor};
+  }
+
+  // Accesses left between a signal and its wait are not ordered by it: push
+  // the signal below any that the analysis finds still unordered.
+  for (unsigned Round = 0; Round < 64; ++Round) {
+    Augmentation Aug;
+    Aug.Barriers = Barriers;
+    Aug.CompletedBarriers = Completed;
+    std::vector<Window> Left = analyzeHazards(P, Opts, Aug).Windows;
+    if (Left.empty())
+      return;
+    bool Moved = false;
+    for (const Window &W : Left)
+      for (auto &NB : Barriers)
+        if (NB.isSplit() && NB.SignalAt.Block == W.Producer.Block &&
+            NB.SignalAt.Index <= W.Producer.Index &&
+            W.Producer.Index < NB.At.Index) {
+          NB.SignalAt.Index = W.Producer.Index + 1;
+          Moved = true;
+        }
+    if (!Moved)
+      break;
+  }
+  // Whatever is left was not caused by hoisting; keep the signals where
+  // they are only if they change nothing.
+  Augmentation Split, Adjacent;
+  Split.Barriers = Barriers;
+  Split.CompletedBarriers = Adjacent.CompletedBarriers = Completed;
+  for (auto NB : Barriers) {
+    NB.SignalAt = NB.At;
+    Adjacent.Barriers.push_back(NB);
+  }
+  if (analyzeHazards(P, Opts, Split).Windows.size() >
+      analyzeHazards(P, Opts, Adjacent).Windows.size())
+    Barriers = Adjacent.Barriers;
+}
