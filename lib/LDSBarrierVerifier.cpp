@@ -1,0 +1,228 @@
+//===- LDSBarrierVerifier.cpp - Independent check of LDS synchronization --===//
+//
+// Races: for each access, a search over (block, progress of that access)
+// from just after it, following every path until a barrier orders it; every
+// conflicting access met on the way is a race. Progress is "in flight" with
+// the number of later in-order operations of its counter, "complete" after a
+// hard wait that guarantees it, "signalled" after a split-barrier signal at
+// which it was complete.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LDSBarrierVerifier.h"
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+using namespace llvm;
+using namespace llvm::ldsbarriers;
+
+namespace {
+
+/// Why two accesses of different waves race when unordered; null if they
+/// do not. Earlier and Later are in path order.
+const char *raceKind(const AbstractProgram &P, const Event &Earlier,
+                     const Event &Later, bool WAW) {
+  if (!P.mayOverlap(Earlier.Loc, Later.Loc))
+    return nullptr;
+  if (Earlier.AK == AccessKind::Opaque || Later.AK == AccessKind::Opaque)
+    return "opaque";
+  bool EarlierRMW = Earlier.AK == AccessKind::Atomic;
+  bool LaterRMW = Later.AK == AccessKind::Atomic;
+  if (EarlierRMW && LaterRMW)
+    return Earlier.CommutativeOp != 0 &&
+                   Earlier.CommutativeOp == Later.CommutativeOp
+               ? nullptr
+               : "atomic";
+  if (EarlierRMW || LaterRMW)
+    return "atomic";
+  bool EarlierWrites = Earlier.AK == AccessKind::Write;
+  bool LaterWrites = Later.AK == AccessKind::Write;
+  if (!EarlierWrites && !LaterWrites)
+    return nullptr;
+  if (EarlierWrites && LaterWrites)
+    return WAW ? "WAW" : nullptr;
+  return EarlierWrites ? "RAW" : "WAR";
+}
+
+/// Progress of one producer along a path.
+struct Progress {
+  enum : uint8_t { InFlight, Complete, Signalled } State = InFlight;
+  uint8_t Later = 0; // Later in-order operations of its counter (<= 63).
+  bool operator<(const Progress &O) const {
+    return std::tie(State, Later) < std::tie(O.State, O.Later);
+  }
+};
+
+class Verifier {
+public:
+  Verifier(const AbstractProgram &P, const VerifierOptions &Opts)
+      : P(P), Opts(Opts) {}
+
+  std::vector<Violation> run() {
+    checkAlternation();
+    checkDivergence();
+    for (unsigned B = 0; B < P.Blocks.size(); ++B)
+      for (unsigned I = 0; I < P.Blocks[B].Events.size(); ++I)
+        if (P.Blocks[B].Events[I].Kind == Event::Access)
+          checkProducer({B, I});
+    return std::move(Out);
+  }
+
+private:
+  /// Follows producer A from (B, From) with progress Pr; returns false when
+  /// A becomes ordered within the block.
+  bool walk(EventRef A, unsigned B, unsigned From, Progress &Pr) {
+    const Event &AE = P.event(A);
+    const auto &Events = P.Blocks[B].Events;
+    for (unsigned I = From; I < Events.size(); ++I) {
+      const Event &E = Events[I];
+      switch (E.Kind) {
+      case Event::Access:
+        if (const char *Why = raceKind(P, AE, E, Opts.WAW))
+          if (Reported.insert({A, {B, I}}).second)
+            Out.push_back({Violation::Race, A, {B, I}, Why});
+        if (Pr.State == Progress::InFlight && E.InOrder && E.Ctr == AE.Ctr &&
+            Pr.Later < 63)
+          ++Pr.Later;
+        break;
+      case Event::Wait: {
+        int T = E.Waits[AE.Ctr];
+        if (Pr.State == Progress::InFlight && T != WaitThresholds::NoWait &&
+            (T == 0 || (AE.InOrder && Pr.Later >= T)))
+          Pr.State = Progress::Complete;
+        break;
+      }
+      case Event::Barrier:
+        if (Pr.State != Progress::InFlight)
+          return false;
+        break;
+      case Event::Signal:
+        if (Pr.State == Progress::Complete)
+          Pr.State = Progress::Signalled;
+        break;
+      case Event::BarrierWait:
+        if (Pr.State == Progress::Signalled)
+          return false;
+        break;
+      }
+    }
+    return true;
+  }
+
+  void checkProducer(EventRef A) {
+    std::set<std::pair<unsigned, Progress>> Seen;
+    std::vector<std::pair<unsigned, Progress>> Work;
+    Progress Start;
+    if (walk(A, A.Block, A.Index + 1, Start))
+      for (unsigned S : P.Blocks[A.Block].Succs)
+        Work.push_back({S, Start});
+    while (!Work.empty()) {
+      auto [B, Pr] = Work.back();
+      Work.pop_back();
+      if (!Seen.insert({B, Pr}).second)
+        continue;
+      if (walk(A, B, 0, Pr))
+        for (unsigned S : P.Blocks[B].Succs)
+          Work.push_back({S, Pr});
+    }
+  }
+
+  /// Every path from the entry, with one bit: is a signal pending.
+  void checkAlternation() {
+    unsigned N = P.Blocks.size();
+    std::vector<uint8_t> EntryBits(N, 0); // Bit 0: seen with 0; bit 1: 1.
+    std::vector<std::pair<unsigned, bool>> Work = {{P.Entry, false}};
+    auto Fail = [&](Point At, const char *Why) {
+      Out.push_back({Violation::Alternation, At, At, Why});
+    };
+    while (!Work.empty()) {
+      auto [B, Pending] = Work.back();
+      Work.pop_back();
+      uint8_t Bit = Pending ? 2 : 1;
+      if (EntryBits[B] & Bit)
+        continue;
+      EntryBits[B] |= Bit;
+      if (EntryBits[B] == 3)
+        Fail({B, 0}, "reached with and without a pending signal");
+      const auto &Events = P.Blocks[B].Events;
+      for (unsigned I = 0; I < Events.size(); ++I) {
+        Event::EventKind K = Events[I].Kind;
+        if (K == Event::Signal) {
+          if (Pending)
+            Fail({B, I}, "signal while another signal is pending");
+          Pending = true;
+        } else if (K == Event::BarrierWait) {
+          if (!Pending)
+            Fail({B, I}, "barrier wait without a pending signal");
+          Pending = false;
+        } else if (K == Event::Barrier && Pending) {
+          Fail({B, I}, "barrier while a signal is pending");
+        }
+      }
+      if (P.Blocks[B].Succs.empty() && Pending)
+        Fail({B, unsigned(Events.size())}, "exit with a pending signal");
+      for (unsigned S : P.Blocks[B].Succs)
+        Work.push_back({S, Pending});
+    }
+  }
+
+  /// The region a divergent branch controls: what its successors reach
+  /// before its immediate post-dominator.
+  void checkDivergence() {
+    unsigned N = P.Blocks.size();
+    Graph Reversed(N + 1);
+    for (unsigned B = 0; B < N; ++B) {
+      if (P.Blocks[B].Succs.empty())
+        Reversed[N].push_back(B);
+      for (unsigned S : P.Blocks[B].Succs)
+        Reversed[S].push_back(B);
+    }
+    std::vector<int> IPDom = computeImmediateDominators(Reversed, N);
+    std::vector<uint8_t> InRegion(N, 0);
+    for (unsigned X = 0; X < N; ++X) {
+      if (!P.Blocks[X].DivergentBranch)
+        continue;
+      int Join = IPDom[X];
+      std::vector<unsigned> Work(P.Blocks[X].Succs.begin(),
+                                 P.Blocks[X].Succs.end());
+      std::vector<uint8_t> Seen(N, 0);
+      while (!Work.empty()) {
+        unsigned B = Work.back();
+        Work.pop_back();
+        if (int(B) == Join || Seen[B])
+          continue;
+        Seen[B] = 1;
+        InRegion[B] = 1;
+        for (unsigned S : P.Blocks[B].Succs)
+          Work.push_back(S);
+      }
+    }
+    for (unsigned B = 0; B < N; ++B) {
+      if (!InRegion[B])
+        continue;
+      const auto &Events = P.Blocks[B].Events;
+      for (unsigned I = 0; I < Events.size(); ++I)
+        if (Events[I].Kind == Event::Barrier ||
+            Events[I].Kind == Event::Signal ||
+            Events[I].Kind == Event::BarrierWait)
+          Out.push_back({Violation::DivergentBarrier,
+                         {B, I},
+                         {B, I},
+                         "barrier in control flow that some waves may skip"});
+    }
+  }
+
+  const AbstractProgram &P;
+  const VerifierOptions &Opts;
+  std::set<std::pair<EventRef, EventRef>> Reported;
+  std::vector<Violation> Out;
+};
+
+} // namespace
+
+std::vector<Violation>
+llvm::ldsbarriers::verifySynchronization(const AbstractProgram &P,
+                                         const VerifierOptions &Opts) {
+  return Verifier(P, Opts).run();
+}
