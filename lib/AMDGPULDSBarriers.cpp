@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "AMDGPULDSBarriers.h"
+#include "AMDGPULDSBarrierVerifier.h"
+#include "AMDGPULDSBarriersCommon.h"
 #include "AMDGPUTargetFacts.h"
 #include "LDSAccessModel.h"
 #include "LDSBarrierEmitter.h"
@@ -57,6 +59,12 @@ static cl::opt<bool> UncoverableIsError(
              "control flow) as errors instead of warnings"),
     cl::init(false));
 
+static cl::opt<bool> SelfCheck(
+    "amdgpu-lds-barriers-verify",
+    cl::desc("Check the placer's output with the independent verifier; a "
+             "violation other than a reported uncoverable window is an error"),
+    cl::init(true));
+
 static cl::opt<bool> AdjacentSignal(
     "amdgpu-lds-barriers-adjacent-signal",
     cl::desc("On split-barrier targets (gfx12), put each signal immediately "
@@ -83,47 +91,6 @@ void AMDGPULDSBarriers::getAnalysisUsage(AnalysisUsage &AU) const {
   AU.addRequired<MachineBlockFrequencyInfoWrapperPass>();
   AU.addRequired<MachineOptimizationRemarkEmitterPass>();
   MachineFunctionPass::getAnalysisUsage(AU);
-}
-
-/// Whether every workgroup that runs \p F fits in one wave.
-static bool isSingleWave(const Function &F, unsigned WaveSize) {
-  Attribute A = F.getFnAttribute("amdgpu-flat-work-group-size");
-  if (A.isStringAttribute()) {
-    auto [Min, Max] = A.getValueAsString().split(',');
-    unsigned MaxSize;
-    if (!Max.trim().getAsInteger(10, MaxSize) && MaxSize <= WaveSize)
-      return true;
-  }
-  if (const MDNode *MD = F.getMetadata("reqd_work_group_size")) {
-    uint64_t Size = 1;
-    for (const MDOperand &Op : MD->operands()) {
-      auto *C = mdconst::dyn_extract<ConstantInt>(Op);
-      if (!C)
-        return false;
-      Size *= C->getZExtValue();
-    }
-    return MD->getNumOperands() == 3 && Size <= WaveSize;
-  }
-  return false;
-}
-
-static void warn(const Function &F, const DebugLoc &DL, const Twine &Msg,
-                 DiagnosticSeverity Severity = DS_Warning) {
-  F.getContext().diagnose(DiagnosticInfoGenericWithLoc(
-      "amdgpu-lds-barriers: " + Msg, F, DiagnosticLocation(DL), Severity));
-}
-
-/// "DS_WRITE_B32_gfx9 (k.hip:12:3)" for remarks and diagnostics.
-static std::string describe(const MachineInstr &MI) {
-  std::string S;
-  raw_string_ostream OS(S);
-  OS << MI.getMF()->getSubtarget().getInstrInfo()->getName(MI.getOpcode());
-  if (const DebugLoc &DL = MI.getDebugLoc()) {
-    OS << " (";
-    DL.print(OS);
-    OS << ")";
-  }
-  return S;
 }
 
 static void dumpPlacement(const MachineFunction &MF, const AbstractProgram &P,
@@ -157,10 +124,34 @@ static void dumpPlacement(const MachineFunction &MF, const AbstractProgram &P,
   OS << "cost " << R.Cost << (R.ProvenOptimal ? " (optimal)" : "") << "\n";
 }
 
+/// Re-models the final function and verifies it. Races between the pairs
+/// already reported as uncoverable are expected; anything else is a bug.
+static void selfCheck(MachineFunction &MF, const TargetFacts &Facts,
+                      const Placement &R, const LDSAccessModel &Before) {
+  LDSAccessModel After(MF, Facts, /*MBFI=*/nullptr);
+  VerifierOptions Opts;
+  Opts.WAW = EnableWAW;
+  std::vector<Violation> Unexpected;
+  for (const Violation &V : verifySynchronization(After.program(), Opts)) {
+    bool Known = false;
+    if (V.Kind == Violation::Race)
+      for (const Window &W : R.Uncoverable)
+        Known |= &Before.instr(W.Producer) == &After.instr(V.Earlier) &&
+                 &Before.instr(W.Consumer) == &After.instr(V.Later);
+    if (!Known)
+      Unexpected.push_back(V);
+  }
+  if (Unexpected.empty())
+    return;
+  MachineOptimizationRemarkEmitter ORE(MF, nullptr);
+  reportViolations(MF, After, Unexpected, VerifyMode::Error, ORE,
+                   "internal error, placement failed verification");
+}
+
 bool AMDGPULDSBarriers::runOnMachineFunction(MachineFunction &MF) {
   const Function &F = MF.getFunction();
   if (MF.getTarget().getTargetTriple().getArch() != Triple::amdgcn) {
-    warn(F, DebugLoc(), "not an AMDGPU (amdgcn) function; left unchanged");
+    diagnose(F, DebugLoc(), "not an AMDGPU (amdgcn) function; left unchanged");
     return false;
   }
   const TargetSubtargetInfo &ST = MF.getSubtarget();
@@ -168,10 +159,10 @@ bool AMDGPULDSBarriers::runOnMachineFunction(MachineFunction &MF) {
   TargetFacts Facts = TargetFacts::get(ST, TII);
   std::unique_ptr<BarrierEmitter> Emitter = BarrierEmitter::create(Facts, TII);
   if (!Emitter) {
-    warn(F, DebugLoc(),
-         "target '" + Facts.getCPU() + "' (" +
-             getGenerationName(Facts.getGeneration()) +
-             ") is not supported; function left unchanged");
+    diagnose(F, DebugLoc(),
+             "target '" + Facts.getCPU() + "' (" +
+                 getGenerationName(Facts.getGeneration()) +
+                 ") is not supported; function left unchanged");
     return false;
   }
 
@@ -180,9 +171,10 @@ bool AMDGPULDSBarriers::runOnMachineFunction(MachineFunction &MF) {
   LDSAccessModel Model(MF, Facts, &MBFI);
   if (!Model.unmodeledBarriers().empty()) {
     for (const auto &U : Model.unmodeledBarriers())
-      warn(F, U.MI->getDebugLoc(),
-           describe(*U.MI) + ": " + U.Reason + "; function left unchanged",
-           U.Invalid ? DS_Error : DS_Warning);
+      diagnose(F, U.MI->getDebugLoc(),
+               describeInstr(*U.MI) + ": " + U.Reason +
+                   "; function left unchanged",
+               U.Invalid ? DS_Error : DS_Warning);
     return false;
   }
   if (!Model.hasLDSAccesses())
@@ -200,11 +192,11 @@ bool AMDGPULDSBarriers::runOnMachineFunction(MachineFunction &MF) {
       DebugLoc DL;
       if (Input.ProblemAt.Index < BB.Events.size())
         DL = Model.instr(Input.ProblemAt).getDebugLoc();
-      warn(F, DL,
-           "split barriers in the input do not alternate (" + Input.Problem +
-               " in bb." +
-               Twine(Model.block(Input.ProblemAt.Block).getNumber()) +
-               "); function left unchanged");
+      diagnose(F, DL,
+               "split barriers in the input do not alternate (" +
+                   Input.Problem + " in bb." +
+                   Twine(Model.block(Input.ProblemAt.Block).getNumber()) +
+                   "); function left unchanged");
       return false;
     }
   }
@@ -225,14 +217,14 @@ bool AMDGPULDSBarriers::runOnMachineFunction(MachineFunction &MF) {
     ++NumUncoverable;
     const MachineInstr &A = Model.instr(W.Producer);
     const MachineInstr &B = Model.instr(W.Consumer);
-    warn(F, B.getDebugLoc(),
-         Twine(getHazardKindName(W.Kind)) + " hazard on " +
-             Model.describeLocation(P.event(W.Consumer).Loc) + " between " +
-             describe(A) + " and " + describe(B) +
-             " cannot be covered: every point that separates them is in "
-             "divergent control flow or between an existing split-barrier "
-             "signal and its wait",
-         UncoverableIsError ? DS_Error : DS_Warning);
+    diagnose(F, B.getDebugLoc(),
+             Twine(getHazardKindName(W.Kind)) + " hazard on " +
+                 Model.describeLocation(P.event(W.Consumer).Loc) + " between " +
+                 describeInstr(A) + " and " + describeInstr(B) +
+                 " cannot be covered: every point that separates them is in "
+                 "divergent control flow or between an existing split-barrier "
+                 "signal and its wait",
+             UncoverableIsError ? DS_Error : DS_Warning);
   }
 
   for (const auto &CB : R.CompletedBarriers) {
@@ -306,11 +298,14 @@ bool AMDGPULDSBarriers::runOnMachineFunction(MachineFunction &MF) {
         const Window &W = R.Windows[WI];
         Rem << "; " << getHazardKindName(W.Kind) << " on "
             << Model.describeLocation(P.event(W.Consumer).Loc) << " between "
-            << describe(Model.instr(W.Producer)) << " and "
-            << describe(Model.instr(W.Consumer));
+            << describeInstr(Model.instr(W.Producer)) << " and "
+            << describeInstr(Model.instr(W.Consumer));
       }
       return Rem;
     });
   }
-  return !R.Barriers.empty() || !R.CompletedBarriers.empty();
+  bool Changed = !R.Barriers.empty() || !R.CompletedBarriers.empty();
+  if (SelfCheck)
+    selfCheck(MF, Facts, R, Model);
+  return Changed;
 }

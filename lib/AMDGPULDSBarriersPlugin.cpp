@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AMDGPULDSBarrierVerifier.h"
 #include "AMDGPULDSBarriers.h"
 #include "llvm/CodeGen/TargetPassConfig.h"
 #include "llvm/PassRegistry.h"
@@ -23,18 +24,37 @@ static cl::opt<bool> EnableInPipeline(
              "pipeline, after si-memory-legalizer"),
     cl::init(false));
 
+static cl::opt<bool> VerifyInPipeline(
+    "amdgpu-lds-barrier-verify-in-pipeline",
+    cl::desc("Run the LDS synchronization verifier in the codegen pipeline, "
+             "after si-insert-waitcnts (checks what the hardware executes)"),
+    cl::init(false));
+
 static RegisterPass<AMDGPULDSBarriers>
     Registration("amdgpu-lds-barriers", "AMDGPU LDS barrier placement",
                  /*CFGOnly=*/false, /*is_analysis=*/false);
 
+static RegisterPass<AMDGPULDSBarrierVerifier>
+    VerifierRegistration("amdgpu-lds-barrier-verify",
+                         "AMDGPU LDS synchronization verifier",
+                         /*CFGOnly=*/false, /*is_analysis=*/false);
+
+/// The type id of an already registered pass, by its command-line name.
+static const void *passID(StringRef Name) {
+  const PassInfo *PI = PassRegistry::getPassRegistry()->getPassInfo(Name);
+  if (!PI)
+    report_fatal_error("amdgpu-lds-barriers: " + Name +
+                       " is not registered; cannot join the pipeline");
+  return PI->getTypeInfo();
+}
+
 static RegisterTargetPassConfigCallback PipelineHook(
     [](TargetMachine &TM, legacy::PassManagerBase &, TargetPassConfig *PC) {
-      if (!EnableInPipeline || TM.getTargetTriple().getArch() != Triple::amdgcn)
+      if (TM.getTargetTriple().getArch() != Triple::amdgcn)
         return;
-      const PassInfo *Legalizer = PassRegistry::getPassRegistry()->getPassInfo(
-          StringRef("si-memory-legalizer"));
-      if (!Legalizer)
-        report_fatal_error("amdgpu-lds-barriers: si-memory-legalizer is not "
-                           "registered; cannot join the pipeline");
-      PC->insertPass(Legalizer->getTypeInfo(), &AMDGPULDSBarriers::ID);
+      if (EnableInPipeline)
+        PC->insertPass(passID("si-memory-legalizer"), &AMDGPULDSBarriers::ID);
+      if (VerifyInPipeline)
+        PC->insertPass(passID("si-insert-waitcnts"),
+                       &AMDGPULDSBarrierVerifier::ID);
     });

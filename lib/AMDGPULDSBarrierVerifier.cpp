@@ -1,0 +1,136 @@
+//===- AMDGPULDSBarrierVerifier.cpp - The LDS synchronization checker -----===//
+//
+// Runs the independent verifier on any machine function: after the placer
+// (its self-check), or alone as a static LDS race checker for hand-written
+// synchronization. Soft waits promise nothing, so run it after
+// si-insert-waitcnts (which turns the soft waits it keeps into hard ones) to
+// check what the hardware will execute.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AMDGPULDSBarrierVerifier.h"
+#include "AMDGPULDSBarriersCommon.h"
+#include "AMDGPUTargetFacts.h"
+#include "LDSAccessModel.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/CodeGen/MachineBlockFrequencyInfo.h"
+#include "llvm/CodeGen/MachineFunction.h"
+#include "llvm/CodeGen/MachineOptimizationRemarkEmitter.h"
+#include "llvm/CodeGen/TargetInstrInfo.h"
+#include "llvm/CodeGen/TargetSubtargetInfo.h"
+#include "llvm/IR/Function.h"
+#include "llvm/InitializePasses.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Target/TargetMachine.h"
+
+using namespace llvm;
+using namespace llvm::ldsbarriers;
+
+#define DEBUG_TYPE "amdgpu-lds-barrier-verify"
+
+STATISTIC(NumRaces, "Number of LDS races found by the verifier");
+STATISTIC(NumBadBarriers,
+          "Number of unbalanced or divergent barriers found by the verifier");
+
+static cl::opt<VerifyMode>
+    Mode("amdgpu-lds-barrier-verify",
+         cl::desc("How the amdgpu-lds-barrier-verify pass reports violations"),
+         cl::values(clEnumValN(VerifyMode::Remark, "remark",
+                               "as missed-optimization remarks"),
+                    clEnumValN(VerifyMode::Warning, "warning", "as warnings"),
+                    clEnumValN(VerifyMode::Error, "error",
+                               "as errors (fails the compilation)")),
+         cl::init(VerifyMode::Warning));
+
+static cl::opt<bool> VerifyWAW(
+    "amdgpu-lds-barrier-verify-waw",
+    cl::desc("Report write-after-write pairs as races in the verifier pass"),
+    cl::init(false));
+
+unsigned llvm::ldsbarriers::reportViolations(
+    const MachineFunction &MF, const LDSAccessModel &Model,
+    ArrayRef<Violation> Violations, VerifyMode Mode,
+    MachineOptimizationRemarkEmitter &ORE, StringRef Context) {
+  const Function &F = MF.getFunction();
+  const AbstractProgram &P = Model.program();
+  auto InstrAt = [&](Point At) -> const MachineInstr * {
+    if (At.Index < P.Blocks[At.Block].Events.size())
+      return &Model.instr(At);
+    return nullptr;
+  };
+  for (const Violation &V : Violations) {
+    std::string Msg;
+    const MachineInstr *Where = InstrAt(V.Later);
+    if (V.Kind == Violation::Race) {
+      ++NumRaces;
+      Msg = V.What + " race on " +
+            Model.describeLocation(P.event(V.Later).Loc) + " between " +
+            describeInstr(Model.instr(V.Earlier)) + " and " +
+            describeInstr(Model.instr(V.Later)) +
+            ": no barrier at which the first is complete separates them "
+            "on some path";
+    } else {
+      ++NumBadBarriers;
+      Msg = V.What;
+      if (Where)
+        Msg += " at " + describeInstr(*Where);
+      Msg += " in bb." + std::to_string(Model.block(V.Later.Block).getNumber());
+    }
+    if (!Context.empty())
+      Msg = Context.str() + ": " + Msg;
+    DebugLoc DL = Where ? Where->getDebugLoc() : DebugLoc();
+    if (Mode == VerifyMode::Remark) {
+      ORE.emit([&]() {
+        return MachineOptimizationRemarkMissed(
+                   DEBUG_TYPE,
+                   V.Kind == Violation::Race ? "LDSRace" : "BadBarrier", DL,
+                   &Model.block(V.Later.Block))
+               << Msg;
+      });
+    } else {
+      diagnose(F, DL, Msg, Mode == VerifyMode::Error ? DS_Error : DS_Warning);
+    }
+  }
+  return Violations.size();
+}
+
+char AMDGPULDSBarrierVerifier::ID = 0;
+
+AMDGPULDSBarrierVerifier::AMDGPULDSBarrierVerifier() : MachineFunctionPass(ID) {
+  initializeMachineOptimizationRemarkEmitterPassPass(
+      *PassRegistry::getPassRegistry());
+}
+
+void AMDGPULDSBarrierVerifier::getAnalysisUsage(AnalysisUsage &AU) const {
+  AU.setPreservesAll();
+  AU.addRequired<MachineOptimizationRemarkEmitterPass>();
+  MachineFunctionPass::getAnalysisUsage(AU);
+}
+
+bool AMDGPULDSBarrierVerifier::runOnMachineFunction(MachineFunction &MF) {
+  const Function &F = MF.getFunction();
+  if (MF.getTarget().getTargetTriple().getArch() != Triple::amdgcn)
+    return false;
+  const TargetSubtargetInfo &ST = MF.getSubtarget();
+  TargetFacts Facts = TargetFacts::get(ST, *ST.getInstrInfo());
+  if (Facts.getGeneration() == Generation::Unsupported) {
+    diagnose(F, DebugLoc(),
+             "target '" + Facts.getCPU() + "' is not supported; not verified");
+    return false;
+  }
+  LDSAccessModel Model(MF, Facts, /*MBFI=*/nullptr);
+  if (!Model.unmodeledBarriers().empty()) {
+    diagnose(F, Model.unmodeledBarriers().front().MI->getDebugLoc(),
+             describeInstr(*Model.unmodeledBarriers().front().MI) + ": " +
+                 Model.unmodeledBarriers().front().Reason + "; not verified");
+    return false;
+  }
+  if (!Model.hasLDSAccesses() || isSingleWave(F, Facts.getWaveSize()))
+    return false;
+  VerifierOptions Opts;
+  Opts.WAW = VerifyWAW;
+  auto &ORE = getAnalysis<MachineOptimizationRemarkEmitterPass>().getORE();
+  reportViolations(MF, Model, verifySynchronization(Model.program(), Opts),
+                   Mode, ORE, "");
+  return false;
+}

@@ -1,0 +1,36 @@
+//===- AMDGPULDSBarriersCommon.h - Helpers shared by the passes -----------===//
+//
+// Function-level facts and diagnostics used by both the placer and the
+// verifier pass.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMDGPU_LDS_BARRIERS_AMDGPULDSBARRIERSCOMMON_H
+#define AMDGPU_LDS_BARRIERS_AMDGPULDSBARRIERSCOMMON_H
+
+#include "llvm/IR/DiagnosticInfo.h"
+#include <string>
+
+namespace llvm {
+class DebugLoc;
+class Function;
+class MachineInstr;
+class Twine;
+
+namespace ldsbarriers {
+
+/// Whether every workgroup that runs \p F fits in one wave
+/// (amdgpu-flat-work-group-size or reqd_work_group_size).
+bool isSingleWave(const Function &F, unsigned WaveSize);
+
+/// Emits a diagnostic prefixed with the pass name.
+void diagnose(const Function &F, const DebugLoc &DL, const Twine &Msg,
+              DiagnosticSeverity Severity = DS_Warning);
+
+/// "DS_WRITE_B32_gfx9 (k.hip:12:3)" for remarks and diagnostics.
+std::string describeInstr(const MachineInstr &MI);
+
+} // namespace ldsbarriers
+} // namespace llvm
+
+#endif
