@@ -40,6 +40,8 @@ STATISTIC(NumBarriers, "Number of barriers inserted");
 STATISTIC(NumCompletedBarriers,
           "Number of existing barriers given the wait they lacked");
 STATISTIC(NumWindows, "Number of hazard windows found");
+STATISTIC(NumWaits, "Number of counter waits inserted for asynchronous "
+                    "transfers of the wave itself");
 STATISTIC(NumUncoverable, "Number of hazard windows no barrier can cover");
 
 static cl::opt<bool>
@@ -179,9 +181,9 @@ bool AMDGPULDSBarriers::runOnMachineFunction(MachineFunction &MF) {
   }
   if (!Model.hasLDSAccesses())
     return false;
-  // One wave per workgroup: nothing to order between waves.
-  if (isSingleWave(F, Facts.getWaveSize()))
-    return false;
+  // One wave per workgroup: nothing to order between waves, but the wave's
+  // own asynchronous transfers still need their counter waits.
+  bool SingleWave = isSingleWave(F, Facts.getWaveSize());
 
   const AbstractProgram &P = Model.program();
   assert(P.validate().empty() && "builder made an invalid program");
@@ -205,6 +207,8 @@ bool AMDGPULDSBarriers::runOnMachineFunction(MachineFunction &MF) {
   PlacementOptions POpts;
   POpts.SearchBudget = SearchBudget;
   POpts.Split = Facts.hasSplitBarriers() && !AdjacentSignal;
+  POpts.CounterMax = Facts.getCounterMax();
+  POpts.SingleWave = SingleWave;
   Placement R = placeBarriers(P, AOpts, POpts);
   if (Dump)
     dumpPlacement(MF, P, Model, R);
@@ -225,6 +229,20 @@ bool AMDGPULDSBarriers::runOnMachineFunction(MachineFunction &MF) {
                  "divergent control flow or between an existing split-barrier "
                  "signal and its wait",
              UncoverableIsError ? DS_Error : DS_Warning);
+  }
+
+  for (const auto &NW : R.Waits) {
+    MachineBasicBlock &MBB = Model.block(NW.At.Block);
+    MachineBasicBlock::iterator Pos = Model.insertionPoint(NW.At);
+    DebugLoc DL = Pos != MBB.end() ? Pos->getDebugLoc() : DebugLoc();
+    Emitter->insertWait(MBB, Pos, NW.Waits, DL);
+    ++NumWaits;
+    ORE.emit([&]() {
+      return MachineOptimizationRemark(DEBUG_TYPE, "AsyncWaitInserted", DL,
+                                       &MBB)
+             << "inserted counter wait: an asynchronous transfer of this wave "
+                "may still be accessing the bytes the next instruction uses";
+    });
   }
 
   for (const auto &CB : R.CompletedBarriers) {
@@ -304,7 +322,8 @@ bool AMDGPULDSBarriers::runOnMachineFunction(MachineFunction &MF) {
       return Rem;
     });
   }
-  bool Changed = !R.Barriers.empty() || !R.CompletedBarriers.empty();
+  bool Changed =
+      !R.Barriers.empty() || !R.CompletedBarriers.empty() || !R.Waits.empty();
   if (SelfCheck)
     selfCheck(MF, Facts, R, Model);
   return Changed;

@@ -212,6 +212,31 @@ OpcodeInfo TargetFacts::classify(unsigned Opcode) const {
     Info.Role = OpcodeRole::LDSDMA;
     return Info;
   }
+  if (G.starts_with("GLOBAL_LOAD_ASYNC_TO_LDS_") ||
+      G.starts_with("CLUSTER_LOAD_ASYNC_TO_LDS_")) {
+    Info.Role = OpcodeRole::AsyncLoadToLDS;
+    return Info;
+  }
+  if (G.starts_with("GLOBAL_STORE_ASYNC_FROM_LDS_")) {
+    Info.Role = OpcodeRole::AsyncStoreFromLDS;
+    return Info;
+  }
+  if (G.starts_with("TENSOR_LOAD_TO_LDS")) {
+    Info.Role = OpcodeRole::TensorLoadToLDS;
+    return Info;
+  }
+  if (G.starts_with("TENSOR_STORE_FROM_LDS")) {
+    Info.Role = OpcodeRole::TensorStoreFromLDS;
+    return Info;
+  }
+  // Plain buffer/global/scratch loads return in order with LDS DMA on
+  // vmcnt. FLAT (may complete early through LDS) and image operations (may
+  // complete out of order) are not counted.
+  if (G.starts_with("BUFFER_LOAD_") || G.starts_with("GLOBAL_LOAD_") ||
+      G.starts_with("SCRATCH_LOAD_")) {
+    Info.Role = OpcodeRole::VMemLoad;
+    return Info;
+  }
   if (G.starts_with("FLAT_")) {
     Info.Role = OpcodeRole::FlatMemory;
     return Info;
@@ -219,28 +244,31 @@ OpcodeInfo TargetFacts::classify(unsigned Opcode) const {
   return Info;
 }
 
-unsigned TargetFacts::encodeWaitcntZero(CounterMask C) const {
+unsigned TargetFacts::encodeWaitcnt(const WaitThresholds &W) const {
   // Field layouts of the S_WAITCNT immediate. gfx9/gfx10: vmcnt [3:0] and
   // [15:14], expcnt [6:4], lgkmcnt [11:8] (gfx9) or [13:8] (gfx10).
   // gfx11: expcnt [2:0], lgkmcnt [9:4], vmcnt [15:10].
-  unsigned VM, Exp, LGKM;
-  if (Gen == Generation::GFX11) {
-    VM = 0xFC00;
-    Exp = 0x0007;
-    LGKM = 0x03F0;
-  } else {
-    VM = 0xC00F;
-    Exp = 0x0070;
-    LGKM = Gen == Generation::GFX10 ? 0x3F00 : 0x0F00;
-  }
-  unsigned Imm = VM | Exp | LGKM;
-  if (C & counterBit(Counter::VM))
-    Imm &= ~VM;
-  if (C & counterBit(Counter::Exp))
-    Imm &= ~Exp;
-  if (C & counterBit(Counter::LDS))
-    Imm &= ~LGKM;
-  return Imm;
+  std::array<unsigned, NumCounters> Max = getCounterMax();
+  auto Field = [&](Counter C) {
+    int V = W[C];
+    return V == WaitThresholds::NoWait
+               ? Max[unsigned(C)]
+               : std::min<unsigned>(V, Max[unsigned(C)]);
+  };
+  unsigned VM = Field(Counter::VM), Exp = Field(Counter::Exp),
+           LGKM = Field(Counter::LDS);
+  if (Gen == Generation::GFX11)
+    return (VM << 10) | (LGKM << 4) | Exp;
+  return (VM & 0xF) | ((VM >> 4) << 14) | (Exp << 4) | (LGKM << 8);
+}
+
+std::array<unsigned, NumCounters> TargetFacts::getCounterMax() const {
+  std::array<unsigned, NumCounters> Max;
+  // LDS, VM, Async, Tensor, Exp. gfx9 lgkmcnt has 4 bits; gfx10+ 6 bits.
+  // The gfx1250 asynccnt and tensorcnt immediates are 6 bits wide, like
+  // loadcnt.
+  Max = {Gen == Generation::GFX9 ? 15u : 63u, 63u, 63u, 63u, 7u};
+  return Max;
 }
 
 WaitThresholds TargetFacts::decodeWait(unsigned Opcode, int64_t Imm) const {

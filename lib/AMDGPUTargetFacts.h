@@ -35,21 +35,27 @@ StringRef getGenerationName(Generation G);
 
 /// What an opcode means for LDS synchronization.
 enum class OpcodeRole : uint8_t {
-  None,             // Touches no LDS and does not synchronize.
-  DSRead,           // Reads LDS.
-  DSWrite,          // Writes LDS.
-  DSAtomic,         // Read-modify-write of LDS.
-  DSUnknown,        // A DS opcode we cannot classify: opaque.
-  LDSDMA,           // Asynchronous write of LDS completed on vmcnt.
-  LDSDirect,        // LDS_DIRECT_LOAD / LDS_PARAM_LOAD: reads, on expcnt.
-  FlatMemory,       // FLAT (generic address space) access.
-  Barrier,          // S_BARRIER.
-  BarrierSignal,    // S_BARRIER_SIGNAL_IMM / _ISFIRST_IMM.
-  BarrierWait,      // S_BARRIER_WAIT.
-  UnmodeledBarrier, // Barrier forms the pass does not model.
-  HardWait,         // S_WAITCNT and the gfx10+ single-counter waits.
-  SoftWait,         // Soft waits: promise nothing.
-  ExecBranch,       // Branches on EXEC (and unlowered SI_IF/SI_ELSE/SI_LOOP).
+  None,               // Touches no LDS and does not synchronize.
+  DSRead,             // Reads LDS.
+  DSWrite,            // Writes LDS.
+  DSAtomic,           // Read-modify-write of LDS.
+  DSUnknown,          // A DS opcode we cannot classify: opaque.
+  LDSDMA,             // Asynchronous write of LDS completed on vmcnt.
+  AsyncLoadToLDS,     // gfx1250 global/cluster load to LDS (asynccnt).
+  AsyncStoreFromLDS,  // gfx1250 global store from LDS (asynccnt).
+  TensorLoadToLDS,    // gfx1250 tensor load to LDS (tensorcnt).
+  TensorStoreFromLDS, // gfx1250 tensor store from LDS (tensorcnt).
+  VMemLoad,           // A vector memory load that is not LDS DMA: counts on
+                      // vmcnt in order with LDS DMA.
+  LDSDirect,          // LDS_DIRECT_LOAD / LDS_PARAM_LOAD: reads, on expcnt.
+  FlatMemory,         // FLAT (generic address space) access.
+  Barrier,            // S_BARRIER.
+  BarrierSignal,      // S_BARRIER_SIGNAL_IMM / _ISFIRST_IMM.
+  BarrierWait,        // S_BARRIER_WAIT.
+  UnmodeledBarrier,   // Barrier forms the pass does not model.
+  HardWait,           // S_WAITCNT and the gfx10+ single-counter waits.
+  SoftWait,           // Soft waits: promise nothing.
+  ExecBranch,         // Branches on EXEC (and unlowered SI_IF/SI_ELSE/SI_LOOP).
 };
 
 /// Classification of one opcode.
@@ -84,9 +90,12 @@ public:
   /// Classifies an opcode by its name.
   OpcodeInfo classify(unsigned Opcode) const;
 
-  /// Encodes the S_WAITCNT immediate (gfx9-gfx11) that waits for the
-  /// counters in \p C to reach zero, the others at "no wait".
-  unsigned encodeWaitcntZero(CounterMask C) const;
+  /// Encodes the S_WAITCNT immediate (gfx9-gfx11) for \p W: the counters
+  /// it names at their values, the others at "no wait".
+  unsigned encodeWaitcnt(const WaitThresholds &W) const;
+
+  /// Largest encodable wait value per counter.
+  std::array<unsigned, NumCounters> getCounterMax() const;
 
   /// Decodes a hard wait's immediate into per-counter thresholds.
   WaitThresholds decodeWait(unsigned Opcode, int64_t Imm) const;

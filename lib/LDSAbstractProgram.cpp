@@ -181,7 +181,9 @@ void AbstractProgram::print(raw_ostream &OS) const {
       switch (E.Kind) {
       case Event::Access:
         OS << getAccessKindName(E.AK) << " " << getCounterName(E.Ctr)
-           << (E.InOrder ? "" : " out-of-order");
+           << (E.InOrder ? "" : " out-of-order") << (E.Async ? " async" : "");
+        if (E.OrderClass)
+          OS << " class " << unsigned(E.OrderClass);
         if (E.CommutativeOp)
           OS << " op" << E.CommutativeOp;
         if (E.Loc.Object == Location::AnyObject)
@@ -201,6 +203,10 @@ void AbstractProgram::print(raw_ostream &OS) const {
         break;
       case Event::BarrierWait:
         OS << "barrier-wait";
+        break;
+      case Event::Tick:
+        OS << "tick " << getCounterName(E.Ctr) << " class "
+           << unsigned(E.OrderClass);
         break;
       case Event::Wait:
         OS << "wait";

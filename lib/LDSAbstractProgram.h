@@ -46,6 +46,22 @@ struct WaitThresholds {
   static constexpr int NoWait = -1;
   std::array<int, NumCounters> Value;
   WaitThresholds() { Value.fill(NoWait); }
+  /// Waits for every counter in \p M to reach zero.
+  static WaitThresholds zero(CounterMask M) {
+    WaitThresholds W;
+    for (unsigned C = 0; C < NumCounters; ++C)
+      if (M & (1u << C))
+        W.Value[C] = 0;
+    return W;
+  }
+  /// Also waits for what \p O waits for (the stricter value wins).
+  WaitThresholds &operator|=(const WaitThresholds &O) {
+    for (unsigned C = 0; C < NumCounters; ++C)
+      if (O.Value[C] != NoWait && (Value[C] == NoWait || O.Value[C] < Value[C]))
+        Value[C] = O.Value[C];
+    return *this;
+  }
+  bool operator==(const WaitThresholds &O) const { return Value == O.Value; }
   int &operator[](Counter C) { return Value[unsigned(C)]; }
   int operator[](Counter C) const { return Value[unsigned(C)]; }
   bool any() const {
@@ -88,16 +104,25 @@ struct Event {
     Signal,      // Split barrier: this wave has arrived.
     BarrierWait, // Split barrier: wait until every wave has signalled.
     Wait,        // A hard counter wait.
+    Tick,        // Not an LDS access, but an in-order operation on Ctr that
+                 // later waits count (e.g. a global load on vmcnt).
   };
   EventKind Kind = Access;
 
   // Access fields.
   AccessKind AK = AccessKind::Read;
-  /// Completion counter of the access.
+  /// Completion counter of the access (or the counter a Tick increments).
   Counter Ctr = Counter::LDS;
   /// Whether the access completes in issue order with the other in-order
-  /// accesses of its counter (DS operations do; FLAT and calls do not).
+  /// operations of its counter and order class (DS operations do; FLAT and
+  /// calls do not).
   bool InOrder = true;
+  /// Operations of one counter complete in order only within a class (on
+  /// asynccnt: loads to LDS and stores from LDS are different classes).
+  uint8_t OrderClass = 0;
+  /// Asynchronous: not visible even to the issuing wave until its counter
+  /// says so (LDS DMA, gfx1250 async and tensor transfers).
+  bool Async = false;
   /// For atomics: nonzero id of an operation that commutes with itself
   /// (add/add, min/min, ...); 0 for exchange, compare-and-swap, etc.
   unsigned CommutativeOp = 0;
@@ -132,6 +157,14 @@ struct Event {
   static Event barrierWait(unsigned Tag = 0) {
     Event E;
     E.Kind = BarrierWait;
+    E.Tag = Tag;
+    return E;
+  }
+  static Event tick(Counter C, uint8_t OrderClass = 0, unsigned Tag = 0) {
+    Event E;
+    E.Kind = Tick;
+    E.Ctr = C;
+    E.OrderClass = OrderClass;
     E.Tag = Tag;
     return E;
   }

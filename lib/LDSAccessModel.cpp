@@ -28,6 +28,9 @@ using namespace llvm::ldsbarriers;
 /// AMDGPU address spaces (AMDGPUAS): flat, region (GDS), local (LDS).
 static constexpr unsigned FlatAS = 0, RegionAS = 2, LocalAS = 3;
 
+/// The vmcnt order class of vector memory loads and LDS DMA.
+static constexpr uint8_t VMemLoadClass = 0;
+
 LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
                                const MachineBlockFrequencyInfo *MBFI)
     : Facts(Facts) {
@@ -38,6 +41,10 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
   }
   Program.Blocks.resize(Blocks.size());
   Program.Entry = 0;
+  for (MachineBasicBlock &MBB : MF)
+    for (MachineInstr &MI : MBB)
+      CountVMemLoads |=
+          Facts.classify(MI.getOpcode()).Role == OpcodeRole::LDSDMA;
   for (unsigned B = 0; B < Blocks.size(); ++B) {
     MachineBasicBlock &MBB = *Blocks[B];
     Block &AB = Program.Blocks[B];
@@ -161,15 +168,45 @@ void LDSAccessModel::addInstr(unsigned B, MachineInstr &MI) {
     if (isGDSOnly(MI))
       return;
     return Opaque();
-  case OpcodeRole::LDSDMA: {
-    // The memoperand describes one lane; the wave writes wave-size times
-    // as much from M0: keep the object, drop the range.
+  case OpcodeRole::LDSDMA:
+  case OpcodeRole::AsyncLoadToLDS:
+  case OpcodeRole::AsyncStoreFromLDS:
+  case OpcodeRole::TensorLoadToLDS:
+  case OpcodeRole::TensorStoreFromLDS: {
+    // A DMA memoperand describes one lane while the wave transfers
+    // wave-size times as much from M0: keep the object, drop the range.
+    // Stores from LDS carry only their global memoperand and tensor
+    // transfers none: those are "anywhere in LDS".
     Location L = locationOf(MI, Info);
     L.Size = 0;
-    Event E = Event::access(AccessKind::Write, L);
-    E.Ctr = Counter::VM;
+    bool Reads = Info.Role == OpcodeRole::AsyncStoreFromLDS ||
+                 Info.Role == OpcodeRole::TensorStoreFromLDS;
+    Event E = Event::access(Reads ? AccessKind::Read : AccessKind::Write, L);
+    E.Async = true;
+    switch (Info.Role) {
+    case OpcodeRole::LDSDMA:
+      E.Ctr = Counter::VM;
+      E.OrderClass = VMemLoadClass;
+      break;
+    case OpcodeRole::AsyncLoadToLDS:
+    case OpcodeRole::AsyncStoreFromLDS:
+      E.Ctr = Counter::Async;
+      E.OrderClass = Reads ? 1 : 0;
+      break;
+    default:
+      E.Ctr = Counter::Tensor;
+      E.OrderClass = Reads ? 1 : 0;
+      break;
+    }
     return AddAccess(E);
   }
+  case OpcodeRole::VMemLoad:
+    // Counted only when there is LDS DMA to count for.
+    if (CountVMemLoads) {
+      Instrs.push_back(&MI);
+      Events.push_back(Event::tick(Counter::VM, VMemLoadClass, Tag));
+    }
+    return;
   case OpcodeRole::LDSDirect: {
     Event E = Event::access(AccessKind::Read, locationOf(MI, Info));
     E.Ctr = Counter::Exp;

@@ -80,6 +80,8 @@ private:
   DenseMap<std::pair<const MDNode *, const MDNode *>, unsigned> ScopeTags;
   std::vector<std::pair<const MDNode *, const MDNode *>> Scopes;
   unsigned NumAccesses = 0;
+  /// Whether plain vector memory loads become counting events.
+  bool CountVMemLoads = false;
 };
 
 } // namespace ldsbarriers

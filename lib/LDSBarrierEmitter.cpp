@@ -18,7 +18,8 @@ using namespace llvm::ldsbarriers;
 BarrierEmitter::~BarrierEmitter() = default;
 
 void BarrierEmitter::insertSignal(MachineBasicBlock &,
-                                  MachineBasicBlock::iterator, CounterMask,
+                                  MachineBasicBlock::iterator,
+                                  const WaitThresholds &,
                                   const DebugLoc &) const {
   llvm_unreachable("split barrier on a monolithic-barrier target");
 }
@@ -40,23 +41,30 @@ public:
         BarrierOpc(BarrierOpc) {}
 
   void insertBarrier(MachineBasicBlock &MBB, MachineBasicBlock::iterator I,
-                     CounterMask Waits, const DebugLoc &DL) const override {
+                     const WaitThresholds &Waits,
+                     const DebugLoc &DL) const override {
     insertWaits(MBB, I, Waits, DL);
     BuildMI(MBB, I, DL, TII.get(BarrierOpc));
   }
 
   void insertWaitBefore(MachineInstr &Barrier,
-                        CounterMask Waits) const override {
-    insertWaits(*Barrier.getParent(), Barrier.getIterator(), Waits,
-                Barrier.getDebugLoc());
+                        const WaitThresholds &Waits) const override {
+    insertWait(*Barrier.getParent(), Barrier.getIterator(), Waits,
+               Barrier.getDebugLoc());
+  }
+
+  void insertWait(MachineBasicBlock &MBB, MachineBasicBlock::iterator I,
+                  const WaitThresholds &Waits,
+                  const DebugLoc &DL) const override {
+    if (Waits.any())
+      BuildMI(MBB, I, DL, TII.get(WaitcntOpc))
+          .addImm(Facts.encodeWaitcnt(Waits));
   }
 
 private:
   void insertWaits(MachineBasicBlock &MBB, MachineBasicBlock::iterator I,
-                   CounterMask Waits, const DebugLoc &DL) const {
-    if (Waits)
-      BuildMI(MBB, I, DL, TII.get(WaitcntOpc))
-          .addImm(Facts.encodeWaitcntZero(Waits));
+                   const WaitThresholds &Waits, const DebugLoc &DL) const {
+    insertWait(MBB, I, Waits, DL);
   }
 
   unsigned WaitcntOpc, BarrierOpc;
@@ -76,13 +84,15 @@ public:
       : BarrierEmitter(Facts, TII), Ops(Ops) {}
 
   void insertBarrier(MachineBasicBlock &MBB, MachineBasicBlock::iterator I,
-                     CounterMask Waits, const DebugLoc &DL) const override {
+                     const WaitThresholds &Waits,
+                     const DebugLoc &DL) const override {
     insertSignal(MBB, I, Waits, DL);
     insertBarrierWait(MBB, I, DL);
   }
 
   void insertSignal(MachineBasicBlock &MBB, MachineBasicBlock::iterator I,
-                    CounterMask Waits, const DebugLoc &DL) const override {
+                    const WaitThresholds &Waits,
+                    const DebugLoc &DL) const override {
     insertWaits(MBB, I, Waits, DL);
     BuildMI(MBB, I, DL, TII.get(Ops.Signal)).addImm(-1);
   }
@@ -93,19 +103,25 @@ public:
   }
 
   void insertWaitBefore(MachineInstr &Signal,
-                        CounterMask Waits) const override {
-    insertWaits(*Signal.getParent(), Signal.getIterator(), Waits,
-                Signal.getDebugLoc());
+                        const WaitThresholds &Waits) const override {
+    insertWait(*Signal.getParent(), Signal.getIterator(), Waits,
+               Signal.getDebugLoc());
+  }
+
+  void insertWait(MachineBasicBlock &MBB, MachineBasicBlock::iterator I,
+                  const WaitThresholds &Waits,
+                  const DebugLoc &DL) const override {
+    for (unsigned C = 0; C < NumCounters; ++C)
+      if (Waits.Value[C] != WaitThresholds::NoWait) {
+        assert(Ops.CounterWait[C] && "no wait instruction for the counter");
+        BuildMI(MBB, I, DL, TII.get(Ops.CounterWait[C])).addImm(Waits.Value[C]);
+      }
   }
 
 private:
   void insertWaits(MachineBasicBlock &MBB, MachineBasicBlock::iterator I,
-                   CounterMask Waits, const DebugLoc &DL) const {
-    for (unsigned C = 0; C < NumCounters; ++C)
-      if (Waits & counterBit(Counter(C))) {
-        assert(Ops.CounterWait[C] && "no wait instruction for the counter");
-        BuildMI(MBB, I, DL, TII.get(Ops.CounterWait[C])).addImm(0);
-      }
+                   const WaitThresholds &Waits, const DebugLoc &DL) const {
+    insertWait(MBB, I, Waits, DL);
   }
 
   Opcodes Ops;

@@ -28,16 +28,23 @@ public:
   static std::unique_ptr<BarrierEmitter> create(const TargetFacts &Facts,
                                                 const TargetInstrInfo &TII);
 
-  /// Inserts, before \p I, hard waits for the counters in \p Waits to reach
-  /// zero, then a workgroup barrier (on split targets: signal, then wait).
+  /// Inserts, before \p I, hard waits for \p Waits, then a workgroup barrier
+  /// (on split targets: signal, then wait).
   virtual void insertBarrier(MachineBasicBlock &MBB,
-                             MachineBasicBlock::iterator I, CounterMask Waits,
+                             MachineBasicBlock::iterator I,
+                             const WaitThresholds &Waits,
                              const DebugLoc &DL) const = 0;
 
   /// Split targets: hard waits for \p Waits, then the signal, before \p I.
   virtual void insertSignal(MachineBasicBlock &MBB,
-                            MachineBasicBlock::iterator I, CounterMask Waits,
+                            MachineBasicBlock::iterator I,
+                            const WaitThresholds &Waits,
                             const DebugLoc &DL) const;
+
+  /// Hard waits for \p Waits on their own, before \p I.
+  virtual void insertWait(MachineBasicBlock &MBB, MachineBasicBlock::iterator I,
+                          const WaitThresholds &Waits,
+                          const DebugLoc &DL) const = 0;
 
   /// Split targets: the barrier wait, before \p I.
   virtual void insertBarrierWait(MachineBasicBlock &MBB,
@@ -47,7 +54,7 @@ public:
   /// Inserts, right before the existing barrier or signal \p Barrier, the
   /// hard waits it lacks.
   virtual void insertWaitBefore(MachineInstr &Barrier,
-                                CounterMask Waits) const = 0;
+                                const WaitThresholds &Waits) const = 0;
 
 protected:
   BarrierEmitter(const TargetFacts &Facts, const TargetInstrInfo &TII)

@@ -354,16 +354,69 @@ struct Components {
   void unite(unsigned A, unsigned B) { Parent[find(A)] = find(B); }
 };
 
-CounterMask producerCounters(const AbstractProgram &P,
-                             const std::vector<Window> &Ws,
-                             const std::vector<unsigned> &Idx) {
-  CounterMask M = 0;
-  for (unsigned I : Idx)
-    M |= counterBit(P.event(Ws[I].Producer).Ctr);
-  return M;
+/// The waits that complete \p Producers at a point whose incomplete accesses
+/// are \p Pending: zero for the LDS and export counters, and for the
+/// asynchronous counters the largest value that still guarantees each
+/// producer (its count of later in-order operations, minimum over paths).
+WaitThresholds exactWaits(const AbstractProgram &P,
+                          const std::vector<EventRef> &Producers,
+                          const std::vector<PendingAccess> &Pending,
+                          const PlacementOptions &Opts) {
+  WaitThresholds W;
+  for (const PendingAccess &PA : Pending) {
+    if (!std::binary_search(Producers.begin(), Producers.end(), PA.Access))
+      continue;
+    const Event &A = P.event(PA.Access);
+    WaitThresholds One;
+    if (A.Ctr == Counter::LDS || A.Ctr == Counter::Exp || !A.InOrder)
+      One[A.Ctr] = 0;
+    else
+      One[A.Ctr] = std::min(PA.Later, Opts.CounterMax[unsigned(A.Ctr)]);
+    W |= One;
+  }
+  return W;
+}
+
+std::vector<EventRef> sortedProducers(const std::vector<Window> &Ws,
+                                      const std::vector<unsigned> *Idx) {
+  std::vector<EventRef> Out;
+  if (Idx)
+    for (unsigned I : *Idx)
+      Out.push_back(Ws[I].Producer);
+  else
+    for (const Window &W : Ws)
+      Out.push_back(W.Producer);
+  std::sort(Out.begin(), Out.end());
+  return Out;
 }
 
 } // namespace
+
+/// Adds, before each access that meets an asynchronous transfer of its own
+/// wave still in flight on some path, the exact counter wait for it.
+static void addInFlightWaits(const AbstractProgram &P,
+                             const AnalysisOptions &AOpts,
+                             const PlacementOptions &POpts, Placement &R) {
+  Augmentation Aug;
+  Aug.Barriers = R.Barriers;
+  Aug.CompletedBarriers = R.CompletedBarriers;
+  std::vector<Window> InFlight = analyzeHazards(P, AOpts, Aug).InFlight;
+  if (InFlight.empty())
+    return;
+  std::map<Point, std::vector<EventRef>> ByConsumer;
+  for (const Window &W : InFlight)
+    ByConsumer[W.Consumer].push_back(W.Producer);
+  for (const auto &[At, Prods] : ByConsumer)
+    Aug.Queries.push_back(At);
+  HazardResult QR = analyzeHazards(P, AOpts, Aug);
+  unsigned Q = 0;
+  for (auto &[At, Prods] : ByConsumer) {
+    std::sort(Prods.begin(), Prods.end());
+    WaitThresholds W = exactWaits(P, Prods, QR.Queried[Q++], POpts);
+    if (W.any())
+      R.Waits.push_back({At, W});
+  }
+}
 
 Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
                                            const AnalysisOptions &AOpts,
@@ -371,21 +424,24 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
   Placement Result;
   HazardResult Initial = analyzeHazards(P, AOpts);
   Result.InitialWindows = Initial.Windows;
-  if (Initial.Windows.empty())
+  if (POpts.SingleWave || Initial.Windows.empty()) {
+    Result.InitialWindows.clear();
+    addInFlightWaits(P, AOpts, POpts, Result);
     return Result;
+  }
 
   // 1. Existing barriers reached by a pending producer get their wait.
-  std::vector<EventRef> Producers;
-  for (const Window &W : Initial.Windows)
-    Producers.push_back(W.Producer);
-  std::sort(Producers.begin(), Producers.end());
-  for (const PendingAtBarrier &PB : Initial.PendingBarriers) {
-    CounterMask M = 0;
-    for (EventRef A : PB.Pending)
-      if (std::binary_search(Producers.begin(), Producers.end(), A))
-        M |= counterBit(P.event(A).Ctr);
-    if (M)
-      Result.CompletedBarriers.push_back({PB.Barrier, M});
+  std::vector<EventRef> Producers = sortedProducers(Initial.Windows, nullptr);
+  {
+    Augmentation Q;
+    for (const PendingAtBarrier &PB : Initial.PendingBarriers)
+      Q.Queries.push_back(PB.Barrier);
+    HazardResult QR = analyzeHazards(P, AOpts, Q);
+    for (unsigned I = 0; I < Q.Queries.size(); ++I) {
+      WaitThresholds W = exactWaits(P, Producers, QR.Queried[I], POpts);
+      if (W.any())
+        Result.CompletedBarriers.push_back({Q.Queries[I], W});
+    }
   }
   Augmentation Aug;
   Aug.CompletedBarriers = Result.CompletedBarriers;
@@ -460,7 +516,10 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
     for (unsigned I = 0; I < Ws.size(); ++I)
       if (std::binary_search(Cuts[I].begin(), Cuts[I].end(), G))
         Served.push_back(I);
-    Result.Barriers.push_back({Cands[G], producerCounters(P, Ws, Served)});
+    CounterMask M = 0;
+    for (unsigned I : Served)
+      M |= counterBit(P.event(Ws[I].Producer).Ctr);
+    Result.Barriers.push_back({Cands[G], M});
     Result.Serves.push_back(std::move(Served));
     Result.Cost += P.Blocks[Cands[G].Block].Freq;
   }
@@ -468,6 +527,18 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
   if (POpts.Split)
     pairSignals(P, AOpts, Ws, Result.Serves, Result.CompletedBarriers,
                 Result.Barriers);
+
+  // 4b. Exact counter values where each signal (or barrier) is.
+  {
+    Augmentation Q;
+    Q.CompletedBarriers = Result.CompletedBarriers;
+    for (const auto &NB : Result.Barriers)
+      Q.Queries.push_back(NB.SignalAt);
+    HazardResult QR = analyzeHazards(P, AOpts, Q);
+    for (unsigned I = 0; I < Result.Barriers.size(); ++I)
+      Result.Barriers[I].Waits = exactWaits(
+          P, sortedProducers(Ws, &Result.Serves[I]), QR.Queried[I], POpts);
+  }
 
   // 5. The result is checked, not assumed: every window must be gone but
   // the uncoverable ones. A window left over would be a bug in the cutting
@@ -497,7 +568,7 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
       for (auto &NB : Result.Barriers)
         if (NB.At == At) {
           NB.SignalAt = At; // Make it monolithic: it must cover W.
-          NB.Waits |= counterBit(P.event(W.Producer).Ctr);
+          NB.Waits |= WaitThresholds::zero(counterBit(P.event(W.Producer).Ctr));
           Present = true;
         }
       if (Present)
@@ -507,5 +578,6 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
       Result.Cost += P.Blocks[At.Block].Freq;
     }
   }
+  addInFlightWaits(P, AOpts, POpts, Result);
   return Result;
 }

@@ -14,6 +14,7 @@
 #define AMDGPU_LDS_BARRIERS_LDSBARRIERPLACEMENT_H
 
 #include "LDSHazardAnalysis.h"
+#include <array>
 #include <vector>
 
 namespace llvm {
@@ -25,6 +26,11 @@ struct PlacementOptions {
   unsigned SearchBudget = 20000;
   /// Split barriers (gfx12): hoist each barrier's signal away from its wait.
   bool Split = false;
+  /// Workgroups of one wave: no barriers, only the counter waits that
+  /// asynchronous transfers need before the wave's own later accesses.
+  bool SingleWave = false;
+  /// Largest encodable wait value per counter.
+  std::array<unsigned, NumCounters> CounterMax = {63, 63, 63, 63, 7};
 };
 
 struct Placement {
@@ -34,6 +40,9 @@ struct Placement {
   std::vector<Augmentation::CompletedBarrier> CompletedBarriers;
   /// New barriers, sorted by point.
   std::vector<Augmentation::NewBarrier> Barriers;
+  /// Standalone counter waits before a wave's own access to bytes an
+  /// asynchronous transfer of it may still be writing or reading.
+  std::vector<Augmentation::NewWait> Waits;
   /// For each new barrier, the windows (of Windows) that it covers.
   std::vector<std::vector<unsigned>> Serves;
   /// The windows left after completing existing barriers.

@@ -82,9 +82,21 @@ private:
         if (const char *Why = raceKind(P, AE, E, Opts.WAW))
           if (Reported.insert({A, {B, I}}).second)
             Out.push_back({Violation::Race, A, {B, I}, Why});
-        if (Pr.State == Progress::InFlight && E.InOrder && E.Ctr == AE.Ctr &&
-            Pr.Later < 63)
-          ++Pr.Later;
+        // The issuing wave itself must not touch the bytes of its own
+        // asynchronous transfer before the transfer's counter says so.
+        if (AE.Async && Pr.State == Progress::InFlight &&
+            raceKind(P, AE, E, /*WAW=*/true) &&
+            ReportedInFlight.insert({A, {B, I}}).second)
+          Out.push_back({Violation::InFlight,
+                         A,
+                         {B, I},
+                         "access before the counter wait of the wave's own "
+                         "asynchronous transfer"});
+        if (E.InOrder)
+          countLater(AE, E, Pr);
+        break;
+      case Event::Tick:
+        countLater(AE, E, Pr);
         break;
       case Event::Wait: {
         int T = E.Waits[AE.Ctr];
@@ -108,6 +120,13 @@ private:
       }
     }
     return true;
+  }
+
+  /// \p E, in order on its counter, was issued after producer \p AE.
+  static void countLater(const Event &AE, const Event &E, Progress &Pr) {
+    if (Pr.State == Progress::InFlight && E.Ctr == AE.Ctr &&
+        E.OrderClass == AE.OrderClass && Pr.Later < 63)
+      ++Pr.Later;
   }
 
   void checkProducer(EventRef A) {
@@ -215,7 +234,7 @@ private:
 
   const AbstractProgram &P;
   const VerifierOptions &Opts;
-  std::set<std::pair<EventRef, EventRef>> Reported;
+  std::set<std::pair<EventRef, EventRef>> Reported, ReportedInFlight;
   std::vector<Violation> Out;
 };
 

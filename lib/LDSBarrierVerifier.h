@@ -29,6 +29,8 @@ struct Violation {
     Race,             // Earlier may reach Later unordered.
     DivergentBarrier, // A barrier event some waves may skip.
     Alternation,      // Split barriers do not alternate.
+    InFlight,         // The wave itself accesses bytes of its own async
+                      // transfer before the transfer's counter wait.
   };
   ViolationKind Kind;
   /// Race: the two accesses. Others: the event (or block end) concerned.

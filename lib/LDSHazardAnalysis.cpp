@@ -111,15 +111,22 @@ bool join(State &Into, const State &From) {
   return Changed;
 }
 
-/// Synchronization the placement proposes, at one point. Order within a
-/// point: waits of pairs signalled elsewhere, monolithic barriers (a signal
-/// and its wait at the same point), then signals.
-enum SyncKind : uint8_t { SyncWait, SyncSignal, SyncBarrier };
+/// Synchronization the placement proposes, at one point, in the order it
+/// applies: queries (the state before anything new), standalone waits,
+/// waits of pairs signalled elsewhere, monolithic barriers (a signal and its
+/// wait at the same point), then signals.
+enum SyncKind : uint8_t {
+  SyncQuery,
+  SyncOwnWait,
+  SyncWait,
+  SyncBarrier,
+  SyncSignal
+};
 struct NewSyncEvent {
   unsigned Index;
-  unsigned Order;
-  SyncKind Kind;
-  CounterMask Waits;
+  SyncKind Order;
+  WaitThresholds Waits;
+  unsigned Query = 0;
   bool operator<(const NewSyncEvent &O) const {
     return Index != O.Index ? Index < O.Index : Order < O.Order;
   }
@@ -143,15 +150,21 @@ public:
     NewSync.resize(P.Blocks.size());
     for (const auto &NB : Aug.Barriers) {
       if (NB.isSplit()) {
-        NewSync[NB.At.Block].push_back({NB.At.Index, 0, SyncWait, 0});
+        NewSync[NB.At.Block].push_back({NB.At.Index, SyncWait, {}});
         NewSync[NB.SignalAt.Block].push_back(
-            {NB.SignalAt.Index, 2, SyncSignal, NB.Waits});
+            {NB.SignalAt.Index, SyncSignal, NB.Waits});
       } else {
-        NewSync[NB.At.Block].push_back({NB.At.Index, 1, SyncBarrier, NB.Waits});
+        NewSync[NB.At.Block].push_back({NB.At.Index, SyncBarrier, NB.Waits});
       }
     }
+    for (const auto &NW : Aug.Waits)
+      NewSync[NW.At.Block].push_back({NW.At.Index, SyncOwnWait, NW.Waits});
+    for (unsigned Q = 0; Q < Aug.Queries.size(); ++Q)
+      NewSync[Aug.Queries[Q].Block].push_back(
+          {Aug.Queries[Q].Index, SyncQuery, {}, Q});
+    Result.Queried.resize(Aug.Queries.size());
     for (auto &V : NewSync)
-      std::sort(V.begin(), V.end());
+      std::stable_sort(V.begin(), V.end());
     for (const auto &CB : Aug.CompletedBarriers)
       CompletedWaits[CB.Barrier.Block * 0x100000000ull + CB.Barrier.Index] =
           CB.Waits;
@@ -195,13 +208,6 @@ public:
 private:
   const Event &accessEvent(unsigned Id) const { return P.event(Accesses[Id]); }
 
-  /// Waits for the counters in \p M to reach zero.
-  void applyWaitZero(State &S, CounterMask M) {
-    for (auto &[Id, L] : S)
-      if (L > Complete && (M & counterBit(accessEvent(Id).Ctr)))
-        L = Complete;
-  }
-
   /// A monolithic barrier orders everything complete (or signalled).
   void applyBarrier(State &S) {
     S.erase(std::remove_if(S.begin(), S.end(),
@@ -222,16 +228,34 @@ private:
             S.end());
   }
 
-  void applySync(State &S, const NewSyncEvent &E) {
-    switch (E.Kind) {
+  void applySync(State &S, const NewSyncEvent &E, bool Record) {
+    switch (E.Order) {
+    case SyncQuery:
+      if (Record)
+        for (const auto &[Id, L] : S)
+          if (L > Complete)
+            Result.Queried[E.Query].push_back({Accesses[Id], pendingCount(L)});
+      return;
+    case SyncOwnWait:
+      return applyWait(S, E.Waits);
     case SyncWait:
       return applyBarrierWait(S);
     case SyncSignal:
-      applyWaitZero(S, E.Waits);
+      applyWait(S, E.Waits);
       return applySignal(S);
     case SyncBarrier:
-      applyWaitZero(S, E.Waits);
+      applyWait(S, E.Waits);
       return applyBarrier(S);
+    }
+  }
+
+  /// An in-order operation on counter \p C, class \p Class, was issued:
+  /// it cannot complete before the pending operations of its class.
+  void countLater(State &S, Counter C, uint8_t Class) {
+    for (auto &[Id, L] : S) {
+      const Event &A = accessEvent(Id);
+      if (L > PendingSaturated && A.Ctr == C && A.OrderClass == Class)
+        --L;
     }
   }
 
@@ -251,16 +275,25 @@ private:
   void applyAccess(State &S, unsigned Id, bool Record) {
     const Event &X = accessEvent(Id);
     EventRef XRef = Accesses[Id];
-    for (auto &[AId, L] : S) {
-      const Event &A = accessEvent(AId);
-      HazardKind K;
-      if (Record && accessesConflict(P, A, X, Opts, &K) &&
-          Seen.insert({AId, Id}).second)
-        Result.Windows.push_back({Accesses[AId], XRef, K});
-      // X cannot complete before an earlier in-order access of its counter.
-      if (X.InOrder && L > PendingSaturated && A.Ctr == X.Ctr)
-        --L;
+    if (Record) {
+      AnalysisOptions SameWave = Opts;
+      SameWave.WAW = true; // One wave's overlapping writes race too.
+      for (auto &[AId, L] : S) {
+        const Event &A = accessEvent(AId);
+        HazardKind K;
+        if (accessesConflict(P, A, X, Opts, &K) &&
+            Seen.insert({AId, Id}).second)
+          Result.Windows.push_back({Accesses[AId], XRef, K});
+        // The wave's own asynchronous transfer may still be in flight.
+        if (A.Async && L > Complete &&
+            accessesConflict(P, A, X, SameWave, &K) &&
+            SeenInFlight.insert({AId, Id}).second)
+          Result.InFlight.push_back({Accesses[AId], XRef, K});
+      }
     }
+    // X cannot complete before an earlier in-order access of its counter.
+    if (X.InOrder)
+      countLater(S, X.Ctr, X.OrderClass);
     auto It = std::lower_bound(S.begin(), S.end(), Id,
                                [](const std::pair<unsigned, Level> &E,
                                   unsigned V) { return E.first < V; });
@@ -276,7 +309,7 @@ private:
     auto NextExtra = Extra.begin();
     for (unsigned I = 0; I <= Events.size(); ++I) {
       for (; NextExtra != Extra.end() && NextExtra->Index == I; ++NextExtra)
-        applySync(S, *NextExtra);
+        applySync(S, *NextExtra, Record);
       if (I == Events.size())
         break;
       const Event &E = Events[I];
@@ -291,7 +324,7 @@ private:
       case Event::Signal: {
         auto CW = CompletedWaits.find(B * 0x100000000ull + I);
         if (CW != CompletedWaits.end())
-          applyWaitZero(S, CW->second);
+          applyWait(S, CW->second);
         if (Record) {
           PendingAtBarrier PB{{B, I}, {}};
           for (const auto &[Id, L] : S)
@@ -309,6 +342,9 @@ private:
       case Event::BarrierWait:
         applyBarrierWait(S);
         break;
+      case Event::Tick:
+        countLater(S, E.Ctr, E.OrderClass);
+        break;
       }
     }
   }
@@ -318,8 +354,8 @@ private:
   std::vector<EventRef> Accesses;
   std::vector<std::vector<int>> AccessIds;
   std::vector<std::vector<NewSyncEvent>> NewSync;
-  std::unordered_map<uint64_t, CounterMask> CompletedWaits;
-  DenseSet<std::pair<unsigned, unsigned>> Seen;
+  std::unordered_map<uint64_t, WaitThresholds> CompletedWaits;
+  DenseSet<std::pair<unsigned, unsigned>> Seen, SeenInFlight;
   HazardResult Result;
 };
 

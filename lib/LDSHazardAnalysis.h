@@ -55,22 +55,31 @@ struct Augmentation {
   /// signals.
   struct NewBarrier {
     Point At;
-    /// Counters waited for (to zero) right before the barrier (the signal).
-    CounterMask Waits;
+    /// Hard waits right before the barrier (the signal).
+    WaitThresholds Waits;
     Point SignalAt;
-    NewBarrier(Point At, CounterMask Waits)
+    NewBarrier(Point At, WaitThresholds Waits)
         : At(At), Waits(Waits), SignalAt(At) {}
-    NewBarrier(Point At, CounterMask Waits, Point SignalAt)
-        : At(At), Waits(Waits), SignalAt(SignalAt) {}
+    NewBarrier(Point At, CounterMask Zero)
+        : NewBarrier(At, WaitThresholds::zero(Zero)) {}
     bool isSplit() const { return !(SignalAt == At); }
   };
   /// An existing barrier or signal event that gets a wait in front of it.
   struct CompletedBarrier {
     EventRef Barrier;
-    CounterMask Waits;
+    WaitThresholds Waits;
+  };
+  /// A hard wait on its own (for the wave's own later access of an
+  /// asynchronous transfer's bytes), applied first at its point.
+  struct NewWait {
+    Point At;
+    WaitThresholds Waits;
   };
   std::vector<NewBarrier> Barriers;
   std::vector<CompletedBarrier> CompletedBarriers;
+  std::vector<NewWait> Waits;
+  /// Points whose state the result should report (HazardResult::Queried).
+  std::vector<Point> Queries;
 };
 
 /// Accesses still incomplete when an existing barrier or signal executes.
@@ -79,11 +88,23 @@ struct PendingAtBarrier {
   std::vector<EventRef> Pending;
 };
 
+/// An incomplete access at a queried point, with the number of later
+/// in-order operations of its counter (minimum over paths, saturated).
+struct PendingAccess {
+  EventRef Access;
+  unsigned Later;
+};
+
 struct HazardResult {
   /// Windows, sorted by consumer then producer, without duplicates.
   std::vector<Window> Windows;
   /// For each existing barrier reached with incomplete accesses.
   std::vector<PendingAtBarrier> PendingBarriers;
+  /// Asynchronous accesses that a later conflicting access of the same wave
+  /// meets still in flight: the consumer needs their counter wait first.
+  std::vector<Window> InFlight;
+  /// For each Augmentation::Queries point, its incomplete accesses.
+  std::vector<std::vector<PendingAccess>> Queried;
 };
 
 /// Runs the analysis.

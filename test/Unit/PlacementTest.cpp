@@ -46,7 +46,8 @@ TEST(Placement, LatestPointBeforeConsumer) {
   ASSERT_EQ(R.Barriers.size(), 1u);
   // One barrier right before the read of object 0 (index 2).
   EXPECT_EQ(R.Barriers[0].At, (Point{0, 2}));
-  EXPECT_EQ(R.Barriers[0].Waits, counterBit(Counter::LDS));
+  EXPECT_EQ(R.Barriers[0].Waits,
+            WaitThresholds::zero(counterBit(Counter::LDS)));
 }
 
 TEST(Placement, OverlappingWindowsShareOneBarrier) {

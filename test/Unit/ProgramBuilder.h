@@ -24,6 +24,7 @@ namespace test {
 ///   w<n>                          hard LDS counter wait with threshold n
 ///   D<obj>                        LDS DMA write (vm counter)
 ///   v<n>                          hard vm counter wait
+///   L                             a plain vector load (vm counter tick)
 ///   S  V                          split-barrier signal / barrier wait
 inline std::vector<Event> parseEvents(const std::string &Spec) {
   std::vector<Event> Out;
@@ -34,6 +35,10 @@ inline std::vector<Event> parseEvents(const std::string &Spec) {
     std::string Rest = Tok.substr(1);
     if (C == '|') {
       Out.push_back(Event::barrier());
+      continue;
+    }
+    if (C == 'L') {
+      Out.push_back(Event::tick(Counter::VM));
       continue;
     }
     if (C == 'S' || C == 'V') {
@@ -65,8 +70,10 @@ inline std::vector<Event> parseEvents(const std::string &Spec) {
                               : AccessKind::Write;
     Event E = Event::access(K, L);
     E.CommutativeOp = Op;
-    if (C == 'D')
+    if (C == 'D') {
       E.Ctr = Counter::VM;
+      E.Async = true;
+    }
     Out.push_back(E);
   }
   return Out;

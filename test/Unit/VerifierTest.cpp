@@ -83,15 +83,15 @@ TEST(Verifier, FlagsLoopHeaderBarrierWithoutWait) {
 }
 
 AbstractProgram randomProgram(std::mt19937 &Rng) {
-  static const char *const Kinds[] = {"R0", "W0", "R1", "W1", "A0+1",
-                                      "A0", "O",  "|",  "w0", "w1",
-                                      "D0", "v0", "R0", "W0"};
+  static const char *const Kinds[] = {"R0", "W0", "R1", "W1", "A0+1", "A0",
+                                      "O",  "|",  "w0", "w1", "D0",   "v0",
+                                      "R0", "W0", "L",  "v1", "D1"};
   ProgramBuilder B;
   unsigned N = 1 + Rng() % 5;
   for (unsigned I = 0; I < N; ++I) {
     std::string Spec;
     for (unsigned K = 0, L = Rng() % 6; K < L; ++K)
-      Spec += std::string(Kinds[Rng() % 14]) + " ";
+      Spec += std::string(Kinds[Rng() % std::size(Kinds)]) + " ";
     B.block(Spec, 1 + Rng() % 3);
   }
   for (unsigned I = 0; I + 1 < N; ++I)
@@ -107,13 +107,21 @@ TEST(Verifier, AgreesWithTheAnalysisOnRandomPrograms) {
   std::mt19937 Rng(31337);
   for (unsigned Iter = 0; Iter < 500; ++Iter) {
     AbstractProgram P = randomProgram(Rng);
-    std::set<std::pair<EventRef, EventRef>> FromAnalysis, FromVerifier;
-    for (const Window &W : analyzeHazards(P, AnalysisOptions()).Windows)
+    std::set<std::pair<EventRef, EventRef>> FromAnalysis, FromVerifier,
+        InFlightA, InFlightV;
+    HazardResult H = analyzeHazards(P, AnalysisOptions());
+    for (const Window &W : H.Windows)
       FromAnalysis.insert({W.Producer, W.Consumer});
-    for (const Violation &V : verify(P))
+    for (const Window &W : H.InFlight)
+      InFlightA.insert({W.Producer, W.Consumer});
+    for (const Violation &V : verify(P)) {
       if (V.Kind == Violation::Race)
         FromVerifier.insert({V.Earlier, V.Later});
+      if (V.Kind == Violation::InFlight)
+        InFlightV.insert({V.Earlier, V.Later});
+    }
     EXPECT_EQ(FromAnalysis, FromVerifier) << "iteration " << Iter;
+    EXPECT_EQ(InFlightA, InFlightV) << "iteration " << Iter;
   }
 }
 
@@ -139,18 +147,12 @@ TEST(Verifier, PlacementOutputVerifiesClean) {
       std::vector<std::vector<std::pair<unsigned, Event>>> Insert(
           P.Blocks.size());
       for (const auto &CB : R.CompletedBarriers) {
-        WaitThresholds W;
-        for (unsigned C = 0; C < NumCounters; ++C)
-          if (CB.Waits & counterBit(Counter(C)))
-            W.Value[C] = 0;
+        WaitThresholds W = CB.Waits;
         Insert[CB.Barrier.Block].push_back(
             {CB.Barrier.Index * 4 + 0, Event::wait(W)});
       }
       for (const auto &NB : R.Barriers) {
-        WaitThresholds W;
-        for (unsigned C = 0; C < NumCounters; ++C)
-          if (NB.Waits & counterBit(Counter(C)))
-            W.Value[C] = 0;
+        WaitThresholds W = NB.Waits;
         if (NB.isSplit()) {
           Insert[NB.At.Block].push_back(
               {NB.At.Index * 4 + 0, Event::barrierWait()});
@@ -168,6 +170,9 @@ TEST(Verifier, PlacementOutputVerifiesClean) {
                 {NB.At.Index * 4 + 1, Event::barrierWait()});
         }
       }
+      for (const auto &NW : R.Waits)
+        Insert[NW.At.Block].push_back(
+            {NW.At.Index * 4 + 0, Event::wait(NW.Waits)});
       for (unsigned B = 0; B < P.Blocks.size(); ++B) {
         std::stable_sort(
             Insert[B].begin(), Insert[B].end(),
@@ -187,6 +192,7 @@ TEST(Verifier, PlacementOutputVerifiesClean) {
         EXPECT_NE(V.Kind, Violation::Alternation)
             << "iteration " << Iter << ": " << V.What;
         EXPECT_NE(V.Kind, Violation::DivergentBarrier) << "iteration " << Iter;
+        EXPECT_NE(V.Kind, Violation::InFlight) << "iteration " << Iter;
         Races += V.Kind == Violation::Race;
       }
       EXPECT_LE(Races, R.Uncoverable.size())
