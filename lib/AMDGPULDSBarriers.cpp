@@ -51,9 +51,9 @@ static cl::opt<bool>
 
 static cl::opt<unsigned> SearchBudget(
     "amdgpu-lds-barriers-search-budget",
-    cl::desc("Branch-and-bound nodes per component of the placement search "
+    cl::desc("Branch-and-bound nodes of the placement search, per function, "
              "before settling for the best cover found"),
-    cl::init(20000));
+    cl::init(2000));
 
 static cl::opt<bool> UncoverableIsError(
     "amdgpu-lds-barriers-uncovered-error",
@@ -204,6 +204,7 @@ bool AMDGPULDSBarriers::runOnMachineFunction(MachineFunction &MF) {
   }
   AnalysisOptions AOpts;
   AOpts.WAW = EnableWAW;
+  AOpts.MinimalWindows = true;
   PlacementOptions POpts;
   POpts.SearchBudget = SearchBudget;
   POpts.Split = Facts.hasSplitBarriers() && !AdjacentSignal;

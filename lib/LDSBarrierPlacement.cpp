@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <set>
+#include <tuple>
 
 using namespace llvm;
 using namespace llvm::ldsbarriers;
@@ -124,16 +126,27 @@ public:
       }
   }
 
-  /// Returns chosen point indices; sets Optimal.
+  /// Returns chosen point indices; sets Optimal. Components too large for
+  /// the quadratic reductions get the right-end greedy alone.
   std::vector<unsigned> solve(bool &Optimal) {
     BitVector Windows(NW, true), Points(NP, true);
     Best = greedy(Windows, Points, {});
     BestScore = score(Best);
+    if (uint64_t(NW) * NP > LargeInstance) {
+      Optimal = false;
+      return Best;
+    }
     std::vector<unsigned> Chosen;
     search(Windows, Points, Chosen);
     Optimal = Nodes <= Budget;
     return Best;
   }
+
+  /// Branch-and-bound nodes this component used.
+  unsigned nodes() const { return Nodes; }
+
+  /// Window x point products beyond which only the greedy runs.
+  static constexpr uint64_t LargeInstance = 1u << 16;
 
 private:
   Score score(const std::vector<unsigned> &S) const {
@@ -260,17 +273,24 @@ private:
     }
   }
 
-  /// Windows with pairwise disjoint point sets each need their own point.
-  unsigned lowerBound(const BitVector &Windows, const BitVector &Points) const {
+  /// Windows with pairwise disjoint point sets each need their own point,
+  /// costing at least their cheapest one.
+  Score lowerBound(const BitVector &Windows, const BitVector &Points) const {
     BitVector Used(NP);
-    unsigned LB = 0;
+    Score LB;
+    LB.Count = 0;
     for (unsigned W : Windows.set_bits()) {
       BitVector C = WinSets[W];
       C &= Points;
       if (C.anyCommon(Used))
         continue;
       Used |= C;
-      ++LB;
+      ++LB.Count;
+      double Min = -1;
+      for (unsigned Pt : C.set_bits())
+        if (Min < 0 || Cost[Pt] < Min)
+          Min = Cost[Pt];
+      LB.Cost += std::max(Min, 0.0);
     }
     return LB;
   }
@@ -287,9 +307,9 @@ private:
       }
       return;
     }
-    unsigned LB = lowerBound(Windows, Points);
-    if (Now.Count + LB > BestScore.Count ||
-        (Now.Count + LB == BestScore.Count && Now.Cost >= BestScore.Cost))
+    Score LB = lowerBound(Windows, Points);
+    Score Bound{Now.Count + LB.Count, Now.Cost + LB.Cost};
+    if (!Bound.betterThan(BestScore))
       return;
     if (Nodes > Budget) {
       std::vector<unsigned> G = greedy(Windows, Points, Chosen);
@@ -450,17 +470,57 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
                        : analyzeHazards(P, AOpts, Aug).Windows;
   const std::vector<Window> &Ws = Result.Windows;
 
-  // 2. Cutting points of every window.
+  // 2. Cutting points of the windows that matter. Of two windows with the
+  // same consumer whose producers are in one block, on the same side of the
+  // consumer, and complete on the same counter in the same order class, the
+  // later producer's cutting points are a subset of the earlier one's, and
+  // its wait completes the earlier one too: only the later one is kept. This
+  // keeps the instance near-linear in the number of accesses.
+  std::vector<uint8_t> Keep(Ws.size(), 0);
+  {
+    std::map<std::tuple<Point, unsigned, bool, unsigned, unsigned, bool>,
+             unsigned>
+        Latest;
+    for (unsigned I = 0; I < Ws.size(); ++I) {
+      const Window &W = Ws[I];
+      const Event &A = P.event(W.Producer);
+      bool Direct = W.Producer.Block == W.Consumer.Block &&
+                    W.Producer.Index < W.Consumer.Index;
+      auto Key =
+          std::make_tuple(W.Consumer, W.Producer.Block, Direct, unsigned(A.Ctr),
+                          unsigned(A.OrderClass), A.InOrder);
+      auto [It, New] = Latest.try_emplace(Key, I);
+      if (!New && Ws[It->second].Producer.Index < W.Producer.Index)
+        It->second = I;
+    }
+    for (const auto &[Key, I] : Latest)
+      Keep[I] = 1;
+  }
   std::vector<Point> Cands = candidatePoints(P);
   std::map<unsigned, std::vector<int>> IDomByBlock;
   std::vector<std::vector<unsigned>> Cuts(Ws.size());
-  for (unsigned I = 0; I < Ws.size(); ++I) {
+  auto ComputeCuts = [&](unsigned I) {
     unsigned BA = Ws[I].Producer.Block;
     auto It = IDomByBlock.find(BA);
     if (It == IDomByBlock.end())
       It = IDomByBlock.emplace(BA, dominatorsFromBlockExit(P, BA)).first;
     Cuts[I] = cuttingCandidates(P, Ws[I], Cands, It->second);
-  }
+  };
+  for (unsigned I = 0; I < Ws.size(); ++I)
+    if (Keep[I])
+      ComputeCuts(I);
+  // A kept window without any legal point does not cover its siblings:
+  // they may have legal points of their own.
+  std::set<std::pair<Point, unsigned>> Stuck;
+  for (unsigned I = 0; I < Ws.size(); ++I)
+    if (Keep[I] && Cuts[I].empty())
+      Stuck.insert({Ws[I].Consumer, Ws[I].Producer.Block});
+  if (!Stuck.empty())
+    for (unsigned I = 0; I < Ws.size(); ++I)
+      if (!Keep[I] && Stuck.count({Ws[I].Consumer, Ws[I].Producer.Block})) {
+        Keep[I] = 1;
+        ComputeCuts(I);
+      }
 
   // 3. Independent components, each solved on its own.
   Components Comp(Ws.size());
@@ -474,6 +534,8 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
     }
   std::map<unsigned, std::vector<unsigned>> Groups;
   for (unsigned I = 0; I < Ws.size(); ++I) {
+    if (!Keep[I])
+      continue;
     if (Cuts[I].empty())
       Result.Uncoverable.push_back(Ws[I]);
     else
@@ -481,6 +543,7 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
   }
 
   std::vector<unsigned> ChosenPoints;
+  unsigned NodesLeft = POpts.SearchBudget;
   for (auto &[Root, Members] : Groups) {
     // Local numbering of the component's points, in program order.
     std::vector<unsigned> LocalToGlobal;
@@ -501,21 +564,28 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
     std::vector<double> Costs;
     for (unsigned G : LocalToGlobal)
       Costs.push_back(P.Blocks[Cands[G].Block].Freq);
-    HittingSetSolver Solver(std::move(WinPts), std::move(Costs),
-                            POpts.SearchBudget);
+    // The node budget is shared by all components of the function.
+    HittingSetSolver Solver(std::move(WinPts), std::move(Costs), NodesLeft);
     bool Optimal = true;
     for (unsigned L : Solver.solve(Optimal))
       ChosenPoints.push_back(LocalToGlobal[L]);
+    NodesLeft -= std::min(NodesLeft, Solver.nodes());
     Result.ProvenOptimal &= Optimal;
   }
   std::sort(ChosenPoints.begin(), ChosenPoints.end());
 
   // 4. Record what each barrier serves and the counters it must wait for.
-  for (unsigned G : ChosenPoints) {
-    std::vector<unsigned> Served;
-    for (unsigned I = 0; I < Ws.size(); ++I)
-      if (std::binary_search(Cuts[I].begin(), Cuts[I].end(), G))
-        Served.push_back(I);
+  std::vector<int> ChosenIndex(Cands.size(), -1);
+  for (unsigned K = 0; K < ChosenPoints.size(); ++K)
+    ChosenIndex[ChosenPoints[K]] = K;
+  std::vector<std::vector<unsigned>> ServedBy(ChosenPoints.size());
+  for (unsigned I = 0; I < Ws.size(); ++I)
+    for (unsigned Pt : Cuts[I])
+      if (ChosenIndex[Pt] >= 0)
+        ServedBy[ChosenIndex[Pt]].push_back(I);
+  for (unsigned K = 0; K < ChosenPoints.size(); ++K) {
+    unsigned G = ChosenPoints[K];
+    std::vector<unsigned> &Served = ServedBy[K];
     CounterMask M = 0;
     for (unsigned I : Served)
       M |= counterBit(P.event(Ws[I].Producer).Ctr);

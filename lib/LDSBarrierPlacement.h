@@ -21,9 +21,9 @@ namespace llvm {
 namespace ldsbarriers {
 
 struct PlacementOptions {
-  /// Branch-and-bound nodes per independent component before the search
-  /// settles for the best cover found so far.
-  unsigned SearchBudget = 20000;
+  /// Branch-and-bound nodes for the whole function before the search
+  /// settles for the best covers found so far.
+  unsigned SearchBudget = 2000;
   /// Split barriers (gfx12): hoist each barrier's signal away from its wait.
   bool Split = false;
   /// Workgroups of one wave: no barriers, only the counter waits that

@@ -13,6 +13,7 @@
 #include "LDSHazardAnalysis.h"
 #include "llvm/ADT/DenseSet.h"
 #include <algorithm>
+#include <tuple>
 #include <unordered_map>
 
 using namespace llvm;
@@ -278,12 +279,33 @@ private:
     if (Record) {
       AnalysisOptions SameWave = Opts;
       SameWave.WAW = true; // One wave's overlapping writes race too.
+      // With MinimalWindows: (key, window index) of this consumer's windows.
+      SmallVector<std::pair<std::tuple<unsigned, bool, uint8_t, uint8_t, bool>,
+                            unsigned>,
+                  8>
+          Kept;
       for (auto &[AId, L] : S) {
         const Event &A = accessEvent(AId);
         HazardKind K;
         if (accessesConflict(P, A, X, Opts, &K) &&
-            Seen.insert({AId, Id}).second)
-          Result.Windows.push_back({Accesses[AId], XRef, K});
+            Seen.insert({AId, Id}).second) {
+          EventRef AR = Accesses[AId];
+          if (!Opts.MinimalWindows) {
+            Result.Windows.push_back({AR, XRef, K});
+          } else {
+            auto Key = std::make_tuple(
+                AR.Block, AR.Block == XRef.Block && AR.Index < XRef.Index,
+                uint8_t(A.Ctr), A.OrderClass, A.InOrder);
+            auto It = llvm::find_if(
+                Kept, [&](const auto &KW) { return KW.first == Key; });
+            if (It == Kept.end()) {
+              Kept.push_back({Key, unsigned(Result.Windows.size())});
+              Result.Windows.push_back({AR, XRef, K});
+            } else if (Result.Windows[It->second].Producer.Index < AR.Index) {
+              Result.Windows[It->second] = {AR, XRef, K};
+            }
+          }
+        }
         // The wave's own asynchronous transfer may still be in flight.
         if (A.Async && L > Complete &&
             accessesConflict(P, A, X, SameWave, &K) &&

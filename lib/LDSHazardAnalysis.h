@@ -30,6 +30,11 @@ StringRef getHazardKindName(HazardKind K);
 struct AnalysisOptions {
   /// Treat write-after-write as a hazard.
   bool WAW = false;
+  /// Record, per consumer, only the latest producer of each block, side of
+  /// the consumer, counter and order class: the windows placement needs
+  /// (the others are covered whenever these are). Keeps the window count
+  /// linear in the number of accesses.
+  bool MinimalWindows = false;
 };
 
 /// Decides whether \p Later, issued by some wave, conflicts with \p Earlier

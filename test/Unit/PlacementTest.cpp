@@ -272,6 +272,27 @@ TEST(Placement, OptimalOnRandomSingleLoops) {
   }
 }
 
+TEST(Placement, MinimalWindowsGiveTheSameCount) {
+  std::mt19937 Rng(77);
+  for (unsigned Iter = 0; Iter < 200; ++Iter) {
+    ProgramBuilder B;
+    unsigned N = 1 + Rng() % 4;
+    for (unsigned I = 0; I < N; ++I)
+      B.block(randomEvents(Rng, 6), 1 + Rng() % 4);
+    for (unsigned I = 0; I + 1 < N; ++I)
+      B.edge(I, I + 1);
+    for (unsigned E = 0, NE = Rng() % 3; E < NE; ++E)
+      B.edge(Rng() % N, Rng() % N);
+    AnalysisOptions Full, Minimal;
+    Minimal.MinimalWindows = true;
+    Placement RF = placeBarriers(B.program(), Full);
+    Placement RM = placeBarriers(B.program(), Minimal);
+    EXPECT_LE(RM.Windows.size(), RF.Windows.size());
+    EXPECT_EQ(RM.Barriers.size(), RF.Barriers.size()) << "iteration " << Iter;
+    expectValid(B.program(), RM);
+  }
+}
+
 TEST(Placement, ValidOnRandomGeneralCFGs) {
   std::mt19937 Rng(7);
   for (unsigned Iter = 0; Iter < 200; ++Iter) {

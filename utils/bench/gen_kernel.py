@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Generates LLVM IR kernels with many LDS accesses for the compile-time
+benchmark: straight-line code, loop nests, and wide CFGs.
+
+usage: gen_kernel.py {straight,loops,wide} N > kernel.ll
+
+Addresses use (tid + k) & 255 so that LLVM cannot prove accesses of one
+thread independent, and every few accesses go to a second object.
+"""
+import sys
+
+
+def header(out):
+    out.append("@a = internal addrspace(3) global [256 x i32] poison, align 4")
+    out.append("@b = internal addrspace(3) global [256 x i32] poison, align 4")
+    out.append("declare i32 @llvm.amdgcn.workitem.id.x()")
+    out.append("define amdgpu_kernel void @k(ptr addrspace(1) %out, i32 %n) {")
+    out.append("entry:")
+    out.append("  %tid = call i32 @llvm.amdgcn.workitem.id.x()")
+
+
+def access(out, i, acc):
+    """One LDS access (a store or a load, alternating in runs); returns the
+    new accumulator name."""
+    obj = "@b" if i % 7 == 3 else "@a"
+    out.append(f"  %o{i} = add i32 %tid, {i * 13 % 251 + 1}")
+    out.append(f"  %m{i} = and i32 %o{i}, 255")
+    out.append(f"  %p{i} = getelementptr [256 x i32], ptr addrspace(3) {obj}, i32 0, i32 %m{i}")
+    if (i // 3) % 2 == 0:
+        out.append(f"  store volatile i32 {acc}, ptr addrspace(3) %p{i}")
+        return acc
+    out.append(f"  %v{i} = load volatile i32, ptr addrspace(3) %p{i}")
+    out.append(f"  %s{i} = add i32 {acc}, %v{i}")
+    return f"%s{i}"
+
+
+def footer(out, acc):
+    out.append(f"  %g = getelementptr i32, ptr addrspace(1) %out, i32 %tid")
+    out.append(f"  store i32 {acc}, ptr addrspace(1) %g")
+    out.append("  ret void")
+    out.append("}")
+
+
+def straight(n):
+    out = []
+    header(out)
+    acc = "%tid"
+    for i in range(n):
+        acc = access(out, i, acc)
+    footer(out, acc)
+    return out
+
+
+def loops(n, per_loop=64):
+    """A sequence of two-deep loop nests, per_loop accesses in each body."""
+    out = []
+    header(out)
+    acc, prev, i, nest = "%tid", "entry", 0, 0
+    while i < n:
+        h, b, l, x = f"outer{nest}", f"inner{nest}", f"latch{nest}", f"exit{nest}"
+        out.append(f"  br label %{h}")
+        out.append(f"{h}:")
+        out.append(f"  %oi{nest} = phi i32 [ 0, %{prev} ], [ %oi{nest}.n, %{l} ]")
+        out.append(f"  %oacc{nest} = phi i32 [ {acc}, %{prev} ], [ %iacc{nest}.n, %{l} ]")
+        out.append(f"  br label %{b}")
+        out.append(f"{b}:")
+        out.append(f"  %ii{nest} = phi i32 [ 0, %{h} ], [ %ii{nest}.n, %{b} ]")
+        out.append(f"  %iacc{nest} = phi i32 [ %oacc{nest}, %{h} ], [ %iacc{nest}.n, %{b} ]")
+        a = f"%iacc{nest}"
+        for _ in range(min(per_loop, n - i)):
+            a = access(out, i, a)
+            i += 1
+        out.append(f"  %iacc{nest}.n = add i32 {a}, 0")
+        out.append(f"  %ii{nest}.n = add i32 %ii{nest}, 1")
+        out.append(f"  %ic{nest} = icmp slt i32 %ii{nest}.n, %n")
+        out.append(f"  br i1 %ic{nest}, label %{b}, label %{l}")
+        out.append(f"{l}:")
+        out.append(f"  %oi{nest}.n = add i32 %oi{nest}, 1")
+        out.append(f"  %oc{nest} = icmp slt i32 %oi{nest}.n, %n")
+        out.append(f"  br i1 %oc{nest}, label %{h}, label %{x}")
+        out.append(f"{x}:")
+        acc, prev = f"%iacc{nest}.n", x
+        nest += 1
+    footer(out, acc)
+    return out
+
+
+def wide(n, per_block=16):
+    """A chain of uniform diamonds (branch on a kernel argument)."""
+    out = []
+    header(out)
+    acc, i, d = "%tid", 0, 0
+    while i < n:
+        t, e, j = f"then{d}", f"else{d}", f"join{d}"
+        out.append(f"  %c{d} = icmp sgt i32 %n, {d}")
+        out.append(f"  br i1 %c{d}, label %{t}, label %{e}")
+        accs = []
+        for blk in (t, e):
+            out.append(f"{blk}:")
+            a = acc
+            for _ in range(min(per_block, max(1, (n - i)))):
+                a = access(out, i, a)
+                i += 1
+            out.append(f"  %x{blk} = add i32 {a}, 0")
+            out.append(f"  br label %{j}")
+            accs.append(f"%x{blk}")
+        out.append(f"{j}:")
+        out.append(f"  %jacc{d} = phi i32 [ {accs[0]}, %{t} ], [ {accs[1]}, %{e} ]")
+        acc = f"%jacc{d}"
+        d += 1
+    footer(out, acc)
+    return out
+
+
+if __name__ == "__main__":
+    kind, n = sys.argv[1], int(sys.argv[2])
+    print("\n".join({"straight": straight, "loops": loops, "wide": wide}[kind](n)))
