@@ -42,6 +42,12 @@ static cl::opt<VerifyMode>
                                "as errors (fails the compilation)")),
          cl::init(VerifyMode::Warning));
 
+static cl::opt<bool> VerifyTrustScalar(
+    "amdgpu-lds-barrier-verify-trust-scalar-branches",
+    cl::desc("In the verifier pass, treat every scalar branch as "
+             "workgroup-uniform"),
+    cl::init(false));
+
 static cl::opt<bool> VerifyWAW(
     "amdgpu-lds-barrier-verify-waw",
     cl::desc("Report write-after-write pairs as races in the verifier pass"),
@@ -118,7 +124,7 @@ bool AMDGPULDSBarrierVerifier::runOnMachineFunction(MachineFunction &MF) {
              "target '" + Facts.getCPU() + "' is not supported; not verified");
     return false;
   }
-  LDSAccessModel Model(MF, Facts, /*MBFI=*/nullptr);
+  LDSAccessModel Model(MF, Facts, /*MBFI=*/nullptr, VerifyTrustScalar);
   if (!Model.unmodeledBarriers().empty()) {
     diagnose(F, Model.unmodeledBarriers().front().MI->getDebugLoc(),
              describeInstr(*Model.unmodeledBarriers().front().MI) + ": " +

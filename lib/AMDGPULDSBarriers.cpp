@@ -40,6 +40,12 @@ STATISTIC(NumBarriers, "Number of barriers inserted");
 STATISTIC(NumCompletedBarriers,
           "Number of existing barriers given the wait they lacked");
 STATISTIC(NumWindows, "Number of hazard windows found");
+STATISTIC(NumRAW, "Number of read-after-write windows");
+STATISTIC(NumWAR, "Number of write-after-read windows");
+STATISTIC(NumWAW, "Number of write-after-write windows");
+STATISTIC(NumAtomic, "Number of windows involving an atomic");
+STATISTIC(NumOpaque, "Number of windows involving an opaque access");
+STATISTIC(NumRedundant, "Number of existing barriers that order nothing");
 STATISTIC(NumWaits, "Number of counter waits inserted for asynchronous "
                     "transfers of the wave itself");
 STATISTIC(NumUncoverable, "Number of hazard windows no barrier can cover");
@@ -66,6 +72,13 @@ static cl::opt<bool> SelfCheck(
     cl::desc("Check the placer's output with the independent verifier; a "
              "violation other than a reported uncoverable window is an error"),
     cl::init(true));
+
+static cl::opt<bool> TrustScalarBranches(
+    "amdgpu-lds-barriers-trust-scalar-branches",
+    cl::desc("Treat every scalar branch as workgroup-uniform, even when its "
+             "condition derives from a per-wave value (V_READFIRSTLANE, "
+             "V_READLANE, a vector compare's lane mask, S_GETREG)"),
+    cl::init(false));
 
 static cl::opt<bool> AdjacentSignal(
     "amdgpu-lds-barriers-adjacent-signal",
@@ -130,7 +143,7 @@ static void dumpPlacement(const MachineFunction &MF, const AbstractProgram &P,
 /// already reported as uncoverable are expected; anything else is a bug.
 static void selfCheck(MachineFunction &MF, const TargetFacts &Facts,
                       const Placement &R, const LDSAccessModel &Before) {
-  LDSAccessModel After(MF, Facts, /*MBFI=*/nullptr);
+  LDSAccessModel After(MF, Facts, /*MBFI=*/nullptr, TrustScalarBranches);
   VerifierOptions Opts;
   Opts.WAW = EnableWAW;
   std::vector<Violation> Unexpected;
@@ -170,7 +183,7 @@ bool AMDGPULDSBarriers::runOnMachineFunction(MachineFunction &MF) {
 
   const auto &MBFI =
       getAnalysis<MachineBlockFrequencyInfoWrapperPass>().getMBFI();
-  LDSAccessModel Model(MF, Facts, &MBFI);
+  LDSAccessModel Model(MF, Facts, &MBFI, TrustScalarBranches);
   if (!Model.unmodeledBarriers().empty()) {
     for (const auto &U : Model.unmodeledBarriers())
       diagnose(F, U.MI->getDebugLoc(),
@@ -213,10 +226,39 @@ bool AMDGPULDSBarriers::runOnMachineFunction(MachineFunction &MF) {
   Placement R = placeBarriers(P, AOpts, POpts);
   if (Dump)
     dumpPlacement(MF, P, Model, R);
-  NumWindows += R.InitialWindows.size();
-
   MachineOptimizationRemarkEmitter &ORE =
       getAnalysis<MachineOptimizationRemarkEmitterPass>().getORE();
+  NumWindows += R.InitialWindows.size();
+  for (const Window &W : R.InitialWindows) {
+    switch (W.Kind) {
+    case HazardKind::RAW:
+      ++NumRAW;
+      break;
+    case HazardKind::WAR:
+      ++NumWAR;
+      break;
+    case HazardKind::WAW:
+      ++NumWAW;
+      break;
+    case HazardKind::Atomic:
+      ++NumAtomic;
+      break;
+    case HazardKind::Opaque:
+      ++NumOpaque;
+      break;
+    }
+  }
+  // Existing barriers that order nothing are reported, never removed.
+  for (EventRef X : redundantBarriers(P, AOpts, R)) {
+    ++NumRedundant;
+    const MachineInstr &MI = Model.instr(X);
+    ORE.emit([&]() {
+      return MachineOptimizationRemarkAnalysis(DEBUG_TYPE, "RedundantBarrier",
+                                               MI.getDebugLoc(), MI.getParent())
+             << "redundant barrier: " << describeInstr(MI)
+             << " orders no conflicting LDS accesses";
+    });
+  }
 
   for (const Window &W : R.Uncoverable) {
     ++NumUncoverable;

@@ -165,6 +165,16 @@ OpcodeInfo TargetFacts::classify(unsigned Opcode) const {
     Info.Role = OpcodeRole::ExecBranch;
     return Info;
   }
+  if (G == "S_CBRANCH_SCC0" || G == "S_CBRANCH_SCC1" || G == "S_CBRANCH_VCCZ" ||
+      G == "S_CBRANCH_VCCNZ") {
+    Info.Role = OpcodeRole::ScalarBranch;
+    return Info;
+  }
+  if (G.starts_with("V_READFIRSTLANE_B32") || G.starts_with("V_READLANE_B32") ||
+      G.starts_with("S_GETREG_B32") || G.starts_with("V_CMP")) {
+    Info.Role = OpcodeRole::PerWaveSource;
+    return Info;
+  }
 
   if (G.starts_with("DS_")) {
     // Lane permutes, GWS, GDS-only and ordered-count use no LDS memory.

@@ -56,6 +56,9 @@ enum class OpcodeRole : uint8_t {
   HardWait,           // S_WAITCNT and the gfx10+ single-counter waits.
   SoftWait,           // Soft waits: promise nothing.
   ExecBranch,         // Branches on EXEC (and unlowered SI_IF/SI_ELSE/SI_LOOP).
+  ScalarBranch,       // S_CBRANCH_SCC0/SCC1/VCCZ/VCCNZ.
+  PerWaveSource,      // Defines a per-wave value: V_READFIRSTLANE, V_READLANE,
+                      // S_GETREG, vector compares (lane masks).
 };
 
 /// Classification of one opcode.

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LDSAccessModel.h"
+#include "LDSBranchUniformity.h"
 #include "llvm/Analysis/ScopedNoAliasAA.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/CodeGen/MachineBlockFrequencyInfo.h"
@@ -32,8 +33,12 @@ static constexpr unsigned FlatAS = 0, RegionAS = 2, LocalAS = 3;
 static constexpr uint8_t VMemLoadClass = 0;
 
 LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
-                               const MachineBlockFrequencyInfo *MBFI)
+                               const MachineBlockFrequencyInfo *MBFI,
+                               bool TrustScalarBranches)
     : Facts(Facts) {
+  DenseSet<const MachineBasicBlock *> PerWave;
+  if (!TrustScalarBranches)
+    PerWave = findPerWaveBranches(MF, Facts);
   DenseMap<const MachineBasicBlock *, unsigned> Index;
   for (MachineBasicBlock &MBB : MF) {
     Index[&MBB] = Blocks.size();
@@ -52,6 +57,7 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
       AB.Succs.push_back(Index[S]);
     if (MBFI)
       AB.Freq = MBFI->getBlockFreqRelativeToEntryBlock(&MBB);
+    AB.DivergentBranch = PerWave.contains(&MBB);
     for (MachineInstr &MI : MBB) {
       if (MI.isTerminator() &&
           Facts.classify(MI.getOpcode()).Role == OpcodeRole::ExecBranch)

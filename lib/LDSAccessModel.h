@@ -30,8 +30,11 @@ namespace ldsbarriers {
 class LDSAccessModel {
 public:
   /// Builds the model of \p MF. \p MBFI may be null (all frequencies 1).
+  /// Unless \p TrustScalarBranches, scalar branches on per-wave values
+  /// count as divergent.
   LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
-                 const MachineBlockFrequencyInfo *MBFI);
+                 const MachineBlockFrequencyInfo *MBFI,
+                 bool TrustScalarBranches = false);
 
   const AbstractProgram &program() const { return Program; }
 

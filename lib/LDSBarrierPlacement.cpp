@@ -438,6 +438,48 @@ static void addInFlightWaits(const AbstractProgram &P,
   }
 }
 
+std::vector<EventRef>
+llvm::ldsbarriers::redundantBarriers(const AbstractProgram &P,
+                                     const AnalysisOptions &Opts,
+                                     const Placement &R, unsigned Limit) {
+  std::vector<EventRef> Out;
+  Augmentation Aug;
+  Aug.Barriers = R.Barriers;
+  Aug.CompletedBarriers = R.CompletedBarriers;
+  size_t Baseline = analyzeHazards(P, Opts, Aug).Windows.size();
+  unsigned Checked = 0;
+  for (unsigned B = 0; B < P.Blocks.size(); ++B)
+    for (unsigned I = 0; I < P.Blocks[B].Events.size(); ++I) {
+      Event::EventKind K = P.Blocks[B].Events[I].Kind;
+      // A split barrier is judged by its signal; its wait goes with it.
+      if (K != Event::Barrier && K != Event::Signal)
+        continue;
+      if (++Checked > Limit)
+        return Out;
+      AbstractProgram Without = P;
+      Without.Blocks[B].Events[I] = Event::wait(WaitThresholds());
+      if (K == Event::Signal) {
+        // Neutralize the wait that pairs with it: the next one in the block,
+        // if any (a pair that spans blocks is kept).
+        auto &Events = Without.Blocks[B].Events;
+        auto It = std::find_if(
+            Events.begin() + I + 1, Events.end(),
+            [](const Event &E) { return E.Kind == Event::BarrierWait; });
+        if (It == Events.end())
+          continue;
+        *It = Event::wait(WaitThresholds());
+      }
+      Augmentation Kept;
+      Kept.Barriers = R.Barriers;
+      for (const auto &CB : R.CompletedBarriers)
+        if (!(CB.Barrier == EventRef{B, I}))
+          Kept.CompletedBarriers.push_back(CB);
+      if (analyzeHazards(Without, Opts, Kept).Windows.size() <= Baseline)
+        Out.push_back({B, I});
+    }
+  return Out;
+}
+
 Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
                                            const AnalysisOptions &AOpts,
                                            const PlacementOptions &POpts) {

@@ -62,6 +62,14 @@ struct Placement {
 Placement placeBarriers(const AbstractProgram &P, const AnalysisOptions &AOpts,
                         const PlacementOptions &POpts = PlacementOptions());
 
+/// Existing barriers (and split-barrier signals) that order nothing: with
+/// the placement in \p R, removing one of them alone would open no window.
+/// Checked for at most \p Limit barriers (one analysis each).
+std::vector<EventRef> redundantBarriers(const AbstractProgram &P,
+                                        const AnalysisOptions &Opts,
+                                        const Placement &R,
+                                        unsigned Limit = 32);
+
 /// The candidate points of the program: just before each access and at the
 /// end of each reachable block where a barrier is allowed and no split
 /// barrier's signal is pending. Any other point can be moved to the next
