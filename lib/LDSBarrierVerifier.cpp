@@ -60,12 +60,26 @@ public:
       : P(P), Opts(Opts) {}
 
   std::vector<Violation> run() {
+    // Code no path from the entry reaches never runs.
+    Reachable.assign(P.Blocks.size(), 0);
+    std::vector<unsigned> Work = {P.Entry};
+    Reachable[P.Entry] = 1;
+    while (!Work.empty()) {
+      unsigned B = Work.back();
+      Work.pop_back();
+      for (unsigned S : P.Blocks[B].Succs)
+        if (!Reachable[S]) {
+          Reachable[S] = 1;
+          Work.push_back(S);
+        }
+    }
     checkAlternation();
     checkDivergence();
     for (unsigned B = 0; B < P.Blocks.size(); ++B)
-      for (unsigned I = 0; I < P.Blocks[B].Events.size(); ++I)
-        if (P.Blocks[B].Events[I].Kind == Event::Access)
-          checkProducer({B, I});
+      if (Reachable[B])
+        for (unsigned I = 0; I < P.Blocks[B].Events.size(); ++I)
+          if (P.Blocks[B].Events[I].Kind == Event::Access)
+            checkProducer({B, I});
     return std::move(Out);
   }
 
@@ -200,7 +214,7 @@ private:
     std::vector<int> IPDom = computeImmediateDominators(Reversed, N);
     std::vector<uint8_t> InRegion(N, 0);
     for (unsigned X = 0; X < N; ++X) {
-      if (!P.Blocks[X].DivergentBranch)
+      if (!P.Blocks[X].DivergentBranch || !Reachable[X])
         continue;
       int Join = IPDom[X];
       std::vector<unsigned> Work(P.Blocks[X].Succs.begin(),
@@ -236,6 +250,7 @@ private:
   const VerifierOptions &Opts;
   std::set<std::pair<EventRef, EventRef>> Reported, ReportedInFlight;
   std::vector<Violation> Out;
+  std::vector<uint8_t> Reachable;
 };
 
 } // namespace

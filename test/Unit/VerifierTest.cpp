@@ -48,6 +48,14 @@ TEST(Verifier, FlagsMissingBarrierAndMissingWait) {
   EXPECT_EQ(count(verify(E.program()), Violation::Race), 1u);
 }
 
+TEST(Verifier, IgnoresUnreachableCode) {
+  ProgramBuilder B;
+  B.block("R0");
+  unsigned Dead = B.block("W0 R0");
+  B.edge(Dead, 0);
+  EXPECT_TRUE(verify(B.program()).empty());
+}
+
 TEST(Verifier, FlagsUnbalancedSplitBarriers) {
   ProgramBuilder A;
   A.block("S W0");
