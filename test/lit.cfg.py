@@ -5,6 +5,7 @@ import lit.formats
 config.name = "amdgpu-lds-barriers"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mir", ".ll"]
+config.excludes = ["Unit", "Inputs", "CMakeLists.txt", "examples"]
 config.excludes = ["Unit", "Inputs", "CMakeLists.txt"]
 
 config.environment["PATH"] = os.pathsep.join(
