@@ -4,7 +4,7 @@ import lit.formats
 
 config.name = "amdgpu-lds-barriers"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".mir", ".ll"]
+config.suffixes = [".mir", ".ll", ".hip"]
 config.excludes = ["Unit", "Inputs", "CMakeLists.txt", "examples"]
 config.excludes = ["Unit", "Inputs", "CMakeLists.txt"]
 
@@ -15,3 +15,8 @@ config.environment["PATH"] = os.pathsep.join(
 config.substitutions.append(
     ("%llc", os.path.join(config.llvm_tools_dir, "llc") + " -load=" + config.plugin))
 config.substitutions.append(("%plugin", config.plugin))
+# %clang_hip compiles HIP device code with clang-22 and the plugin loaded.
+config.substitutions.append(
+    ("%clang_hip", os.path.join(config.llvm_tools_dir, "clang") +
+     " -x hip --cuda-device-only -nogpulib -nogpuinc -O2 -S"
+     " -Xclang -load -Xclang " + config.plugin))
