@@ -18,10 +18,11 @@
 // GFX942: s_barrier
 // GFX942-NEXT: ds_read2_b32
 // GFX942: Inner Loop Header
-// GFX942-NEXT: s_waitcnt lgkmcnt(0)
+// GFX942: s_waitcnt lgkmcnt(0)
 // GFX942-NEXT: s_barrier
 // GFX942-NEXT: s_waitcnt vmcnt(0)
 // GFX942-NEXT: ds_write_b32
+// GFX942-NEXT: s_and_saveexec_b64
 // GFX942-NEXT: s_waitcnt lgkmcnt(0)
 // GFX942-NEXT: s_barrier
 // GFX942-NEXT: s_cbranch_execz
