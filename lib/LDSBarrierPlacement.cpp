@@ -652,15 +652,19 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
           P, sortedProducers(Ws, &Result.Serves[I]), QR.Queried[I], POpts);
   }
 
-  // 5. The result is checked, not assumed: every window must be gone but
-  // the uncoverable ones. A window left over would be a bug in the cutting
-  // rules; cover it right before its consumer rather than leave a race.
+  // 5. The result is checked, not assumed: every window (all of them, not
+  // only the minimal ones placement worked with) must be gone but the
+  // uncoverable ones. A window left over (one whose minimal sibling had no
+  // legal point, or a bug in the cutting rules) gets a barrier at its latest
+  // legal cutting point, or is reported.
+  AnalysisOptions AllWindows = AOpts;
+  AllWindows.MinimalWindows = false;
   for (unsigned Round = 0;; ++Round) {
     Augmentation Final;
     Final.CompletedBarriers = Result.CompletedBarriers;
     Final.Barriers = Result.Barriers;
     std::vector<Window> Left;
-    for (const Window &W : analyzeHazards(P, AOpts, Final).Windows) {
+    for (const Window &W : analyzeHazards(P, AllWindows, Final).Windows) {
       bool Known = false;
       for (const Window &U : Result.Uncoverable)
         Known |= U.Producer == W.Producer && U.Consumer == W.Consumer;
@@ -671,11 +675,13 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
       break;
     Result.ProvenOptimal = false;
     for (const Window &W : Left) {
-      Point At = W.Consumer;
-      if (P.Blocks[At.Block].NoBarrier) {
+      std::vector<unsigned> Cut = cuttingCandidates(
+          P, W, Cands, dominatorsFromBlockExit(P, W.Producer.Block));
+      if (Cut.empty()) {
         Result.Uncoverable.push_back(W);
         continue;
       }
+      Point At = Cands[Cut.back()];
       bool Present = false;
       for (auto &NB : Result.Barriers)
         if (NB.At == At) {

@@ -283,12 +283,20 @@ TEST(Placement, MinimalWindowsGiveTheSameCount) {
       B.edge(I, I + 1);
     for (unsigned E = 0, NE = Rng() % 3; E < NE; ++E)
       B.edge(Rng() % N, Rng() % N);
+    // With divergence, a minimal window without a legal point hides its
+    // siblings; the final check must still account for every window.
+    bool Divergent = Rng() % 3 == 0;
+    if (Divergent) {
+      B.divergent(Rng() % N);
+      markDivergentBlocks(B.program());
+    }
     AnalysisOptions Full, Minimal;
     Minimal.MinimalWindows = true;
     Placement RF = placeBarriers(B.program(), Full);
     Placement RM = placeBarriers(B.program(), Minimal);
     EXPECT_LE(RM.Windows.size(), RF.Windows.size());
-    EXPECT_EQ(RM.Barriers.size(), RF.Barriers.size()) << "iteration " << Iter;
+    if (!Divergent)
+      EXPECT_EQ(RM.Barriers.size(), RF.Barriers.size()) << "iteration " << Iter;
     expectValid(B.program(), RM);
   }
 }
