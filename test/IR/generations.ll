@@ -17,7 +17,7 @@ declare i32 @llvm.amdgcn.workitem.id.x()
 
 ; GFX10-LABEL: raw:
 ; GFX10: ds_write_b32
-; GFX10-NEXT: s_waitcnt lgkmcnt(0)
+; GFX10: s_waitcnt lgkmcnt(0)
 ; GFX10-NEXT: s_barrier
 ; GFX10-NEXT: ds_read_b32
 ; GFX11-LABEL: raw:
