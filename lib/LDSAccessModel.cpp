@@ -179,12 +179,16 @@ void LDSAccessModel::addInstr(unsigned B, MachineInstr &MI) {
   case OpcodeRole::AsyncStoreFromLDS:
   case OpcodeRole::TensorLoadToLDS:
   case OpcodeRole::TensorStoreFromLDS: {
-    // A DMA memoperand describes one lane while the wave transfers
-    // wave-size times as much from M0: keep the object, drop the range.
-    // Stores from LDS carry only their global memoperand and tensor
-    // transfers none: those are "anywhere in LDS".
+    // An LDS DMA memoperand describes the first lane while the wave writes
+    // wave-size times as much from M0 upwards. The gfx1250 transfers take an
+    // LDS address per lane (keep the object only); stores from LDS carry
+    // only their global memoperand and tensor transfers none: those are
+    // "anywhere in LDS".
     Location L = locationOf(MI, Info);
-    L.Size = 0;
+    if (Info.Role == OpcodeRole::LDSDMA)
+      L.Size *= Facts.getWaveSize();
+    else
+      L.Size = 0;
     bool Reads = Info.Role == OpcodeRole::AsyncStoreFromLDS ||
                  Info.Role == OpcodeRole::TensorStoreFromLDS;
     Event E = Event::access(Reads ? AccessKind::Read : AccessKind::Write, L);
@@ -336,9 +340,18 @@ Location LDSAccessModel::locationOf(const MachineInstr &MI,
 }
 
 unsigned LDSAccessModel::scopeTag(const MachineInstr &MI) {
-  if (!MI.hasOneMemOperand())
+  // The scopes of the one LDS memoperand (an LDS DMA also has a global one).
+  const MachineMemOperand *LDS = nullptr;
+  for (const MachineMemOperand *MMO : MI.memoperands()) {
+    if (MMO->getAddrSpace() != LocalAS)
+      continue;
+    if (LDS)
+      return 0;
+    LDS = MMO;
+  }
+  if (!LDS)
     return 0;
-  const AAMDNodes &AA = (*MI.memoperands_begin())->getAAInfo();
+  const AAMDNodes &AA = LDS->getAAInfo();
   if (!AA.Scope && !AA.NoAlias)
     return 0;
   std::pair<const MDNode *, const MDNode *> Key(AA.Scope, AA.NoAlias);

@@ -647,9 +647,30 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
     for (const auto &NB : Result.Barriers)
       Q.Queries.push_back(NB.SignalAt);
     HazardResult QR = analyzeHazards(P, AOpts, Q);
+    // A window several barriers lie on needs its producer complete at one
+    // of them only: the one where the most later operations were issued
+    // after it (or where it is complete already), so that the earlier ones
+    // need not stall for it.
+    auto Later = [&](unsigned I, EventRef A) -> unsigned {
+      for (const PendingAccess &PA : QR.Queried[I])
+        if (PA.Access == A)
+          return PA.Later;
+      return ~0u; // Complete there.
+    };
+    std::map<unsigned, unsigned> Assigned; // Window -> barrier.
     for (unsigned I = 0; I < Result.Barriers.size(); ++I)
-      Result.Barriers[I].Waits = exactWaits(
-          P, sortedProducers(Ws, &Result.Serves[I]), QR.Queried[I], POpts);
+      for (unsigned W : Result.Serves[I]) {
+        auto [It, New] = Assigned.try_emplace(W, I);
+        if (!New &&
+            Later(I, Ws[W].Producer) > Later(It->second, Ws[W].Producer))
+          It->second = I;
+      }
+    std::vector<std::vector<unsigned>> Waited(Result.Barriers.size());
+    for (auto [W, I] : Assigned)
+      Waited[I].push_back(W);
+    for (unsigned I = 0; I < Result.Barriers.size(); ++I)
+      Result.Barriers[I].Waits =
+          exactWaits(P, sortedProducers(Ws, &Waited[I]), QR.Queried[I], POpts);
   }
 
   // 5. The result is checked, not assumed: every window (all of them, not
