@@ -14,6 +14,7 @@
 #include "LDSBarrierEmitter.h"
 #include "LDSBarrierPlacement.h"
 #include "LDSSplitBarriers.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/CodeGen/MachineBlockFrequencyInfo.h"
 #include "llvm/CodeGen/MachineFunction.h"
@@ -147,8 +148,25 @@ static void selfCheck(MachineFunction &MF, const TargetFacts &Facts,
   LDSAccessModel After(MF, Facts, /*MBFI=*/nullptr, TrustScalarBranches);
   VerifierOptions Opts;
   Opts.WAW = EnableWAW;
-  std::vector<Violation> Unexpected;
+  // Barrier events the input already had: their divergence or pairing is
+  // the input's problem, reported as a warning, not an internal error.
+  SmallPtrSet<const MachineInstr *, 8> InputBarriers;
+  const AbstractProgram &BP = Before.program();
+  for (unsigned B = 0; B < BP.Blocks.size(); ++B)
+    for (unsigned I = 0; I < BP.Blocks[B].Events.size(); ++I)
+      if (BP.Blocks[B].Events[I].Kind != Event::Access &&
+          BP.Blocks[B].Events[I].Kind != Event::Wait &&
+          BP.Blocks[B].Events[I].Kind != Event::Tick)
+        InputBarriers.insert(&Before.instr({B, I}));
+  const AbstractProgram &AP = After.program();
+  std::vector<Violation> Unexpected, FromInput;
   for (const Violation &V : verifySynchronization(After.program(), Opts)) {
+    if (V.Kind != Violation::Race && V.Kind != Violation::InFlight &&
+        V.Later.Index < AP.Blocks[V.Later.Block].Events.size() &&
+        InputBarriers.count(&After.instr(V.Later))) {
+      FromInput.push_back(V);
+      continue;
+    }
     // One wave per workgroup: accesses of other waves do not exist.
     bool Known = SingleWave && V.Kind == Violation::Race;
     if (V.Kind == Violation::Race)
@@ -158,9 +176,11 @@ static void selfCheck(MachineFunction &MF, const TargetFacts &Facts,
     if (!Known)
       Unexpected.push_back(V);
   }
+  MachineOptimizationRemarkEmitter ORE(MF, nullptr);
+  reportViolations(MF, After, FromInput, VerifyMode::Warning, ORE,
+                   "in the input");
   if (Unexpected.empty())
     return;
-  MachineOptimizationRemarkEmitter ORE(MF, nullptr);
   reportViolations(MF, After, Unexpected, VerifyMode::Error, ORE,
                    "internal error, placement failed verification");
 }
