@@ -109,8 +109,10 @@ void AMDGPULDSBarriers::getAnalysisUsage(AnalysisUsage &AU) const {
   MachineFunctionPass::getAnalysisUsage(AU);
 }
 
-static void dumpPlacement(const MachineFunction &MF, const AbstractProgram &P,
-                          const LDSAccessModel &Model, const Placement &R) {
+[[maybe_unused]] static void dumpPlacement(const MachineFunction &MF,
+                                           const AbstractProgram &P,
+                                           const LDSAccessModel &Model,
+                                           const Placement &R) {
   raw_ostream &OS = errs();
   OS << "=== amdgpu-lds-barriers: " << MF.getName() << " ===\n";
   P.print(OS);
@@ -248,6 +250,7 @@ bool AMDGPULDSBarriers::runOnMachineFunction(MachineFunction &MF) {
   Placement R = placeBarriers(P, AOpts, POpts);
   if (Dump)
     dumpPlacement(MF, P, Model, R);
+  LLVM_DEBUG(dumpPlacement(MF, P, Model, R));
   MachineOptimizationRemarkEmitter &ORE =
       getAnalysis<MachineOptimizationRemarkEmitterPass>().getORE();
   NumWindows += R.InitialWindows.size();
