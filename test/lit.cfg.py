@@ -1,10 +1,11 @@
 # lit configuration for the amdgpu-lds-barriers test suites.
 import os
+import sys
 import lit.formats
 
 config.name = "amdgpu-lds-barriers"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".mir", ".ll", ".hip"]
+config.suffixes = [".mir", ".ll", ".hip", ".test"]
 config.excludes = ["Unit", "Inputs", "CMakeLists.txt", "examples"]
 config.excludes = ["Unit", "Inputs", "CMakeLists.txt"]
 
@@ -15,6 +16,8 @@ config.environment["PATH"] = os.pathsep.join(
 config.substitutions.append(
     ("%llc", os.path.join(config.llvm_tools_dir, "llc") + " -load=" + config.plugin))
 config.substitutions.append(("%plugin", config.plugin))
+config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(("%path_to_llc", os.path.join(config.llvm_tools_dir, "llc")))
 # %clang_hip compiles HIP device code with clang-22 and the plugin loaded.
 config.substitutions.append(
     ("%clang_hip", os.path.join(config.llvm_tools_dir, "clang") +
