@@ -651,10 +651,17 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
     // of them only: the one where the most later operations were issued
     // after it (or where it is complete already), so that the earlier ones
     // need not stall for it.
+    auto ByAccess = [](const PendingAccess &X, const PendingAccess &Y) {
+      return X.Access < Y.Access;
+    };
+    for (auto &Q : QR.Queried)
+      std::sort(Q.begin(), Q.end(), ByAccess);
     auto Later = [&](unsigned I, EventRef A) -> unsigned {
-      for (const PendingAccess &PA : QR.Queried[I])
-        if (PA.Access == A)
-          return PA.Later;
+      const auto &Q = QR.Queried[I];
+      auto It =
+          std::lower_bound(Q.begin(), Q.end(), PendingAccess{A, 0}, ByAccess);
+      if (It != Q.end() && It->Access == A)
+        return It->Later;
       return ~0u; // Complete there.
     };
     std::map<unsigned, unsigned> Assigned; // Window -> barrier.
