@@ -220,6 +220,19 @@ void AbstractProgram::print(raw_ostream &OS) const {
   }
 }
 
+std::vector<int>
+llvm::ldsbarriers::computeImmediatePostDominators(const AbstractProgram &P) {
+  unsigned N = P.Blocks.size();
+  Graph Reversed(N + 1);
+  for (unsigned B = 0; B < N; ++B) {
+    if (P.Blocks[B].Succs.empty())
+      Reversed[N].push_back(B);
+    for (unsigned S : P.Blocks[B].Succs)
+      Reversed[S].push_back(B);
+  }
+  return computeImmediateDominators(Reversed, N);
+}
+
 void llvm::ldsbarriers::markDivergentBlocks(AbstractProgram &P) {
   unsigned N = P.Blocks.size();
   bool AnyDivergent = false;
@@ -228,16 +241,7 @@ void llvm::ldsbarriers::markDivergentBlocks(AbstractProgram &P) {
   if (!AnyDivergent)
     return;
 
-  // Post-dominators: dominators of the reversed graph rooted at a virtual
-  // exit (node N) that every block without successors flows into.
-  Graph Reversed(N + 1);
-  for (unsigned B = 0; B < N; ++B) {
-    if (P.Blocks[B].Succs.empty())
-      Reversed[N].push_back(B);
-    for (unsigned S : P.Blocks[B].Succs)
-      Reversed[S].push_back(B);
-  }
-  std::vector<int> IPDom = computeImmediateDominators(Reversed, N);
+  std::vector<int> IPDom = computeImmediatePostDominators(P);
 
   for (unsigned B = 0; B < N; ++B)
     if (IPDom[B] < 0)

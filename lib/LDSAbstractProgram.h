@@ -246,6 +246,12 @@ using Graph = std::vector<SmallVector<unsigned, 2>>;
 /// graphs). The root is its own immediate dominator; unreachable nodes get -1.
 std::vector<int> computeImmediateDominators(const Graph &G, unsigned Root);
 
+/// Immediate post-dominators of the program's blocks: dominators of the
+/// reversed graph rooted at a virtual exit (index Blocks.size()) that every
+/// block without successors flows into. Blocks that cannot reach an exit
+/// get -1.
+std::vector<int> computeImmediatePostDominators(const AbstractProgram &P);
+
 /// Computes, from DivergentBranch flags and post-dominance, which blocks may
 /// be executed by some waves of a workgroup and not others, and sets their
 /// NoBarrier flag. Blocks that cannot reach an exit are unsafe whenever the

@@ -148,6 +148,8 @@ void LDSAccessModel::addInstr(unsigned B, MachineInstr &MI) {
   case OpcodeRole::None:
   case OpcodeRole::SoftWait:
   case OpcodeRole::ExecBranch:
+  case OpcodeRole::ScalarBranch:
+  case OpcodeRole::PerWaveSource:
     // Anything else that claims an LDS memoperand is treated as opaque.
     for (const MachineMemOperand *MMO : MI.memoperands())
       if (MMO->getAddrSpace() == LocalAS)

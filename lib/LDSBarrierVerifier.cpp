@@ -204,14 +204,7 @@ private:
   /// before its immediate post-dominator.
   void checkDivergence() {
     unsigned N = P.Blocks.size();
-    Graph Reversed(N + 1);
-    for (unsigned B = 0; B < N; ++B) {
-      if (P.Blocks[B].Succs.empty())
-        Reversed[N].push_back(B);
-      for (unsigned S : P.Blocks[B].Succs)
-        Reversed[S].push_back(B);
-    }
-    std::vector<int> IPDom = computeImmediateDominators(Reversed, N);
+    std::vector<int> IPDom = computeImmediatePostDominators(P);
     std::vector<uint8_t> InRegion(N, 0);
     for (unsigned X = 0; X < N; ++X) {
       if (!P.Blocks[X].DivergentBranch || !Reachable[X])

@@ -165,7 +165,7 @@ public:
           {Aug.Queries[Q].Index, SyncQuery, {}, Q});
     Result.Queried.resize(Aug.Queries.size());
     for (auto &V : NewSync)
-      std::stable_sort(V.begin(), V.end());
+      std::sort(V.begin(), V.end());
     for (const auto &CB : Aug.CompletedBarriers)
       CompletedWaits[CB.Barrier.Block * 0x100000000ull + CB.Barrier.Index] =
           CB.Waits;

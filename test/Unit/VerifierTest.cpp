@@ -182,9 +182,15 @@ TEST(Verifier, PlacementOutputVerifiesClean) {
         Insert[NW.At.Block].push_back(
             {NW.At.Index * 4 + 0, Event::wait(NW.Waits)});
       for (unsigned B = 0; B < P.Blocks.size(); ++B) {
-        std::stable_sort(
-            Insert[B].begin(), Insert[B].end(),
-            [](const auto &X, const auto &Y) { return X.first < Y.first; });
+        // By position, keeping the insertion order at one position.
+        std::vector<std::pair<unsigned, unsigned>> Keys;
+        for (unsigned K = 0; K < Insert[B].size(); ++K)
+          Keys.push_back({Insert[B][K].first, K});
+        std::sort(Keys.begin(), Keys.end());
+        std::vector<std::pair<unsigned, Event>> Sorted;
+        for (auto [Pos, K] : Keys)
+          Sorted.push_back(Insert[B][K]);
+        Insert[B] = std::move(Sorted);
         std::vector<Event> Events;
         auto It = Insert[B].begin();
         for (unsigned I = 0; I <= P.Blocks[B].Events.size(); ++I) {
