@@ -62,17 +62,14 @@ llvm::ldsbarriers::dominatorsFromBlockExit(const AbstractProgram &P,
   return computeImmediateDominators(G, N);
 }
 
-std::vector<unsigned>
-llvm::ldsbarriers::cuttingCandidates(const AbstractProgram &P, const Window &W,
-                                     const std::vector<Point> &Candidates,
-                                     const std::vector<int> &IDom) {
-  std::vector<unsigned> Out;
-  // Candidates of block B with index in [Lo, Hi].
+/// The ranges of points (block, first index, last index) that lie on every
+/// path of \p W.
+static std::vector<std::tuple<unsigned, unsigned, unsigned>>
+cuttingRanges(const AbstractProgram &P, const Window &W,
+              const std::vector<int> &IDom) {
+  std::vector<std::tuple<unsigned, unsigned, unsigned>> Out;
   auto AddRange = [&](unsigned B, unsigned Lo, unsigned Hi) {
-    auto It =
-        std::lower_bound(Candidates.begin(), Candidates.end(), Point{B, Lo});
-    for (; It != Candidates.end() && It->Block == B && It->Index <= Hi; ++It)
-      Out.push_back(It - Candidates.begin());
+    Out.push_back({B, Lo, Hi});
   };
   unsigned BA = W.Producer.Block, IA = W.Producer.Index;
   unsigned BB = W.Consumer.Block, IB = W.Consumer.Index;
@@ -92,9 +89,32 @@ llvm::ldsbarriers::cuttingCandidates(const AbstractProgram &P, const Window &W,
         AddRange(D, 0, P.Blocks[D].Events.size());
       }
   }
+  return Out;
+}
+
+std::vector<unsigned>
+llvm::ldsbarriers::cuttingCandidates(const AbstractProgram &P, const Window &W,
+                                     const std::vector<Point> &Candidates,
+                                     const std::vector<int> &IDom) {
+  std::vector<unsigned> Out;
+  for (auto [B, Lo, Hi] : cuttingRanges(P, W, IDom)) {
+    auto It =
+        std::lower_bound(Candidates.begin(), Candidates.end(), Point{B, Lo});
+    for (; It != Candidates.end() && It->Block == B && It->Index <= Hi; ++It)
+      Out.push_back(It - Candidates.begin());
+  }
   std::sort(Out.begin(), Out.end());
   Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
   return Out;
+}
+
+bool llvm::ldsbarriers::pointCutsWindow(const AbstractProgram &P, Point At,
+                                        const Window &W,
+                                        const std::vector<int> &IDom) {
+  for (auto [B, Lo, Hi] : cuttingRanges(P, W, IDom))
+    if (At.Block == B && Lo <= At.Index && At.Index <= Hi)
+      return true;
+  return false;
 }
 
 namespace {
@@ -492,14 +512,27 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
     return Result;
   }
 
-  // 1. Existing barriers reached by a pending producer get their wait.
-  std::vector<EventRef> Producers = sortedProducers(Initial.Windows, nullptr);
+  // 1. An existing barrier gets the wait it lacks for the pending producers
+  // of the windows it lies on every path of (as a new barrier there would
+  // wait for them; a window it does not cut gets a barrier of its own).
+  std::map<unsigned, std::vector<int>> IDomByBlock;
+  auto IDomOf = [&](unsigned Block) -> const std::vector<int> & {
+    auto It = IDomByBlock.find(Block);
+    if (It == IDomByBlock.end())
+      It = IDomByBlock.emplace(Block, dominatorsFromBlockExit(P, Block)).first;
+    return It->second;
+  };
   {
     Augmentation Q;
     for (const PendingAtBarrier &PB : Initial.PendingBarriers)
       Q.Queries.push_back(PB.Barrier);
     HazardResult QR = analyzeHazards(P, AOpts, Q);
     for (unsigned I = 0; I < Q.Queries.size(); ++I) {
+      std::vector<EventRef> Producers;
+      for (const Window &W : Initial.Windows)
+        if (pointCutsWindow(P, Q.Queries[I], W, IDomOf(W.Producer.Block)))
+          Producers.push_back(W.Producer);
+      std::sort(Producers.begin(), Producers.end());
       WaitThresholds W = exactWaits(P, Producers, QR.Queried[I], POpts);
       if (W.any())
         Result.CompletedBarriers.push_back({Q.Queries[I], W});
@@ -539,14 +572,9 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
       Keep[I] = 1;
   }
   std::vector<Point> Cands = candidatePoints(P);
-  std::map<unsigned, std::vector<int>> IDomByBlock;
   std::vector<std::vector<unsigned>> Cuts(Ws.size());
   auto ComputeCuts = [&](unsigned I) {
-    unsigned BA = Ws[I].Producer.Block;
-    auto It = IDomByBlock.find(BA);
-    if (It == IDomByBlock.end())
-      It = IDomByBlock.emplace(BA, dominatorsFromBlockExit(P, BA)).first;
-    Cuts[I] = cuttingCandidates(P, Ws[I], Cands, It->second);
+    Cuts[I] = cuttingCandidates(P, Ws[I], Cands, IDomOf(Ws[I].Producer.Block));
   };
   for (unsigned I = 0; I < Ws.size(); ++I)
     if (Keep[I])
@@ -703,8 +731,8 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
       break;
     Result.ProvenOptimal = false;
     for (const Window &W : Left) {
-      std::vector<unsigned> Cut = cuttingCandidates(
-          P, W, Cands, dominatorsFromBlockExit(P, W.Producer.Block));
+      std::vector<unsigned> Cut =
+          cuttingCandidates(P, W, Cands, IDomOf(W.Producer.Block));
       if (Cut.empty()) {
         Result.Uncoverable.push_back(W);
         continue;

@@ -86,6 +86,11 @@ std::vector<unsigned> cuttingCandidates(const AbstractProgram &P,
                                         const std::vector<Point> &Candidates,
                                         const std::vector<int> &IDom);
 
+/// Whether the point \p At lies on every path of window \p W (same \p IDom
+/// as cuttingCandidates).
+bool pointCutsWindow(const AbstractProgram &P, Point At, const Window &W,
+                     const std::vector<int> &IDom);
+
 /// Immediate dominators for cuttingCandidates.
 std::vector<int> dominatorsFromBlockExit(const AbstractProgram &P,
                                          unsigned Block);

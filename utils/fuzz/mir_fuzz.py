@@ -3,7 +3,8 @@
 
 Generates random post-RA machine functions (straight-line code, uniform and
 EXEC-divergent branches, uniform loops, with DS reads, writes and atomics on
-two LDS objects, LDS DMA on gfx9, inline asm, FLAT accesses, accesses
+two LDS objects, LDS DMA on gfx9, gfx1250 async loads to LDS, calls, inline
+asm, FLAT accesses, accesses
 without memoperands, existing barriers with hard, soft or no waits, split
 barrier pairs on gfx12), runs the pass on each with -verify-machineinstrs
 (its self-check turns any race it leaves, other than the ones it reports as
@@ -52,6 +53,13 @@ class Gen:
             return ("GLOBAL_LOAD_LDS_DWORD_SADDR $sgpr4_sgpr5, $vgpr1, 0, 0,"
                     " implicit $m0, implicit $exec :: (load (s32), addrspace 1),"
                     f" (store (s32) into {obj}, addrspace 3)")
+        if kind == 10 and self.cpu == "gfx1250":
+            return ("GLOBAL_LOAD_ASYNC_TO_LDS_B32_SADDR $vgpr1, $sgpr4_sgpr5, $vgpr0, 0, 0,"
+                    " implicit-def $asynccnt, implicit $exec, implicit $asynccnt"
+                    f" :: (load store (s32) on {obj}, addrspace 3)")
+        if kind == 11 and r.randrange(3) == 0:
+            mask = "csr_amdgpu_gfx90ainsts" if self.cpu.startswith("gfx9") else "csr_amdgpu"
+            return f"$sgpr30_sgpr31 = SI_CALL $sgpr4_sgpr5, @ext, {mask}"
         return r.choice([
             'INLINEASM &"s_nop 0", 1 /* sideeffect attdialect */',
             "FLAT_STORE_DWORD $vgpr2_vgpr3, $vgpr1, 0, 0, implicit $exec,"
@@ -139,7 +147,8 @@ def module(gen, count, attrs):
     fns = [f"f{i}" for i in range(count)]
     head = ["--- |",
             "  @a = internal addrspace(3) global [64 x i32] poison, align 4",
-            "  @b = internal addrspace(3) global [64 x i32] poison, align 4"]
+            "  @b = internal addrspace(3) global [64 x i32] poison, align 4",
+            "  declare void @ext()"]
     for f in fns:
         head.append(f"  define amdgpu_kernel void @{f}() {attrs} {{ ret void }}")
     head.append("...")
