@@ -1,33 +1,68 @@
 #!/usr/bin/env bash
-# Runs the pass on a bundled kernel: strips the kernel's own barriers
-# (workgroup fences and llvm.amdgcn.s.barrier), compiles it with llc-22 and
-# the pass in the pipeline, and shows where the barriers went, next to the
-# hand-written placement.
+# Runs amdgpu-lds-barriers on a bundled kernel and shows where the barriers
+# went. Builds the plugin into ./build first if needed (CMake + Ninja), then:
+#  1. deletes the kernel's own `call void @llvm.amdgcn.s.barrier()` lines
+#     (sed, into a temporary file; the workgroup fences stay), compiles that
+#     with llc-22 and the pass in the pipeline, and prints the assembly around
+#     each s_barrier and the pass's remarks;
+#  2. with --compare, also compiles the kernel as written (its hand-placed
+#     barriers, stock llc-22) and prints the same view of it.
 #
-# usage: utils/run-example.sh [kernel.ll] [cpu]   (default: transpose, gfx942)
+# usage: utils/run-example.sh [--compare] [kernel.ll [cpu]]
+#        (default: utils/examples/transpose.ll, gfx942)
+#   BUILD_DIR=dir   use the build in dir instead of ./build
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
+llc=/usr/lib/llvm-22/bin/llc   # = llc-22; the plain llc of Debian 12 is LLVM 14
+
+compare=0
+if [ "${1:-}" = "--compare" ]; then
+  compare=1
+  shift
+fi
 kernel=${1:-$root/utils/examples/transpose.ll}
 cpu=${2:-gfx942}
-"$root/utils/build.sh" > /dev/null
-plugin="$build/lib/AMDGPULDSBarriers.so"
-llc=/usr/lib/llvm-22/bin/llc
+plugin=$build/lib/AMDGPULDSBarriers.so
+
+if [ ! -f "$build/build.ninja" ]; then
+  echo "run-example: configuring $build"
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++-22 > /dev/null
+fi
+[ -f "$plugin" ] || echo "run-example: building the plugin in $build (a minute or two)"
+if ! log=$(ninja -C "$build" AMDGPULDSBarriers 2>&1); then
+  echo "$log" >&2
+  echo "run-example: the plugin does not build" >&2
+  exit 1
+fi
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-
-grep -v -e 'call void @llvm.amdgcn.s.barrier()' -e 'fence syncscope("workgroup")' \
+# The call lines only (plain or tail calls), not comments or the declaration.
+sed -E '/^\s*((tail|musttail|notail) )?call void @llvm\.amdgcn\.s\.barrier\(\)/d' \
   "$kernel" > "$tmp/stripped.ll"
-show() { grep -E '^\s+(ds_|buffer_load|global_load_lds|s_barrier|s_waitcnt|s_wait_dscnt)|^\.LBB|^[a-z_]+:$' "$1"; }
+removed=$(( $(wc -l < "$kernel") - $(wc -l < "$tmp/stripped.ll") ))
 
-echo "=== $cpu: the kernel's own barriers (stock llc-22)"
-"$llc" -mtriple=amdgcn-amd-amdhsa -mcpu="$cpu" -O2 "$kernel" -o "$tmp/own.s"
-show "$tmp/own.s"
-echo
-echo "=== $cpu: barriers stripped, placed by amdgpu-lds-barriers"
+echo "=== $(basename "$kernel"), $cpu: $removed barrier call(s) removed, placed by amdgpu-lds-barriers"
+echo "\$ llc-22 -load=$plugin -amdgpu-lds-barriers -pass-remarks=amdgpu-lds-barriers \\"
+echo "    -mtriple=amdgcn-amd-amdhsa -mcpu=$cpu -O2 stripped.ll -o stripped.s"
 "$llc" -load="$plugin" -amdgpu-lds-barriers -pass-remarks=amdgpu-lds-barriers \
-  -mtriple=amdgcn-amd-amdhsa -mcpu="$cpu" -O2 "$tmp/stripped.ll" -o "$tmp/pass.s" 2>&1
-show "$tmp/pass.s"
-echo
-echo "=== barrier count: hand-written $(grep -cE 's_barrier($|_wait)' "$tmp/own.s")," \
-     "placed by the pass $(grep -cE 's_barrier($|_wait)' "$tmp/pass.s")"
+  -mtriple=amdgcn-amd-amdhsa -mcpu="$cpu" -O2 "$tmp/stripped.ll" \
+  -o "$tmp/pass.s" 2> "$tmp/remarks.txt" || { cat "$tmp/remarks.txt" >&2; exit 1; }
+grep -n -B3 -A1 s_barrier "$tmp/pass.s" || echo "(no barrier)"
+echo "--- remarks"
+cat "$tmp/remarks.txt"
+placed=$(grep -cE '^\s+s_barrier($|_wait)' "$tmp/pass.s" || true)
+
+if [ "$compare" -eq 1 ]; then
+  echo
+  echo "=== $(basename "$kernel"), $cpu: hand-written barriers, stock llc-22"
+  "$llc" -mtriple=amdgcn-amd-amdhsa -mcpu="$cpu" -O2 "$kernel" -o "$tmp/own.s"
+  grep -n -B3 -A1 s_barrier "$tmp/own.s" || echo "(no barrier)"
+  own=$(grep -cE '^\s+s_barrier($|_wait)' "$tmp/own.s" || true)
+  echo
+  echo "=== barriers: placed by the pass $placed, hand-written $own"
+else
+  echo
+  echo "=== barriers placed by the pass: $placed (--compare shows the hand-written ones)"
+fi

@@ -1,23 +1,43 @@
 #!/usr/bin/env bash
-# Installs what the build and the tests need on Debian 12 (LLVM 22 from the
-# distribution, CMake, Ninja, GoogleTest). Does nothing when all of it is
-# already there, so it also works without root on a prepared machine.
+# Installs what the build and the tests need on Debian 12: LLVM 22 and
+# clang-22 (bookworm-security), CMake, Ninja, GoogleTest, Python for lit.
+# Does nothing when every package is already installed, so it also works
+# without root on a prepared machine; otherwise it needs root or sudo.
+#
+# usage: utils/setup.sh
 set -euo pipefail
 
-PACKAGES=(llvm-22-dev llvm-22-tools clang-22 cmake ninja-build libgtest-dev
-          python3 ca-certificates)
+PACKAGES=(
+  llvm-22-dev    # LLVMConfig.cmake, headers, libLLVM.so (pulls llvm-22)
+  llvm-22-tools  # FileCheck, not, lit
+  clang-22       # clang++-22 builds the plugin; clang-22 runs the HIP test
+  cmake
+  ninja-build
+  libgtest-dev   # the unit tests
+  python3        # lit and the fuzzer
+)
 
 missing=()
 for p in "${PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
     missing+=("$p")
+  fi
 done
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "setup: all packages present"
+  echo "setup: all packages installed"
   exit 0
 fi
+
 echo "setup: installing ${missing[*]}"
-SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO=sudo
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+  if ! command -v sudo > /dev/null; then
+    echo "setup: missing packages and not root (no sudo): run as root:" >&2
+    echo "  apt-get update && apt-get install -y --no-install-recommends ${missing[*]}" >&2
+    exit 1
+  fi
+  sudo=(sudo)
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update
+"${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
