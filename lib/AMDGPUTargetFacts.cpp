@@ -170,8 +170,12 @@ OpcodeInfo TargetFacts::classify(unsigned Opcode) const {
     Info.Role = OpcodeRole::ScalarBranch;
     return Info;
   }
-  if (G.starts_with("V_READFIRSTLANE_B32") || G.starts_with("V_READLANE_B32") ||
-      G.starts_with("S_GETREG_B32") || G.starts_with("V_CMP")) {
+  // Lane-varying or wave-specific values: lane ids, lane masks of vector
+  // compares, hardware registers (wave id). V_READFIRSTLANE / V_READLANE
+  // are per-wave only when what they read is lane-varying, which the taint
+  // flow decides.
+  if (G.starts_with("V_MBCNT_") || G.starts_with("S_GETREG_B32") ||
+      G.starts_with("V_CMP")) {
     Info.Role = OpcodeRole::PerWaveSource;
     return Info;
   }

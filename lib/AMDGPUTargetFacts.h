@@ -57,8 +57,8 @@ enum class OpcodeRole : uint8_t {
   SoftWait,           // Soft waits: promise nothing.
   ExecBranch,         // Branches on EXEC (and unlowered SI_IF/SI_ELSE/SI_LOOP).
   ScalarBranch,       // S_CBRANCH_SCC0/SCC1/VCCZ/VCCNZ.
-  PerWaveSource,      // Defines a per-wave value: V_READFIRSTLANE, V_READLANE,
-                      // S_GETREG, vector compares (lane masks).
+  PerWaveSource,      // Defines a lane-varying or per-wave value: V_MBCNT
+                      // (lane ids), S_GETREG, vector compares (lane masks).
 };
 
 /// Classification of one opcode.

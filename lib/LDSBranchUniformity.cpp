@@ -1,9 +1,13 @@
 //===- LDSBranchUniformity.cpp - Scalar branches on per-wave values -------===//
 //
-// Taint sources: V_READFIRSTLANE, V_READLANE, S_GETREG and vector compares
-// (their SGPR lane mask). An instruction that reads a tainted register
-// (other than EXEC, which every vector instruction reads) taints what it
-// defines; any other definition clears the taint. Joins take the union.
+// Taint sources: the vector registers live on entry (work-item ids, lane
+// arguments), vector registers loaded from memory (each lane loads its own
+// address), lane ids (V_MBCNT), lane masks of vector compares, S_GETREG. An
+// instruction that reads a tainted register (other than EXEC, which every
+// vector instruction reads) taints what it defines; any other definition
+// clears the taint. So V_READFIRSTLANE / V_READLANE of lane-varying data are
+// per-wave, while a scalar spilled to a VGPR lane with V_WRITELANE and read
+// back with V_READLANE (as at -O0) stays uniform. Joins take the union.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,12 +30,19 @@ llvm::ldsbarriers::findPerWaveBranches(const MachineFunction &MF,
   const TargetRegisterInfo &TRI = *MF.getSubtarget().getRegisterInfo();
   unsigned NumUnits = TRI.getNumRegUnits();
 
-  // Register units of EXEC: read by every vector instruction, not data.
-  BitVector ExecUnits(NumUnits);
-  for (unsigned R = 1, E = TRI.getNumRegs(); R < E; ++R)
-    if (StringRef(TRI.getName(R)).starts_with("EXEC"))
+  // Register units of EXEC (read by every vector instruction, not data) and
+  // of the vector registers.
+  BitVector ExecUnits(NumUnits), VectorUnits(NumUnits);
+  for (unsigned R = 1, E = TRI.getNumRegs(); R < E; ++R) {
+    StringRef Name = TRI.getName(R);
+    BitVector *Set = Name.starts_with("EXEC") ? &ExecUnits
+                     : Name.starts_with("VGPR") || Name.starts_with("AGPR")
+                         ? &VectorUnits
+                         : nullptr;
+    if (Set)
       for (MCRegUnit U : TRI.regunits(MCRegister(R)))
-        ExecUnits.set(static_cast<unsigned>(U));
+        Set->set(static_cast<unsigned>(U));
+  }
 
   auto ReadsTainted = [&](const MachineInstr &MI, const BitVector &T) {
     for (const MachineOperand &MO : MI.operands())
@@ -47,11 +58,15 @@ llvm::ldsbarriers::findPerWaveBranches(const MachineFunction &MF,
     bool Taint = Role == OpcodeRole::PerWaveSource || ReadsTainted(MI, T);
     for (const MachineOperand &MO : MI.operands())
       if (MO.isReg() && MO.isDef() && MO.getReg().isPhysical())
-        for (MCRegUnit U : TRI.regunits(MO.getReg().asMCReg()))
-          T[static_cast<unsigned>(U)] = Taint;
+        for (MCRegUnit U : TRI.regunits(MO.getReg().asMCReg())) {
+          unsigned Unit = static_cast<unsigned>(U);
+          // A load into a vector register loads per lane.
+          T[Unit] = Taint || (MI.mayLoad() && VectorUnits.test(Unit));
+        }
   };
 
   DenseMap<const MachineBasicBlock *, BitVector> In;
+  In[&MF.front()] = VectorUnits; // Work-item ids and lane arguments.
   ReversePostOrderTraversal<const MachineFunction *> RPOT(&MF);
   for (bool Changed = true; Changed;) {
     Changed = false;
