@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BruteForce.h"
 #include "LDSBarrierPlacement.h"
 #include "ProgramBuilder.h"
 #include "gtest/gtest.h"
@@ -118,37 +119,6 @@ AbstractProgram make(Shape S, std::mt19937 &Rng) {
   return B.program();
 }
 
-/// Fewest new barriers at candidate points leaving no window, by
-/// enumeration up to \p Limit barriers; ~0u when none up to the limit.
-unsigned optimum(const AbstractProgram &P, unsigned Limit) {
-  std::vector<Point> C = candidatePoints(P);
-  for (unsigned K = 0; K <= Limit && K <= C.size(); ++K) {
-    std::vector<unsigned> Idx(K);
-    bool Found = false;
-    std::function<void(unsigned, unsigned)> Go = [&](unsigned Pos,
-                                                     unsigned Next) {
-      if (Found)
-        return;
-      if (Pos == K) {
-        Augmentation Aug;
-        for (unsigned I : Idx)
-          Aug.Barriers.push_back(
-              {C[I], counterBit(Counter::LDS) | counterBit(Counter::VM)});
-        Found = analyzeHazards(P, AnalysisOptions(), Aug).Windows.empty();
-        return;
-      }
-      for (unsigned I = Next; I < C.size(); ++I) {
-        Idx[Pos] = I;
-        Go(Pos + 1, I + 1);
-      }
-    };
-    Go(0, 0);
-    if (Found)
-      return K;
-  }
-  return ~0u;
-}
-
 TEST(PlacementGap, ValidEverywhereOptimalWhereProvable) {
   std::printf("%-22s %8s %8s %10s %12s\n", "CFG class", "programs", "optimal",
               "extra", "proven-opt");
@@ -170,7 +140,7 @@ TEST(PlacementGap, ValidEverywhereOptimalWhereProvable) {
           << shapeName(S) << " iteration " << Iter;
       if (!R.CompletedBarriers.empty())
         continue;
-      unsigned Best = optimum(P, R.Barriers.size());
+      unsigned Best = minimumBarrierCount(P, R.Barriers.size());
       ASSERT_LE(Best, R.Barriers.size()) << shapeName(S) << " " << Iter;
       ++Programs;
       Optimal += Best == R.Barriers.size();

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BruteForce.h"
 #include "LDSBarrierPlacement.h"
 #include "ProgramBuilder.h"
 #include "gtest/gtest.h"
@@ -167,66 +168,6 @@ TEST(Placement, ProducerOnOneSideOfIfBarrierAtJoinOrBranch) {
 // Randomized comparison with the exhaustive minimum.
 //===----------------------------------------------------------------------===//
 
-/// Smallest number of new barriers at candidate points that leaves no
-/// window, by enumeration of subsets in increasing size.
-unsigned bruteForceMinimum(const AbstractProgram &P, unsigned Limit) {
-  std::vector<Point> C = candidatePoints(P);
-  std::vector<unsigned> Pick;
-  AnalysisOptions O;
-  for (unsigned K = 0; K <= Limit; ++K) {
-    // Enumerate K-subsets of C.
-    std::vector<unsigned> Idx(K);
-    for (unsigned I = 0; I < K; ++I)
-      Idx[I] = I;
-    while (true) {
-      if (K <= C.size()) {
-        Augmentation Aug;
-        for (unsigned I : Idx)
-          Aug.Barriers.push_back({C[I], counterBit(Counter::LDS)});
-        if (analyzeHazards(P, O, Aug).Windows.empty())
-          return K;
-      }
-      int I = int(K) - 1;
-      while (I >= 0 && Idx[I] == C.size() - K + I)
-        --I;
-      if (I < 0 || K > C.size())
-        break;
-      ++Idx[I];
-      for (unsigned J = I + 1; J < K; ++J)
-        Idx[J] = Idx[J - 1] + 1;
-    }
-  }
-  return ~0u;
-}
-
-/// Smallest total frequency of a valid barrier set of \p Count barriers.
-double bruteForceMinimumCost(const AbstractProgram &P, unsigned Count) {
-  std::vector<Point> C = candidatePoints(P);
-  double Best = -1;
-  std::vector<unsigned> Idx(Count);
-  std::function<void(unsigned, unsigned)> Go = [&](unsigned Pos,
-                                                   unsigned Next) {
-    if (Pos == Count) {
-      Augmentation Aug;
-      double Cost = 0;
-      for (unsigned I : Idx) {
-        Aug.Barriers.push_back({C[I], counterBit(Counter::LDS)});
-        Cost += P.Blocks[C[I].Block].Freq;
-      }
-      if ((Best < 0 || Cost < Best) &&
-          analyzeHazards(P, AnalysisOptions(), Aug).Windows.empty())
-        Best = Cost;
-      return;
-    }
-    for (unsigned I = Next; I < C.size(); ++I) {
-      Idx[Pos] = I;
-      Go(Pos + 1, I + 1);
-    }
-  };
-  Go(0, 0);
-  return Best;
-}
-
 std::string randomEvents(std::mt19937 &Rng, unsigned MaxLen) {
   static const char *const Kinds[] = {"R0", "W0", "R1", "W1", "A0+1", "A1"};
   std::uniform_int_distribution<unsigned> Len(1, MaxLen), Kind(0, 5);
@@ -245,7 +186,7 @@ TEST(Placement, OptimalOnRandomStraightLinePrograms) {
     Placement R = place(P);
     expectValid(P, R);
     EXPECT_TRUE(R.ProvenOptimal);
-    unsigned Min = bruteForceMinimum(P, R.Barriers.size());
+    unsigned Min = minimumBarrierCount(P, R.Barriers.size());
     EXPECT_EQ(R.Barriers.size(), Min) << "iteration " << Iter;
   }
 }
@@ -263,11 +204,11 @@ TEST(Placement, OptimalOnRandomSingleLoops) {
     AbstractProgram &P = B.program();
     Placement R = place(P);
     expectValid(P, R);
-    unsigned Min = bruteForceMinimum(P, R.Barriers.size());
+    unsigned Min = minimumBarrierCount(P, R.Barriers.size());
     EXPECT_EQ(R.Barriers.size(), Min) << "iteration " << Iter;
     // Among covers of that size, the cheapest in frequency.
     if (R.ProvenOptimal && !R.Barriers.empty())
-      EXPECT_NEAR(R.Cost, bruteForceMinimumCost(P, Min), 1e-9)
+      EXPECT_NEAR(R.Cost, minimumBarrierCost(P, Min), 1e-9)
           << "iteration " << Iter;
   }
 }
