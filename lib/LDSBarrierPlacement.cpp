@@ -570,6 +570,42 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
     }
     for (const auto &[Key, I] : Latest)
       Keep[I] = 1;
+    // Across blocks: when every path from a far producer's block to the
+    // consumer runs through the whole block of a nearer producer of the same
+    // kind, the near window's cutting points are a subset of the far one's
+    // (the path's last pass through that block and what follows), and its
+    // wait completes the far producer too.
+    std::map<std::tuple<Point, unsigned, unsigned, bool>, std::vector<unsigned>>
+        ByConsumer;
+    for (const auto &[Key, I] : Latest) {
+      const Event &A = P.event(Ws[I].Producer);
+      ByConsumer[{Ws[I].Consumer, unsigned(A.Ctr), unsigned(A.OrderClass),
+                  A.InOrder}]
+          .push_back(I);
+    }
+    for (const auto &[Key, Group] : ByConsumer) {
+      // Quadratic in the group: only where it is small enough to pay off.
+      if (Group.size() < 2 || Group.size() > 32)
+        continue;
+      for (unsigned Far : Group) {
+        unsigned BF = Ws[Far].Producer.Block, BB = Ws[Far].Consumer.Block;
+        const std::vector<int> &IDom = IDomOf(BF);
+        if (IDom[BB] < 0)
+          continue;
+        for (unsigned Near : Group) {
+          unsigned BN = Ws[Near].Producer.Block;
+          if (Near == Far || !Keep[Near] || BN == BF || BN == BB)
+            continue;
+          bool OnEveryPath = false;
+          for (int D = IDom[BB]; D != int(P.Blocks.size()); D = IDom[D])
+            OnEveryPath |= D == int(BN);
+          if (OnEveryPath) {
+            Keep[Far] = 0;
+            break;
+          }
+        }
+      }
+    }
   }
   std::vector<Point> Cands = candidatePoints(P);
   std::vector<std::vector<unsigned>> Cuts(Ws.size());
