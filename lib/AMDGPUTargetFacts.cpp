@@ -279,8 +279,9 @@ unsigned TargetFacts::encodeWaitcnt(const WaitThresholds &W) const {
 std::array<unsigned, NumCounters> TargetFacts::getCounterMax() const {
   std::array<unsigned, NumCounters> Max;
   // LDS, VM, Async, Tensor, Exp. gfx9 lgkmcnt has 4 bits; gfx10+ 6 bits.
-  // The gfx1250 asynccnt and tensorcnt immediates are 6 bits wide, like
-  // loadcnt.
+  // asynccnt and tensorcnt (gfx1250) are taken as 6 bits, like loadcnt;
+  // the assembler does not range-check them. Should the hardware field be
+  // narrower, the value is truncated to a smaller count, a stricter wait.
   Max = {Gen == Generation::GFX9 ? 15u : 63u, 63u, 63u, 63u, 7u};
   return Max;
 }
