@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LDSSplitBarriers.h"
+#include "llvm/ADT/SmallVector.h"
 #include <algorithm>
 
 using namespace llvm;
@@ -137,33 +138,74 @@ void llvm::ldsbarriers::pairSignals(
     const std::vector<std::vector<unsigned>> &Serves,
     const std::vector<Augmentation::CompletedBarrier> &Completed,
     std::vector<Augmentation::NewBarrier> &Barriers) {
-  // Earliest legal signal point of each barrier, within the wait's block.
-  for (unsigned I = 0; I < Barriers.size(); ++I) {
-    Point W = Barriers[I].At;
+  std::vector<SmallVector<unsigned, 2>> Preds = P.predecessors();
+  // The block a signal may move up into from the top of \p B: its only
+  // predecessor, when that one only leads to B (so both run equally often)
+  // and may hold a barrier.
+  auto ChainPred = [&](unsigned B) -> int {
+    // The entry block is also entered from the function's start.
+    if (B == P.Entry || Preds[B].size() != 1)
+      return -1;
+    unsigned Pred = Preds[B].front();
+    if (Pred == B || P.Blocks[Pred].Succs.size() != 1 ||
+        P.Blocks[Pred].NoBarrier || !P.Blocks[Pred].HasEndPoint)
+      return -1;
+    return Pred;
+  };
+  // The lowest index of block \p B, among the events before \p End, above
+  // which the signal of barrier \p I may not go: after barrier events, the
+  // producers the barrier serves, and other new barriers' waits.
+  auto FloorIn = [&](unsigned I, unsigned B, unsigned End) {
     unsigned Floor = 0;
-    const auto &Events = P.Blocks[W.Block].Events;
-    for (unsigned J = W.Index; J-- > 0;) {
+    const auto &Events = P.Blocks[B].Events;
+    for (unsigned J = End; J-- > 0;) {
       Event::EventKind K = Events[J].Kind;
-      if (K == Event::Barrier || K == Event::Signal ||
+      bool Producer = false;
+      for (unsigned WI : Serves[I])
+        Producer |= Windows[WI].Producer == Point{B, J};
+      if (Producer || K == Event::Barrier || K == Event::Signal ||
           K == Event::BarrierWait) {
         Floor = J + 1;
         break;
       }
-      bool Producer = false;
-      for (unsigned WI : Serves[I])
-        Producer |= Windows[WI].Producer == Point{W.Block, J};
-      if (Producer) {
-        Floor = J + 1;
-        break;
-      }
     }
-    // Not above another new barrier's wait in the same block.
     for (unsigned K = 0; K < Barriers.size(); ++K)
-      if (K != I && Barriers[K].At.Block == W.Block &&
-          Barriers[K].At.Index < W.Index)
+      if (K != I && Barriers[K].At.Block == B && Barriers[K].At.Index <= End &&
+          !(Barriers[K].At == Barriers[I].At))
         Floor = std::max(Floor, Barriers[K].At.Index);
-    Barriers[I].SignalAt = {W.Block, Floor};
+    return Floor;
+  };
+
+  // Earliest legal signal point of each barrier: within the wait's block,
+  // then up a chain of blocks that run exactly as often.
+  for (unsigned I = 0; I < Barriers.size(); ++I) {
+    Point W = Barriers[I].At;
+    Point S{W.Block, FloorIn(I, W.Block, W.Index)};
+    for (unsigned Steps = 0; S.Index == 0 && Steps < 8; ++Steps) {
+      int Pred = ChainPred(S.Block);
+      if (Pred < 0)
+        break;
+      unsigned End = P.Blocks[Pred].Events.size();
+      S = {unsigned(Pred), FloorIn(I, Pred, End)};
+    }
+    Barriers[I].SignalAt = S;
   }
+
+  // Whether \p X lies after the signal and before the wait of \p NB.
+  auto Between = [&](const Augmentation::NewBarrier &NB, Point X) {
+    Point S = NB.SignalAt, W = NB.At;
+    if (S.Block == W.Block)
+      return X.Block == S.Block && S.Index <= X.Index && X.Index < W.Index;
+    if (X.Block == S.Block)
+      return S.Index <= X.Index;
+    if (X.Block == W.Block)
+      return X.Index < W.Index;
+    for (int B = ChainPred(W.Block); B >= 0 && unsigned(B) != S.Block;
+         B = ChainPred(B))
+      if (unsigned(B) == X.Block)
+        return true;
+    return false;
+  };
 
   // Accesses left between a signal and its wait are not ordered by it: push
   // the signal below any that the analysis finds still unordered.
@@ -177,10 +219,8 @@ void llvm::ldsbarriers::pairSignals(
     bool Moved = false;
     for (const Window &W : Left)
       for (auto &NB : Barriers)
-        if (NB.isSplit() && NB.SignalAt.Block == W.Producer.Block &&
-            NB.SignalAt.Index <= W.Producer.Index &&
-            W.Producer.Index < NB.At.Index) {
-          NB.SignalAt.Index = W.Producer.Index + 1;
+        if (NB.isSplit() && Between(NB, W.Producer)) {
+          NB.SignalAt = {W.Producer.Block, W.Producer.Index + 1};
           Moved = true;
         }
     if (!Moved)

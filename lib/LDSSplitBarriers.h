@@ -39,7 +39,8 @@ SignalState computeSignalState(const AbstractProgram &P,
 /// Moves the signal of every split-capable barrier in \p Barriers as early
 /// as it can go: within the wait's block, after the last event that must
 /// precede it (a producer of a window the barrier serves, a barrier event,
-/// another new barrier's wait), then back down past any access that the
+/// another new barrier's wait), and from the top of the block up a chain of
+/// equally frequent predecessors; then back down below any access that the
 /// re-run analysis shows would otherwise stay unordered. The result is
 /// checked: if hoisting leaves a window, the signals fall back to their
 /// waits.

@@ -110,6 +110,38 @@ TEST(SplitPlacement, SignalPushedBelowAnAccessLeftUnordered) {
   EXPECT_EQ(R.Barriers[0].At, (Point{0, 3}));
 }
 
+TEST(SplitPlacement, SignalMovesUpIntoAnEquallyFrequentPredecessor) {
+  // bb.0 (only predecessor of bb.1, only successor bb.1): W0 R1; bb.1: R0.
+  ProgramBuilder B;
+  unsigned A = B.block("W0 R1"), C = B.block("R0");
+  B.edge(A, C);
+  Placement R = placeSplit(B.program());
+  ASSERT_EQ(R.Barriers.size(), 1u);
+  EXPECT_EQ(R.Barriers[0].At, (Point{C, 0}));
+  EXPECT_EQ(R.Barriers[0].SignalAt, (Point{A, 1}));
+  EXPECT_TRUE(computeSignalState(B.program(), augmentationOf(R)).consistent());
+}
+
+TEST(SplitPlacement, SignalNeverLeavesTheEntryBlock) {
+  // The entry block is also entered from the function's start: a signal
+  // hoisted into its only predecessor would be missing on the first entry.
+  // bb.1 is the entry's only predecessor and runs more often, so the wait
+  // goes at the top of the entry block.
+  ProgramBuilder B;
+  unsigned E = B.block("R0"), L = B.block("W0", 10);
+  B.edge(E, L);
+  B.edge(L, E);
+  Placement R = placeSplit(B.program());
+  bool WaitAtEntryTop = false;
+  for (const auto &NB : R.Barriers)
+    if (NB.At == Point{E, 0}) {
+      WaitAtEntryTop = true;
+      EXPECT_EQ(NB.SignalAt.Block, E);
+    }
+  EXPECT_TRUE(WaitAtEntryTop);
+  EXPECT_TRUE(computeSignalState(B.program(), augmentationOf(R)).consistent());
+}
+
 TEST(SplitPlacement, ExistingPairCountsAsCoverageAndGetsItsWait) {
   ProgramBuilder B;
   B.block("W0 S R1 V R0");
