@@ -437,9 +437,7 @@ std::vector<EventRef> sortedProducers(const std::vector<Window> &Ws,
 static void addInFlightWaits(const AbstractProgram &P,
                              const AnalysisOptions &AOpts,
                              const PlacementOptions &POpts, Placement &R) {
-  Augmentation Aug;
-  Aug.Barriers = R.Barriers;
-  Aug.CompletedBarriers = R.CompletedBarriers;
+  Augmentation Aug = R.augmentation();
   std::vector<Window> InFlight = analyzeHazards(P, AOpts, Aug).InFlight;
   if (InFlight.empty())
     return;
@@ -463,9 +461,7 @@ llvm::ldsbarriers::redundantBarriers(const AbstractProgram &P,
                                      const AnalysisOptions &Opts,
                                      const Placement &R, unsigned Limit) {
   std::vector<EventRef> Out;
-  Augmentation Aug;
-  Aug.Barriers = R.Barriers;
-  Aug.CompletedBarriers = R.CompletedBarriers;
+  Augmentation Aug = R.augmentation();
   size_t Baseline = analyzeHazards(P, Opts, Aug).Windows.size();
   unsigned Checked = 0;
   for (unsigned B = 0; B < P.Blocks.size(); ++B)
@@ -489,11 +485,10 @@ llvm::ldsbarriers::redundantBarriers(const AbstractProgram &P,
           continue;
         *It = Event::wait(WaitThresholds());
       }
-      Augmentation Kept;
-      Kept.Barriers = R.Barriers;
-      for (const auto &CB : R.CompletedBarriers)
-        if (!(CB.Barrier == EventRef{B, I}))
-          Kept.CompletedBarriers.push_back(CB);
+      Augmentation Kept = R.augmentation();
+      llvm::erase_if(Kept.CompletedBarriers, [&](const auto &CB) {
+        return CB.Barrier == EventRef{B, I};
+      });
       if (analyzeHazards(Without, Opts, Kept).Windows.size() <= Baseline)
         Out.push_back({B, I});
     }
@@ -752,9 +747,7 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
   AnalysisOptions AllWindows = AOpts;
   AllWindows.MinimalWindows = false;
   for (unsigned Round = 0;; ++Round) {
-    Augmentation Final;
-    Final.CompletedBarriers = Result.CompletedBarriers;
-    Final.Barriers = Result.Barriers;
+    Augmentation Final = Result.augmentation();
     std::vector<Window> Left;
     for (const Window &W : analyzeHazards(P, AllWindows, Final).Windows) {
       bool Known = false;

@@ -55,6 +55,16 @@ struct Placement {
   bool ProvenOptimal = true;
   /// Sum of the block frequencies of the new barriers.
   double Cost = 0;
+
+  /// The placement as synchronization on top of the program (what the
+  /// analysis assumes and the pass emits).
+  Augmentation augmentation() const {
+    Augmentation Aug;
+    Aug.Barriers = Barriers;
+    Aug.CompletedBarriers = CompletedBarriers;
+    Aug.Waits = Waits;
+    return Aug;
+  }
 };
 
 /// Chooses barriers for \p P. The result is checked by re-running the

@@ -44,9 +44,7 @@ TEST(AbstractProgram, DominatorsOfDiamondAndIrreducibleGraph) {
 TEST(AbstractProgram, DivergentIfMarksOnlyTheSkippedBlock) {
   ProgramBuilder B;
   unsigned Entry = B.block(""), Then = B.block(""), Join = B.block("");
-  B.edge(Entry, Then);
-  B.edge(Entry, Join);
-  B.edge(Then, Join);
+  B.ifThen(Entry, Then, Join);
   B.divergent(Entry);
   markDivergentBlocks(B.program());
   EXPECT_FALSE(B.program().Blocks[Entry].NoBarrier);
@@ -73,9 +71,7 @@ TEST(AbstractProgram, LoopWithDivergentExitMarksWholeBody) {
 TEST(AbstractProgram, SelfLoopWithDivergentExitIsUnsafe) {
   ProgramBuilder B;
   unsigned Pre = B.block(""), Body = B.block(""), Exit = B.block("");
-  B.edge(Pre, Body);
-  B.edge(Body, Body);
-  B.edge(Body, Exit);
+  B.selfLoop(Pre, Body, Exit);
   B.divergent(Body);
   markDivergentBlocks(B.program());
   EXPECT_TRUE(B.program().Blocks[Body].NoBarrier);
@@ -85,9 +81,7 @@ TEST(AbstractProgram, SelfLoopWithDivergentExitIsUnsafe) {
 TEST(AbstractProgram, UniformBranchesMarkNothing) {
   ProgramBuilder B;
   unsigned Entry = B.block(""), Then = B.block(""), Join = B.block("");
-  B.edge(Entry, Then);
-  B.edge(Entry, Join);
-  B.edge(Then, Join);
+  B.ifThen(Entry, Then, Join);
   markDivergentBlocks(B.program());
   for (const Block &BB : B.program().Blocks)
     EXPECT_FALSE(BB.NoBarrier);

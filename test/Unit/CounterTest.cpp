@@ -67,9 +67,7 @@ TEST(Counters, DoubleBufferedLoopLeavesNextStageInFlight) {
   ProgramBuilder B;
   unsigned Pre = B.block("D0 L"), Body = B.block("R0 D0 L", 8),
            Exit = B.block("");
-  B.edge(Pre, Body);
-  B.edge(Body, Body);
-  B.edge(Body, Exit);
+  B.selfLoop(Pre, Body, Exit);
   Placement R = placeBarriers(B.program(), AnalysisOptions());
   bool SawExact = false;
   for (const auto &NB : R.Barriers)

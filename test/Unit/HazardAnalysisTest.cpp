@@ -96,9 +96,7 @@ TEST(HazardAnalysis, LoopCarriedWindows) {
   // pre -> body -> body (back-edge) -> exit.
   ProgramBuilder B;
   unsigned Pre = B.block(""), Body = B.block("R0 W0"), Exit = B.block("");
-  B.edge(Pre, Body);
-  B.edge(Body, Body);
-  B.edge(Body, Exit);
+  B.selfLoop(Pre, Body, Exit);
   auto W = windowsOf(B.program());
   ASSERT_EQ(W.size(), 2u);
   // R -> W in the same iteration (WAR) and W -> R of the next (RAW).
@@ -131,9 +129,7 @@ TEST(HazardAnalysis, BarrierAtLoopHeaderSeesBackEdgeStore) {
   // arrives over the back-edge in flight.
   ProgramBuilder B;
   unsigned Pre = B.block(""), Head = B.block("| R0 W0"), Exit = B.block("");
-  B.edge(Pre, Head);
-  B.edge(Head, Head);
-  B.edge(Head, Exit);
+  B.selfLoop(Pre, Head, Exit);
   HazardResult R = analyzeHazards(B.program(), AnalysisOptions());
   ASSERT_EQ(R.PendingBarriers.size(), 1u);
   EXPECT_EQ(R.PendingBarriers[0].Barrier.Block, Head);

@@ -76,9 +76,7 @@ AbstractProgram make(Shape S, std::mt19937 &Rng) {
   case Shape::Loop: {
     unsigned P = B.block(events(Rng, 2)), L = B.block(events(Rng, 5), 8),
              X = B.block(events(Rng, 2));
-    B.edge(P, L);
-    B.edge(L, L);
-    B.edge(L, X);
+    B.selfLoop(P, L, X);
     break;
   }
   case Shape::Nested: {
@@ -86,9 +84,7 @@ AbstractProgram make(Shape S, std::mt19937 &Rng) {
              I = B.block(events(Rng, 2), 16), T = B.block(events(Rng, 2), 4),
              X = B.block(events(Rng, 1));
     B.edge(P, H);
-    B.edge(H, I);
-    B.edge(I, I);
-    B.edge(I, T);
+    B.selfLoop(H, I, T);
     B.edge(T, H);
     B.edge(T, X);
     break;
@@ -108,9 +104,7 @@ AbstractProgram make(Shape S, std::mt19937 &Rng) {
   case Shape::Irreducible: {
     unsigned E = B.block(events(Rng, 2)), A = B.block(events(Rng, 2), 4),
              C = B.block(events(Rng, 2), 4), X = B.block(events(Rng, 1));
-    B.edge(E, A);
-    B.edge(E, C);
-    B.edge(A, C);
+    B.ifThen(E, A, C);
     B.edge(C, A);
     B.edge(C, X);
     break;
@@ -132,11 +126,9 @@ TEST(PlacementGap, ValidEverywhereOptimalWhereProvable) {
       // search counts new barriers only, and so does the placement, but an
       // existing barrier completed with a wait is free for the placement.
       Placement R = placeBarriers(P, AnalysisOptions());
-      Augmentation Aug;
-      Aug.Barriers = R.Barriers;
-      Aug.CompletedBarriers = R.CompletedBarriers;
-      ASSERT_EQ(analyzeHazards(P, AnalysisOptions(), Aug).Windows.size(),
-                R.Uncoverable.size())
+      ASSERT_EQ(
+          analyzeHazards(P, AnalysisOptions(), R.augmentation()).Windows.size(),
+          R.Uncoverable.size())
           << shapeName(S) << " iteration " << Iter;
       if (!R.CompletedBarriers.empty())
         continue;

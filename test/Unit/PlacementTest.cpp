@@ -26,11 +26,9 @@ Placement place(AbstractProgram &P, bool WAW = false) {
 
 /// Checks that the placement leaves no window but the uncoverable ones.
 void expectValid(AbstractProgram &P, const Placement &R) {
-  Augmentation Aug;
-  Aug.Barriers = R.Barriers;
-  Aug.CompletedBarriers = R.CompletedBarriers;
-  EXPECT_EQ(analyzeHazards(P, AnalysisOptions(), Aug).Windows.size(),
-            R.Uncoverable.size());
+  EXPECT_EQ(
+      analyzeHazards(P, AnalysisOptions(), R.augmentation()).Windows.size(),
+      R.Uncoverable.size());
 }
 
 TEST(Placement, NothingToDo) {
@@ -92,9 +90,7 @@ TEST(Placement, HoistsOutOfLoopWhenProducerIsOutside) {
   // pre: W0; loop body (freq 10): R0; the barrier belongs in pre.
   ProgramBuilder B;
   unsigned Pre = B.block("W0"), Body = B.block("R0", 10.0), Exit = B.block("");
-  B.edge(Pre, Body);
-  B.edge(Body, Body);
-  B.edge(Body, Exit);
+  B.selfLoop(Pre, Body, Exit);
   Placement R = place(B.program());
   ASSERT_EQ(R.Barriers.size(), 1u);
   EXPECT_EQ(R.Barriers[0].At.Block, Pre);
@@ -107,9 +103,7 @@ TEST(Placement, LoopCarriedWarAndRawShareOneBarrierWhenPossible) {
   // two barriers are needed.
   ProgramBuilder B;
   unsigned Pre = B.block(""), Body = B.block("R0 W0"), Exit = B.block("");
-  B.edge(Pre, Body);
-  B.edge(Body, Body);
-  B.edge(Body, Exit);
+  B.selfLoop(Pre, Body, Exit);
   Placement R = place(B.program());
   EXPECT_EQ(R.Barriers.size(), 2u);
   EXPECT_TRUE(R.ProvenOptimal);
@@ -120,9 +114,7 @@ TEST(Placement, NeverInsideDivergentBlock) {
   // entry: W0, divergent branch over "then: R0".
   ProgramBuilder B;
   unsigned E = B.block("W0"), Then = B.block("R0"), Join = B.block("");
-  B.edge(E, Then);
-  B.edge(E, Join);
-  B.edge(Then, Join);
+  B.ifThen(E, Then, Join);
   B.divergent(E);
   markDivergentBlocks(B.program());
   Placement R = place(B.program());
@@ -135,9 +127,7 @@ TEST(Placement, NeverInsideDivergentBlock) {
 TEST(Placement, UncoverableWindowIsReportedNotPlaced) {
   ProgramBuilder B;
   unsigned E = B.block(""), Then = B.block("W0 R0"), Join = B.block("");
-  B.edge(E, Then);
-  B.edge(E, Join);
-  B.edge(Then, Join);
+  B.ifThen(E, Then, Join);
   B.divergent(E);
   markDivergentBlocks(B.program());
   Placement R = place(B.program());
@@ -198,9 +188,7 @@ TEST(Placement, OptimalOnRandomSingleLoops) {
     unsigned Pre = B.block(randomEvents(Rng, 3));
     unsigned Body = B.block(randomEvents(Rng, 6), 8.0);
     unsigned Exit = B.block(randomEvents(Rng, 3));
-    B.edge(Pre, Body);
-    B.edge(Body, Body);
-    B.edge(Body, Exit);
+    B.selfLoop(Pre, Body, Exit);
     AbstractProgram &P = B.program();
     Placement R = place(P);
     expectValid(P, R);

@@ -90,6 +90,18 @@ public:
     return P.Blocks.size() - 1;
   }
   void edge(unsigned From, unsigned To) { P.Blocks[From].Succs.push_back(To); }
+  /// A one-block loop: Pre -> Body, Body -> Body, Body -> Exit.
+  void selfLoop(unsigned Pre, unsigned Body, unsigned Exit) {
+    edge(Pre, Body);
+    edge(Body, Body);
+    edge(Body, Exit);
+  }
+  /// An if without else: Entry -> Then -> Join, Entry -> Join.
+  void ifThen(unsigned Entry, unsigned Then, unsigned Join) {
+    edge(Entry, Then);
+    edge(Entry, Join);
+    edge(Then, Join);
+  }
   void divergent(unsigned B) { P.Blocks[B].DivergentBranch = true; }
   AbstractProgram &program() {
     if (P.ScopeMayAlias.empty())

@@ -18,13 +18,6 @@ Placement placeSplit(AbstractProgram &P) {
   return placeBarriers(P, AnalysisOptions(), O);
 }
 
-Augmentation augmentationOf(const Placement &R) {
-  Augmentation Aug;
-  Aug.Barriers = R.Barriers;
-  Aug.CompletedBarriers = R.CompletedBarriers;
-  return Aug;
-}
-
 TEST(SignalState, AlternationInStraightLine) {
   ProgramBuilder B;
   B.block("W0 S R1 V R0");
@@ -69,9 +62,7 @@ TEST(SignalState, Violations) {
     // again while the first is pending.
     ProgramBuilder B;
     unsigned Pre = B.block(""), Body = B.block("S"), Exit = B.block("V");
-    B.edge(Pre, Body);
-    B.edge(Body, Body);
-    B.edge(Body, Exit);
+    B.selfLoop(Pre, Body, Exit);
     EXPECT_FALSE(computeSignalState(B.program()).consistent());
   }
 }
@@ -84,7 +75,7 @@ TEST(SplitPlacement, SignalHoistedAboveUnrelatedAccesses) {
   ASSERT_EQ(R.Barriers.size(), 1u);
   EXPECT_EQ(R.Barriers[0].At, (Point{0, 3}));
   EXPECT_EQ(R.Barriers[0].SignalAt, (Point{0, 1}));
-  EXPECT_TRUE(analyzeHazards(B.program(), AnalysisOptions(), augmentationOf(R))
+  EXPECT_TRUE(analyzeHazards(B.program(), AnalysisOptions(), R.augmentation())
                   .Windows.empty());
 }
 
@@ -119,7 +110,7 @@ TEST(SplitPlacement, SignalMovesUpIntoAnEquallyFrequentPredecessor) {
   ASSERT_EQ(R.Barriers.size(), 1u);
   EXPECT_EQ(R.Barriers[0].At, (Point{C, 0}));
   EXPECT_EQ(R.Barriers[0].SignalAt, (Point{A, 1}));
-  EXPECT_TRUE(computeSignalState(B.program(), augmentationOf(R)).consistent());
+  EXPECT_TRUE(computeSignalState(B.program(), R.augmentation()).consistent());
 }
 
 TEST(SplitPlacement, SignalNeverLeavesTheEntryBlock) {
@@ -139,7 +130,7 @@ TEST(SplitPlacement, SignalNeverLeavesTheEntryBlock) {
       EXPECT_EQ(NB.SignalAt.Block, E);
     }
   EXPECT_TRUE(WaitAtEntryTop);
-  EXPECT_TRUE(computeSignalState(B.program(), augmentationOf(R)).consistent());
+  EXPECT_TRUE(computeSignalState(B.program(), R.augmentation()).consistent());
 }
 
 TEST(SplitPlacement, ExistingPairCountsAsCoverageAndGetsItsWait) {
@@ -162,8 +153,8 @@ TEST(SplitPlacement, NoNewBarrierBetweenExistingSignalAndWait) {
     EXPECT_LE(NB.At.Index, 2u);
     EXPECT_LE(NB.SignalAt.Index, 2u);
   }
-  EXPECT_TRUE(computeSignalState(B.program(), augmentationOf(R)).consistent());
-  EXPECT_TRUE(analyzeHazards(B.program(), AnalysisOptions(), augmentationOf(R))
+  EXPECT_TRUE(computeSignalState(B.program(), R.augmentation()).consistent());
+  EXPECT_TRUE(analyzeHazards(B.program(), AnalysisOptions(), R.augmentation())
                   .Windows.empty());
 }
 
@@ -188,7 +179,7 @@ TEST(SplitPlacement, RandomProgramsStayValidAndBalanced) {
     AbstractProgram &P = B.program();
     ASSERT_TRUE(computeSignalState(P).consistent());
     Placement R = placeSplit(P);
-    Augmentation Aug = augmentationOf(R);
+    Augmentation Aug = R.augmentation();
     // Windows inside an existing signal..wait stretch cannot be covered
     // without breaking alternation; they are reported instead.
     EXPECT_EQ(analyzeHazards(P, AnalysisOptions(), Aug).Windows.size(),

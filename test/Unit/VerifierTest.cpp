@@ -68,9 +68,7 @@ TEST(Verifier, FlagsUnbalancedSplitBarriers) {
 TEST(Verifier, FlagsBarrierInDivergentRegion) {
   ProgramBuilder B;
   unsigned E = B.block("W0"), Then = B.block("w0 | R0"), Join = B.block("");
-  B.edge(E, Then);
-  B.edge(E, Join);
-  B.edge(Then, Join);
+  B.ifThen(E, Then, Join);
   B.divergent(E);
   EXPECT_EQ(count(verify(B.program()), Violation::DivergentBarrier), 1u);
   // The same code with a uniform branch is fine.
@@ -83,9 +81,7 @@ TEST(Verifier, FlagsLoopHeaderBarrierWithoutWait) {
   // a store; the store is in flight at the barrier on the next iteration.
   ProgramBuilder B;
   unsigned Pre = B.block(""), Head = B.block("| R0 W0"), Exit = B.block("");
-  B.edge(Pre, Head);
-  B.edge(Head, Head);
-  B.edge(Head, Exit);
+  B.selfLoop(Pre, Head, Exit);
   std::vector<Violation> V = verify(B.program());
   ASSERT_GE(count(V, Violation::Race), 1u);
 }
