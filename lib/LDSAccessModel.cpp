@@ -186,10 +186,12 @@ void LDSAccessModel::addInstr(unsigned B, MachineInstr &MI) {
     // LDS address per lane (keep the object only); stores from LDS carry
     // only their global memoperand and tensor transfers none: those are
     // "anywhere in LDS".
-    Location L = locationOf(MI, Info);
-    if (Info.Role == OpcodeRole::LDSDMA)
-      L.Size *= Facts.getWaveSize();
-    else
+    bool Exact = false;
+    Location L = locationOf(MI, Info, &Exact);
+    if (Info.Role == OpcodeRole::LDSDMA) {
+      if (Exact)
+        L.Size *= Facts.getWaveSize();
+    } else
       L.Size = 0;
     bool Reads = Info.Role == OpcodeRole::AsyncStoreFromLDS ||
                  Info.Role == OpcodeRole::TensorStoreFromLDS;
@@ -293,8 +295,26 @@ int LDSAccessModel::objectId(const GlobalVariable &GV, int64_t &Begin) {
   return It->second;
 }
 
+/// The one LDS variable every object underlying \p V is (through phis and
+/// selects of pointers into it), or null.
+static const GlobalVariable *underlyingGlobal(const Value *V) {
+  SmallVector<const Value *, 4> Objects;
+  getUnderlyingObjects(V, Objects);
+  const GlobalVariable *Result = nullptr;
+  for (const Value *O : Objects) {
+    const auto *GV = dyn_cast<GlobalVariable>(O);
+    if (!GV || (Result && GV != Result))
+      return nullptr;
+    Result = GV;
+  }
+  return Result;
+}
+
 Location LDSAccessModel::locationOf(const MachineInstr &MI,
-                                    const OpcodeInfo &Info) {
+                                    const OpcodeInfo &Info, bool *ExactOffset) {
+  if (ExactOffset)
+    *ExactOffset = false;
+  bool Exact = true;
   Location Result;
   bool First = true;
   for (const MachineMemOperand *MMO : MI.memoperands()) {
@@ -314,12 +334,20 @@ Location LDSAccessModel::locationOf(const MachineInstr &MI,
       if (Size.hasValue() && !Size.isScalable() && !Info.TwoAddress &&
           L.Object != Location::AnyObject)
         L.Size = Size.getValue().getFixedValue();
-    } else if (const auto *Obj =
-                   dyn_cast<GlobalVariable>(getUnderlyingObject(V))) {
-      int64_t Ignored = 0;
-      L.Object = objectId(*Obj, Ignored);
-      if (L.Object == Location::AbsoluteObject)
-        L.Object = Location::AnyObject; // Unknown address within it.
+    } else if (const GlobalVariable *Obj = underlyingGlobal(V)) {
+      Exact = false;
+      // An unknown offset: anywhere in the object. An absolutely placed
+      // object (module LDS lowering places every kernel's variables so) is
+      // then its whole address range.
+      int64_t Addr = 0;
+      L.Object = objectId(*Obj, Addr);
+      if (L.Object == Location::AbsoluteObject) {
+        uint64_t Bytes = DL.getTypeAllocSize(Obj->getValueType());
+        if (Bytes == 0)
+          L.Object = Location::AnyObject;
+        L.Begin = Addr;
+        L.Size = Bytes;
+      }
     } else {
       return Location();
     }
@@ -338,6 +366,8 @@ Location LDSAccessModel::locationOf(const MachineInstr &MI,
   }
   if (!First)
     Result.ScopeTag = scopeTag(MI);
+  if (ExactOffset)
+    *ExactOffset = Exact && !First && Result.Size;
   return Result;
 }
 

@@ -67,7 +67,10 @@ public:
 
 private:
   void addInstr(unsigned B, MachineInstr &MI);
-  Location locationOf(const MachineInstr &MI, const OpcodeInfo &Info);
+  /// \p ExactOffset, if given, is set when the range is the access's own
+  /// bytes rather than its whole object.
+  Location locationOf(const MachineInstr &MI, const OpcodeInfo &Info,
+                      bool *ExactOffset = nullptr);
   unsigned scopeTag(const MachineInstr &MI);
   int objectId(const GlobalVariable &GV, int64_t &Begin);
 

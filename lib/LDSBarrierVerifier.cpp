@@ -84,6 +84,15 @@ public:
   }
 
 private:
+  /// Whether E's LDS write cannot land before in-flight transfer A's: both
+  /// are writes by transfers that complete in one order.
+  static bool landsAfter(const Event &A, const Event &E) {
+    if (!E.Async || A.AK != AccessKind::Write || E.AK != AccessKind::Write)
+      return false;
+    return A.InOrder && E.InOrder && A.Ctr == E.Ctr &&
+           A.OrderClass == E.OrderClass;
+  }
+
   /// Follows producer A from (B, From) with progress Pr; returns false when
   /// A becomes ordered within the block.
   bool walk(EventRef A, unsigned B, unsigned From, Progress &Pr) {
@@ -99,7 +108,7 @@ private:
         // The issuing wave itself must not touch the bytes of its own
         // asynchronous transfer before the transfer's counter says so.
         if (AE.Async && Pr.State == Progress::InFlight &&
-            raceKind(P, AE, E, /*WAW=*/true) &&
+            !landsAfter(AE, E) && raceKind(P, AE, E, /*WAW=*/true) &&
             ReportedInFlight.insert({A, {B, I}}).second)
           Out.push_back({Violation::InFlight,
                          A,

@@ -306,8 +306,14 @@ private:
             }
           }
         }
-        // The wave's own asynchronous transfer may still be in flight.
-        if (A.Async && L > Complete &&
+        // The wave's own asynchronous transfer may still be in flight. A
+        // later transfer that writes in the same completion order lands after
+        // it, so an overlapping write by that one is no hazard.
+        bool OrderedWrites = X.Async && A.InOrder && X.InOrder &&
+                             A.AK == AccessKind::Write &&
+                             X.AK == AccessKind::Write && A.Ctr == X.Ctr &&
+                             A.OrderClass == X.OrderClass;
+        if (A.Async && L > Complete && !OrderedWrites &&
             accessesConflict(P, A, X, SameWave, &K) &&
             SeenInFlight.insert({AId, Id}).second)
           Result.InFlight.push_back({Accesses[AId], XRef, K});

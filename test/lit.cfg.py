@@ -23,3 +23,10 @@ config.substitutions.append(
     ("%clang_hip", os.path.join(config.llvm_tools_dir, "clang") +
      " -x hip --cuda-device-only -nogpulib -nogpuinc -O2 -S"
      " -Xclang -load -Xclang " + config.plugin))
+# %hip_compile runs utils/hip-compile.sh with this build's plugin.
+config.substitutions.append(
+    ("%hip_compile", "env BUILD_DIR=" +
+     os.path.dirname(os.path.dirname(config.plugin)) + " bash " +
+     os.path.join(config.test_source_root, "..", "utils", "hip-compile.sh")))
+config.substitutions.append(
+    ("%examples", os.path.join(config.test_source_root, "..", "utils", "examples")))

@@ -2,14 +2,14 @@
 # Runs amdgpu-lds-barriers on a bundled kernel and shows where the barriers
 # went. Builds the plugin into ./build first if needed (CMake + Ninja), then:
 #  1. deletes the kernel's own `call void @llvm.amdgcn.s.barrier()` lines
-#     (sed, into a temporary file; the workgroup fences stay), compiles that
-#     with llc-22 and the pass in the pipeline, and prints the assembly around
-#     each s_barrier and the pass's remarks;
+#     (the workgroup fences stay), compiles the rest with the pass in the
+#     pipeline (HIP: clang-22 via utils/hip-compile.sh; IR: llc-22), and
+#     prints the assembly around each barrier and the pass's remarks;
 #  2. with --compare, also compiles the kernel as written (its hand-placed
-#     barriers, stock llc-22) and prints the same view of it.
+#     barriers, stock compiler) and prints the same view of it.
 #
-# usage: utils/run-example.sh [--compare] [kernel.ll [cpu]]
-#        (default: utils/examples/transpose.ll, gfx942)
+# usage: utils/run-example.sh [--compare] [kernel.hip|kernel.ll [cpu]]
+#        (default: utils/examples/transpose.hip, gfx942)
 #   BUILD_DIR=dir   use the build in dir instead of ./build
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,7 +21,7 @@ if [ "${1:-}" = "--compare" ]; then
   compare=1
   shift
 fi
-kernel=${1:-$root/utils/examples/transpose.ll}
+kernel=${1:-$root/utils/examples/transpose.hip}
 cpu=${2:-gfx942}
 plugin=$build/lib/AMDGPULDSBarriers.so
 
@@ -38,27 +38,39 @@ fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# The call lines only (plain or tail calls), not comments or the declaration.
-sed -E '/^\s*((tail|musttail|notail) )?call void @llvm\.amdgcn\.s\.barrier\(\)/d' \
-  "$kernel" > "$tmp/stripped.ll"
-removed=$(( $(wc -l < "$kernel") - $(wc -l < "$tmp/stripped.ll") ))
-
-echo "=== $(basename "$kernel"), $cpu: $removed barrier call(s) removed, placed by amdgpu-lds-barriers"
-echo "\$ llc-22 -load=$plugin -amdgpu-lds-barriers -pass-remarks=amdgpu-lds-barriers \\"
-echo "    -mtriple=amdgcn-amd-amdhsa -mcpu=$cpu -O2 stripped.ll -o stripped.s"
-"$llc" -load="$plugin" -amdgpu-lds-barriers -pass-remarks=amdgpu-lds-barriers \
-  -mtriple=amdgcn-amd-amdhsa -mcpu="$cpu" -O2 "$tmp/stripped.ll" \
-  -o "$tmp/pass.s" 2> "$tmp/remarks.txt" || { cat "$tmp/remarks.txt" >&2; exit 1; }
-grep -n -B3 -A1 s_barrier "$tmp/pass.s" || echo "(no barrier)"
+barrier_re='^\s*((tail|musttail|notail) )?call void @llvm\.amdgcn\.s\.barrier\(\)'
+case "$kernel" in
+  *.hip)
+    echo "=== $(basename "$kernel"), $cpu: barriers removed, placed by amdgpu-lds-barriers"
+    echo "\$ utils/hip-compile.sh --strip-barriers --remarks --arch=$cpu $(basename "$kernel")"
+    BUILD_DIR=$build "$root/utils/hip-compile.sh" --strip-barriers --remarks \
+      --arch="$cpu" "$kernel" -o "$tmp/pass.s" 2> "$tmp/remarks.txt" ||
+      { cat "$tmp/remarks.txt" >&2; exit 1; }
+    ;;
+  *)
+    sed -E "/$barrier_re/d" "$kernel" > "$tmp/stripped.ll"
+    removed=$(( $(wc -l < "$kernel") - $(wc -l < "$tmp/stripped.ll") ))
+    echo "=== $(basename "$kernel"), $cpu: $removed barrier call(s) removed, placed by amdgpu-lds-barriers"
+    echo "\$ llc-22 -load=$plugin -amdgpu-lds-barriers -pass-remarks=amdgpu-lds-barriers \\"
+    echo "    -mtriple=amdgcn-amd-amdhsa -mcpu=$cpu -O2 stripped.ll -o stripped.s"
+    "$llc" -load="$plugin" -amdgpu-lds-barriers -pass-remarks=amdgpu-lds-barriers \
+      -mtriple=amdgcn-amd-amdhsa -mcpu="$cpu" -O2 "$tmp/stripped.ll" \
+      -o "$tmp/pass.s" 2> "$tmp/remarks.txt" || { cat "$tmp/remarks.txt" >&2; exit 1; }
+    ;;
+esac
+grep -n -B3 -A1 -E 's_barrier($|_wait)' "$tmp/pass.s" || echo "(no barrier)"
 echo "--- remarks"
 cat "$tmp/remarks.txt"
 placed=$(grep -cE '^\s+s_barrier($|_wait)' "$tmp/pass.s" || true)
 
 if [ "$compare" -eq 1 ]; then
   echo
-  echo "=== $(basename "$kernel"), $cpu: hand-written barriers, stock llc-22"
-  "$llc" -mtriple=amdgcn-amd-amdhsa -mcpu="$cpu" -O2 "$kernel" -o "$tmp/own.s"
-  grep -n -B3 -A1 s_barrier "$tmp/own.s" || echo "(no barrier)"
+  echo "=== $(basename "$kernel"), $cpu: hand-written barriers, stock compiler"
+  case "$kernel" in
+    *.hip) "$root/utils/hip-compile.sh" --stock --arch="$cpu" "$kernel" -o "$tmp/own.s" ;;
+    *) "$llc" -mtriple=amdgcn-amd-amdhsa -mcpu="$cpu" -O2 "$kernel" -o "$tmp/own.s" ;;
+  esac
+  grep -n -B3 -A1 -E 's_barrier($|_wait)' "$tmp/own.s" || echo "(no barrier)"
   own=$(grep -cE '^\s+s_barrier($|_wait)' "$tmp/own.s" || true)
   echo
   echo "=== barriers: placed by the pass $placed, hand-written $own"

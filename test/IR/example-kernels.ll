@@ -38,10 +38,10 @@
 
 ; TRANSPOSE-VERIFY-NOT: {{warning|error}}
 
-; REDUCE: warning: {{.*}}WAR hazard on any LDS between DS_READ2ST64_B32_gfx9 and DS_WRITE_B32_gfx9 cannot be covered
-; REDUCE: warning: {{.*}}WAR hazard on any LDS between DS_READ2ST64_B32_gfx9 and DS_WRITE_B32_gfx9 cannot be covered
-; REDUCE: warning: {{.*}}WAR race on any LDS between DS_READ2ST64_B32_gfx9 and DS_WRITE_B32_gfx9
-; REDUCE: warning: {{.*}}WAR race on any LDS between DS_READ2ST64_B32_gfx9 and DS_WRITE_B32_gfx9
+; REDUCE: warning: {{.*}}WAR hazard on LDS{{.*}} between DS_READ2ST64_B32_gfx9 and DS_WRITE_B32_gfx9 cannot be covered
+; REDUCE: warning: {{.*}}WAR hazard on LDS{{.*}} between DS_READ2ST64_B32_gfx9 and DS_WRITE_B32_gfx9 cannot be covered
+; REDUCE: warning: {{.*}}WAR race on LDS{{.*}} between DS_READ2ST64_B32_gfx9 and DS_WRITE_B32_gfx9
+; REDUCE: warning: {{.*}}WAR race on LDS{{.*}} between DS_READ2ST64_B32_gfx9 and DS_WRITE_B32_gfx9
 ; REDUCE-LABEL: reduce:
 ; REDUCE-NOT: s_barrier
 ; REDUCE: ds_write_b32

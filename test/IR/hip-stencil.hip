@@ -6,7 +6,7 @@
 // t == 0 work-item's stores and its load of its own slot look like a race to
 // an index-blind analysis: they are reported as uncoverable.
 // RUN: %clang_hip --offload-arch=gfx942 -mllvm -amdgpu-lds-barriers %s -o /dev/null 2>&1 | FileCheck --check-prefix=WARN %s
-// WARN: warning: {{.*}}RAW hazard on any LDS between DS_WRITE_B32_gfx9 and DS_READ_B32_gfx9 cannot be covered
+// WARN: warning: {{.*}}RAW hazard on LDS{{.*}} between DS_WRITE_B32_gfx9 and DS_READ_B32_gfx9 cannot be covered
 // RUN: %clang_hip --offload-arch=gfx942 -mllvm -amdgpu-lds-barriers %s -o - | FileCheck --check-prefix=GFX942 %s
 // RUN: %clang_hip --offload-arch=gfx1201 -mllvm -amdgpu-lds-barriers %s -o - | FileCheck --check-prefix=GFX1201 %s
 // RUN: %clang_hip --offload-arch=gfx942 %s -o - | FileCheck --check-prefix=STOCK %s
