@@ -48,10 +48,10 @@ static cl::opt<bool> VerifyTrustScalar(
              "workgroup-uniform"),
     cl::init(false));
 
-static cl::opt<bool> VerifyWAW(
+static cl::opt<cl::boolOrDefault> VerifyWAW(
     "amdgpu-lds-barrier-verify-waw",
-    cl::desc("Report write-after-write pairs as races in the verifier pass"),
-    cl::init(false));
+    cl::desc("Report write-after-write pairs as races in the verifier pass "
+             "(default: on with the thread-index analysis)"));
 
 unsigned llvm::ldsbarriers::reportViolations(
     const MachineFunction &MF, const LDSAccessModel &Model,
@@ -124,7 +124,8 @@ bool AMDGPULDSBarrierVerifier::runOnMachineFunction(MachineFunction &MF) {
              "target '" + Facts.getCPU() + "' is not supported; not verified");
     return false;
   }
-  LDSAccessModel Model(MF, Facts, /*MBFI=*/nullptr, VerifyTrustScalar);
+  LDSAccessModel Model(MF, Facts, /*MBFI=*/nullptr, VerifyTrustScalar,
+                       threadAnalysis());
   if (!Model.unmodeledBarriers().empty()) {
     diagnose(F, Model.unmodeledBarriers().front().MI->getDebugLoc(),
              describeInstr(*Model.unmodeledBarriers().front().MI) + ": " +
@@ -134,7 +135,7 @@ bool AMDGPULDSBarrierVerifier::runOnMachineFunction(MachineFunction &MF) {
   if (!Model.hasLDSAccesses() || isSingleWave(F, Facts.getWaveSize()))
     return false;
   VerifierOptions Opts;
-  Opts.WAW = VerifyWAW;
+  wawPolicy(VerifyWAW, Opts.WAW, Opts.AsyncWAW);
   auto &ORE = getAnalysis<MachineOptimizationRemarkEmitterPass>().getORE();
   reportViolations(MF, Model, verifySynchronization(Model.program(), Opts),
                    Mode, ORE, "");

@@ -51,10 +51,10 @@ STATISTIC(NumWaits, "Number of counter waits inserted for asynchronous "
                     "transfers of the wave itself");
 STATISTIC(NumUncoverable, "Number of hazard windows no barrier can cover");
 
-static cl::opt<bool>
-    EnableWAW("amdgpu-lds-barriers-waw",
-              cl::desc("Treat write-after-write on LDS as a hazard"),
-              cl::init(false));
+static cl::opt<cl::boolOrDefault> EnableWAW(
+    "amdgpu-lds-barriers-waw",
+    cl::desc("Treat write-after-write on LDS as a hazard (default: on with "
+             "the thread-index analysis, off without it)"));
 
 static cl::opt<unsigned> SearchBudget(
     "amdgpu-lds-barriers-search-budget",
@@ -147,9 +147,10 @@ void AMDGPULDSBarriers::getAnalysisUsage(AnalysisUsage &AU) const {
 static void selfCheck(MachineFunction &MF, const TargetFacts &Facts,
                       const Placement &R, const LDSAccessModel &Before,
                       bool SingleWave) {
-  LDSAccessModel After(MF, Facts, /*MBFI=*/nullptr, TrustScalarBranches);
+  LDSAccessModel After(MF, Facts, /*MBFI=*/nullptr, TrustScalarBranches,
+                       threadAnalysis());
   VerifierOptions Opts;
-  Opts.WAW = EnableWAW;
+  wawPolicy(EnableWAW, Opts.WAW, Opts.AsyncWAW);
   // Barrier events the input already had: their divergence or pairing is
   // the input's problem, reported as a warning, not an internal error.
   SmallPtrSet<const MachineInstr *, 8> InputBarriers;
@@ -187,6 +188,48 @@ static void selfCheck(MachineFunction &MF, const TargetFacts &Facts,
                    "internal error, placement failed verification");
 }
 
+/// Explains the pairs the thread-index analysis dropped: accesses whose
+/// objects and byte ranges overlap, at least one writing, that different
+/// work-items provably never make touch a common byte.
+static void reportThreadDisjointPairs(const AbstractProgram &P,
+                                      const LDSAccessModel &Model,
+                                      MachineOptimizationRemarkEmitter &ORE) {
+  constexpr unsigned MaxRemarks = 256;
+  SmallVector<EventRef, 32> Accesses;
+  for (unsigned B = 0; B < P.Blocks.size(); ++B)
+    for (unsigned I = 0; I < P.Blocks[B].Events.size(); ++I) {
+      const Event &E = P.Blocks[B].Events[I];
+      if (E.Kind == Event::Access && E.Loc.ThreadForm)
+        Accesses.push_back({B, I});
+    }
+  unsigned Emitted = 0;
+  for (unsigned I = 0; I < Accesses.size() && Emitted < MaxRemarks; ++I)
+    for (unsigned J = I; J < Accesses.size() && Emitted < MaxRemarks; ++J) {
+      const Event &A = P.event(Accesses[I]), &B = P.event(Accesses[J]);
+      if (A.AK == AccessKind::Read && B.AK == AccessKind::Read)
+        continue;
+      Location BlindA = A.Loc, BlindB = B.Loc;
+      BlindA.ThreadForm = BlindB.ThreadForm = 0;
+      if (!P.mayOverlap(BlindA, BlindB) || !P.threadDisjoint(A.Loc, B.Loc))
+        continue;
+      ++Emitted;
+      const MachineInstr &MA = Model.instr(Accesses[I]);
+      const MachineInstr &MB = Model.instr(Accesses[J]);
+      ORE.emit([&]() {
+        return MachineOptimizationRemarkAnalysis(DEBUG_TYPE, "ThreadDisjoint",
+                                                 MB.getDebugLoc(),
+                                                 MB.getParent())
+               << "no hazard between " << describeInstr(MA) << " and "
+               << describeInstr(MB)
+               << (I == J ? " (itself, in other work-items)" : "")
+               << ": different work-items touch different bytes; addresses "
+               << Model.describeThreadForm(A.Loc) << " and "
+               << Model.describeThreadForm(B.Loc) << ", "
+               << Model.describeShape();
+      });
+    }
+}
+
 bool AMDGPULDSBarriers::runOnMachineFunction(MachineFunction &MF) {
   const Function &F = MF.getFunction();
   if (MF.getTarget().getTargetTriple().getArch() != Triple::amdgcn) {
@@ -207,7 +250,7 @@ bool AMDGPULDSBarriers::runOnMachineFunction(MachineFunction &MF) {
 
   const auto &MBFI =
       getAnalysis<MachineBlockFrequencyInfoWrapperPass>().getMBFI();
-  LDSAccessModel Model(MF, Facts, &MBFI, TrustScalarBranches);
+  LDSAccessModel Model(MF, Facts, &MBFI, TrustScalarBranches, threadAnalysis());
   if (!Model.unmodeledBarriers().empty()) {
     for (const auto &U : Model.unmodeledBarriers())
       diagnose(F, U.MI->getDebugLoc(),
@@ -240,7 +283,7 @@ bool AMDGPULDSBarriers::runOnMachineFunction(MachineFunction &MF) {
     }
   }
   AnalysisOptions AOpts;
-  AOpts.WAW = EnableWAW;
+  wawPolicy(EnableWAW, AOpts.WAW, AOpts.AsyncWAW);
   AOpts.MinimalWindows = true;
   PlacementOptions POpts;
   POpts.SearchBudget = SearchBudget;
@@ -284,6 +327,9 @@ bool AMDGPULDSBarriers::runOnMachineFunction(MachineFunction &MF) {
              << " orders no conflicting LDS accesses";
     });
   }
+
+  if (ORE.allowExtraAnalysis(DEBUG_TYPE) || Dump)
+    reportThreadDisjointPairs(P, Model, ORE);
 
   for (const Window &W : R.Uncoverable) {
     ++NumUncoverable;

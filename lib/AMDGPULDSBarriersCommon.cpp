@@ -9,9 +9,35 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Metadata.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
+using namespace llvm::ldsbarriers;
+
+static cl::opt<bool> ThreadAnalysis(
+    "amdgpu-lds-thread-analysis",
+    cl::desc("Prove from the work-item id in LDS addresses when two accesses "
+             "of different work-items cannot overlap (placer and verifier)"),
+    cl::init(true));
+
+static cl::opt<bool> Assume1D(
+    "amdgpu-lds-assume-1d-workgroups",
+    cl::desc("Let the thread-index analysis assume workgroups of y and z "
+             "size 1 (for HIP kernels indexed by threadIdx.x only; OpenCL "
+             "states it with reqd_work_group_size)"),
+    cl::init(false));
+
+ThreadAnalysisMode llvm::ldsbarriers::threadAnalysis() {
+  if (!ThreadAnalysis)
+    return ThreadAnalysisMode::Off;
+  return Assume1D ? ThreadAnalysisMode::Assume1D : ThreadAnalysisMode::On;
+}
+
+void llvm::ldsbarriers::wawPolicy(int Option, bool &DS, bool &Async) {
+  DS = Option == cl::BOU_UNSET ? bool(ThreadAnalysis) : Option == cl::BOU_TRUE;
+  Async = Option == cl::BOU_TRUE;
+}
 
 bool llvm::ldsbarriers::isSingleWave(const Function &F, unsigned WaveSize) {
   Attribute A = F.getFnAttribute("amdgpu-flat-work-group-size");

@@ -8,6 +8,7 @@
 #ifndef AMDGPU_LDS_BARRIERS_AMDGPULDSBARRIERSCOMMON_H
 #define AMDGPU_LDS_BARRIERS_AMDGPULDSBARRIERSCOMMON_H
 
+#include "LDSThreadAddress.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include <string>
 
@@ -22,6 +23,19 @@ namespace ldsbarriers {
 /// Whether every workgroup that runs \p F fits in one wave
 /// (amdgpu-flat-work-group-size or reqd_work_group_size).
 bool isSingleWave(const Function &F, unsigned WaveSize);
+
+/// Whether the thread-index analysis is on (-amdgpu-lds-thread-analysis,
+/// default on): shared by the placer and the verifier pass, which must see
+/// the same model.
+ThreadAnalysisMode threadAnalysis();
+
+/// Whether write-after-write counts as a hazard between DS writes (\p DS)
+/// and when a write is an asynchronous transfer (\p Async): \p Option (a
+/// cl::boolOrDefault) when given; by default DS pairs whenever the
+/// thread-index analysis is on (it proves the writes of plain initialization
+/// disjoint, what remains may really race), asynchronous ones never (their
+/// per-wave LDS ranges are outside the analysis).
+void wawPolicy(int Option, bool &DS, bool &Async);
 
 /// Emits a diagnostic prefixed with the pass name.
 void diagnose(const Function &F, const DebugLoc &DL, const Twine &Msg,

@@ -130,17 +130,36 @@ bool AbstractProgram::mayOverlap(const Location &A, const Location &B) const {
       B.ScopeTag < ScopeMayAlias.size() &&
       !ScopeMayAlias[A.ScopeTag][B.ScopeTag])
     return false;
-  if (A.Object == Location::AnyObject || B.Object == Location::AnyObject)
-    return true;
-  if (A.Object != B.Object) {
+  if (A.Object != Location::AnyObject && B.Object != Location::AnyObject) {
     // An absolutely placed object may overlap any object without an address.
-    return A.Object == Location::AbsoluteObject ||
-           B.Object == Location::AbsoluteObject;
+    if (A.Object != B.Object && A.Object != Location::AbsoluteObject &&
+        B.Object != Location::AbsoluteObject)
+      return false;
+    if (A.Object == B.Object && A.Size != 0 && B.Size != 0 &&
+        (A.Begin >= B.Begin + int64_t(B.Size) ||
+         B.Begin >= A.Begin + int64_t(A.Size)))
+      return false;
   }
-  if (A.Size == 0 || B.Size == 0)
-    return true;
-  return A.Begin < B.Begin + int64_t(B.Size) &&
-         B.Begin < A.Begin + int64_t(A.Size);
+  return !threadDisjoint(A, B);
+}
+
+bool AbstractProgram::threadDisjoint(const Location &A,
+                                     const Location &B) const {
+  if (!A.ThreadForm || !B.ThreadForm || A.ThreadForm >= ThreadForms.size() ||
+      B.ThreadForm >= ThreadForms.size())
+    return false;
+  std::pair<unsigned, unsigned> Key(std::min(A.ThreadForm, B.ThreadForm),
+                                    std::max(A.ThreadForm, B.ThreadForm));
+  auto [It, Inserted] = DisjointCache.try_emplace(Key, false);
+  if (!Inserted)
+    return It->second;
+  bool Disjoint = true;
+  for (const ThreadAddress &X : ThreadForms[A.ThreadForm])
+    for (const ThreadAddress &Y : ThreadForms[B.ThreadForm])
+      if (workItemsMayOverlap(X, Y, Shape))
+        Disjoint = false;
+  It->second = Disjoint;
+  return Disjoint;
 }
 
 std::string AbstractProgram::validate() const {

@@ -11,6 +11,8 @@
 #ifndef AMDGPU_LDS_BARRIERS_LDSABSTRACTPROGRAM_H
 #define AMDGPU_LDS_BARRIERS_LDSABSTRACTPROGRAM_H
 
+#include "LDSThreadAddress.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include <array>
@@ -94,6 +96,9 @@ struct Location {
   uint64_t Size = 0;
   /// Index into AbstractProgram::ScopeMayAlias; 0 carries no scope facts.
   unsigned ScopeTag = 0;
+  /// Index into AbstractProgram::ThreadForms; 0: the address is not known as
+  /// a function of the work-item.
+  unsigned ThreadForm = 0;
 };
 
 /// One LDS-relevant event, in program order within its block.
@@ -217,6 +222,12 @@ struct AbstractProgram {
   /// ScopeMayAlias[A][B]: whether accesses with scope tags A and B may
   /// alias according to alias-scope metadata. Row/column 0 is all true.
   std::vector<std::vector<bool>> ScopeMayAlias;
+  /// ThreadForms[I]: the addresses (one per memoperand) of the accesses
+  /// whose Location.ThreadForm is I, as functions of the work-item; entry 0
+  /// is unused. Two accesses with forms that no two different work-items can
+  /// share a byte through do not overlap across waves.
+  std::vector<SmallVector<ThreadAddress, 2>> ThreadForms;
+  WorkgroupShape Shape;
 
   const Event &event(EventRef R) const {
     return Blocks[R.Block].Events[R.Index];
@@ -228,14 +239,21 @@ struct AbstractProgram {
   /// Blocks reachable from the entry, in reverse post-order.
   std::vector<unsigned> reversePostOrder() const;
 
-  /// Whether two locations may share a byte.
+  /// Whether two locations, accessed by different work-items, may share a
+  /// byte.
   bool mayOverlap(const Location &A, const Location &B) const;
+  /// Whether the thread forms of A and B prove that different work-items
+  /// touch different bytes.
+  bool threadDisjoint(const Location &A, const Location &B) const;
 
   /// Checks the structural invariants (edges in range, scope table square);
   /// returns an empty string or a description of the first problem.
   std::string validate() const;
 
   void print(raw_ostream &OS) const;
+
+private:
+  mutable DenseMap<std::pair<unsigned, unsigned>, bool> DisjointCache;
 };
 
 /// Successor lists of a directed graph.

@@ -34,8 +34,15 @@ static constexpr uint8_t VMemLoadClass = 0;
 
 LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
                                const MachineBlockFrequencyInfo *MBFI,
-                               bool TrustScalarBranches)
+                               bool TrustScalarBranches,
+                               ThreadAnalysisMode ThreadAnalysis)
     : Facts(Facts) {
+  Program.ThreadForms.emplace_back(); // Index 0: no form.
+  if (ThreadAnalysis != ThreadAnalysisMode::Off) {
+    ThreadAddresses = std::make_unique<ThreadAddressBuilder>(
+        MF.getFunction(), ThreadAnalysis == ThreadAnalysisMode::Assume1D);
+    Program.Shape = ThreadAddresses->shape();
+  }
   DenseSet<const MachineBasicBlock *> PerWave;
   if (!TrustScalarBranches)
     PerWave = findPerWaveBranches(MF, Facts);
@@ -83,6 +90,8 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
     }
   markDivergentBlocks(Program);
 }
+
+LDSAccessModel::~LDSAccessModel() = default;
 
 MachineBasicBlock::iterator LDSAccessModel::insertionPoint(Point P) const {
   const Block &AB = Program.Blocks[P.Block];
@@ -164,6 +173,7 @@ void LDSAccessModel::addInstr(unsigned B, MachineInstr &MI) {
                    : Info.Role == OpcodeRole::DSWrite ? AccessKind::Write
                                                       : AccessKind::Atomic;
     Event E = Event::access(K, locationOf(MI, Info));
+    E.Loc.ThreadForm = threadForm(MI);
     if (K == AccessKind::Atomic && !Info.CommutativeOp.empty()) {
       E.CommutativeOp =
           CommutativeOpIds
@@ -391,6 +401,49 @@ unsigned LDSAccessModel::scopeTag(const MachineInstr &MI) {
   if (Inserted)
     Scopes.push_back(Key);
   return It->second;
+}
+
+unsigned LDSAccessModel::threadForm(const MachineInstr &MI) {
+  if (!ThreadAddresses)
+    return 0;
+  SmallVector<ThreadAddress, 2> Forms;
+  for (const MachineMemOperand *MMO : MI.memoperands()) {
+    if (MMO->getAddrSpace() != LocalAS)
+      continue;
+    LocationSize Size = MMO->getSize();
+    if (!MMO->getValue() || !Size.hasValue() || Size.isScalable())
+      return 0;
+    std::optional<ThreadAddress> TA = ThreadAddresses->build(
+        MMO->getValue(), MMO->getOffset(), Size.getValue().getFixedValue(),
+        MI.getParent()->getBasicBlock());
+    if (!TA)
+      return 0;
+    Forms.push_back(*TA);
+  }
+  if (Forms.empty())
+    return 0;
+  // Equal forms share an index, so that pair results are cached once.
+  std::string Key;
+  for (const ThreadAddress &TA : Forms)
+    Key += TA.str() + ";";
+  auto [It, Inserted] =
+      ThreadFormIds.try_emplace(Key, Program.ThreadForms.size());
+  if (Inserted)
+    Program.ThreadForms.push_back(std::move(Forms));
+  return It->second;
+}
+
+std::string LDSAccessModel::describeThreadForm(const Location &L) const {
+  if (!L.ThreadForm || L.ThreadForm >= Program.ThreadForms.size())
+    return "";
+  std::string S;
+  for (const ThreadAddress &TA : Program.ThreadForms[L.ThreadForm])
+    S += (S.empty() ? "" : "; ") + TA.str();
+  return S;
+}
+
+std::string LDSAccessModel::describeShape() const {
+  return ThreadAddresses ? ThreadAddresses->describeShape() : "";
 }
 
 std::string LDSAccessModel::describeLocation(const Location &L) const {

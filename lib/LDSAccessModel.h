@@ -13,6 +13,7 @@
 
 #include "AMDGPUTargetFacts.h"
 #include "LDSAbstractProgram.h"
+#include "LDSThreadAddress.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/CodeGen/MachineBasicBlock.h"
@@ -31,10 +32,13 @@ class LDSAccessModel {
 public:
   /// Builds the model of \p MF. \p MBFI may be null (all frequencies 1).
   /// Unless \p TrustScalarBranches, scalar branches on per-wave values
-  /// count as divergent.
+  /// count as divergent. With thread analysis, DS accesses get their
+  /// addresses as functions of the work-item (LDSThreadAddress.h).
   LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
                  const MachineBlockFrequencyInfo *MBFI,
-                 bool TrustScalarBranches = false);
+                 bool TrustScalarBranches = false,
+                 ThreadAnalysisMode ThreadAnalysis = ThreadAnalysisMode::Off);
+  ~LDSAccessModel();
 
   const AbstractProgram &program() const { return Program; }
 
@@ -64,6 +68,10 @@ public:
 
   /// A human-readable name of the object an access touches (for remarks).
   std::string describeLocation(const Location &L) const;
+  /// The access's address as a function of the work-item, if known.
+  std::string describeThreadForm(const Location &L) const;
+  /// The workgroup bounds the thread-index analysis used.
+  std::string describeShape() const;
 
 private:
   void addInstr(unsigned B, MachineInstr &MI);
@@ -72,6 +80,7 @@ private:
   Location locationOf(const MachineInstr &MI, const OpcodeInfo &Info,
                       bool *ExactOffset = nullptr);
   unsigned scopeTag(const MachineInstr &MI);
+  unsigned threadForm(const MachineInstr &MI);
   int objectId(const GlobalVariable &GV, int64_t &Begin);
 
   const TargetFacts &Facts;
@@ -85,6 +94,8 @@ private:
   std::vector<const GlobalVariable *> Objects;
   DenseMap<std::pair<const MDNode *, const MDNode *>, unsigned> ScopeTags;
   std::vector<std::pair<const MDNode *, const MDNode *>> Scopes;
+  std::unique_ptr<ThreadAddressBuilder> ThreadAddresses;
+  StringMap<unsigned> ThreadFormIds;
   unsigned NumAccesses = 0;
   /// Whether plain vector memory loads become counting events.
   bool CountVMemLoads = false;

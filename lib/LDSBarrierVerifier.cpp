@@ -22,7 +22,7 @@ namespace {
 /// Why two accesses of different waves race when unordered; null if they
 /// do not. Earlier and Later are in path order.
 const char *raceKind(const AbstractProgram &P, const Event &Earlier,
-                     const Event &Later, bool WAW) {
+                     const Event &Later, bool WAW, bool AsyncWAW) {
   if (!P.mayOverlap(Earlier.Loc, Later.Loc))
     return nullptr;
   if (Earlier.AK == AccessKind::Opaque || Later.AK == AccessKind::Opaque)
@@ -41,7 +41,7 @@ const char *raceKind(const AbstractProgram &P, const Event &Earlier,
   if (!EarlierWrites && !LaterWrites)
     return nullptr;
   if (EarlierWrites && LaterWrites)
-    return WAW ? "WAW" : nullptr;
+    return (Earlier.Async || Later.Async ? AsyncWAW : WAW) ? "WAW" : nullptr;
   return EarlierWrites ? "RAW" : "WAR";
 }
 
@@ -102,13 +102,13 @@ private:
       const Event &E = Events[I];
       switch (E.Kind) {
       case Event::Access:
-        if (const char *Why = raceKind(P, AE, E, Opts.WAW))
+        if (const char *Why = raceKind(P, AE, E, Opts.WAW, Opts.AsyncWAW))
           if (Reported.insert({A, {B, I}}).second)
             Out.push_back({Violation::Race, A, {B, I}, Why});
         // The issuing wave itself must not touch the bytes of its own
         // asynchronous transfer before the transfer's counter says so.
-        if (AE.Async && Pr.State == Progress::InFlight &&
-            !landsAfter(AE, E) && raceKind(P, AE, E, /*WAW=*/true) &&
+        if (AE.Async && Pr.State == Progress::InFlight && !landsAfter(AE, E) &&
+            raceKind(P, AE, E, /*WAW=*/true, /*AsyncWAW=*/true) &&
             ReportedInFlight.insert({A, {B, I}}).second)
           Out.push_back({Violation::InFlight,
                          A,

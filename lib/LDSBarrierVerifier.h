@@ -40,7 +40,10 @@ struct Violation {
 };
 
 struct VerifierOptions {
+  /// Write/write pairs race: of two DS writes (WAW), or when one write is
+  /// an asynchronous transfer (AsyncWAW).
   bool WAW = false;
+  bool AsyncWAW = false;
 };
 
 /// Checks \p P. Blocks must have DivergentBranch set; NoBarrier is ignored

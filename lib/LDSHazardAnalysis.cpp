@@ -59,7 +59,7 @@ bool llvm::ldsbarriers::accessesConflict(const AbstractProgram &P,
   } else if (Later.AK == AccessKind::Read) {
     K = HazardKind::RAW;
   } else {
-    if (!Opts.WAW)
+    if (!(Earlier.Async || Later.Async ? Opts.AsyncWAW : Opts.WAW))
       return false;
     K = HazardKind::WAW;
   }
@@ -278,7 +278,8 @@ private:
     EventRef XRef = Accesses[Id];
     if (Record) {
       AnalysisOptions SameWave = Opts;
-      SameWave.WAW = true; // One wave's overlapping writes race too.
+      SameWave.WAW = SameWave.AsyncWAW =
+          true; // One wave's overlapping writes race too.
       // With MinimalWindows: (key, window index) of this consumer's windows.
       SmallVector<std::pair<std::tuple<unsigned, bool, uint8_t, uint8_t, bool>,
                             unsigned>,

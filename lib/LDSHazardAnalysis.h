@@ -28,8 +28,10 @@ enum class HazardKind : uint8_t {
 StringRef getHazardKindName(HazardKind K);
 
 struct AnalysisOptions {
-  /// Treat write-after-write as a hazard.
+  /// Treat write-after-write as a hazard: between DS writes (WAW), and when
+  /// a write is an asynchronous transfer (AsyncWAW).
   bool WAW = false;
+  bool AsyncWAW = false;
   /// Record, per consumer, only the latest producer of each block, side of
   /// the consumer, counter and order class: the windows placement needs
   /// (the others are covered whenever these are). Keeps the window count

@@ -15,6 +15,10 @@
 #   --verify            run the independent verifier after si-insert-waitcnts
 #                       and fail on any race it finds (also with --stock: a
 #                       check of the hand-written barriers)
+#   --1d                let the thread-index analysis assume workgroups of y
+#                       and z size 1 (-amdgpu-lds-assume-1d-workgroups)
+#   --pass-opt=OPT      pass an option to the plugin (-mllvm OPT), e.g.
+#                       --pass-opt=-amdgpu-lds-thread-analysis=false
 #   --mir               print the MIR right after the pass instead of assembly
 #   --remarks           also print the pass's remarks (to stderr)
 #   -o FILE             output file (default stdout)
@@ -27,8 +31,9 @@ build=${BUILD_DIR:-$root/build}
 clang=/usr/lib/llvm-22/bin/clang # = clang-22; Debian 12's clang is LLVM 14
 plugin=$build/lib/AMDGPULDSBarriers.so
 
-arch=gfx942 strip=0 stock=0 verify=0 mir=0 remarks=0 out=- src=
+arch=gfx942 strip=0 stock=0 verify=0 oned=0 mir=0 remarks=0 out=- src=
 extra=()
+passopts=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --arch=*) arch=${1#--arch=} ;;
@@ -36,6 +41,8 @@ while [ $# -gt 0 ]; do
     --stock) stock=1 ;;
     --verify) verify=1 ;;
     --mir) mir=1 ;;
+    --1d) oned=1 ;;
+    --pass-opt=*) passopts+=(-mllvm "${1#--pass-opt=}") ;;
     --remarks) remarks=1 ;;
     -o) out=$2; shift ;;
     --) shift; extra=("$@"); break ;;
@@ -44,7 +51,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-[ -n "$src" ] || { sed -n "8,24p" "$0" >&2; exit 2; }
+[ -n "$src" ] || { sed -n "8,28p" "$0" >&2; exit 2; }
 if { [ "$stock" -eq 0 ] || [ "$verify" -eq 1 ]; } && [ ! -f "$plugin" ]; then
   echo "hip-compile: no plugin at $plugin (run utils/build.sh)" >&2
   exit 1
@@ -59,6 +66,8 @@ if [ "$stock" -eq 0 ]; then
   pass+=(-mllvm -amdgpu-lds-barriers)
   [ "$remarks" -eq 0 ] || pass+=(-Rpass=amdgpu-lds-barriers
                                  -Rpass-analysis=amdgpu-lds-barriers)
+  pass+=("${passopts[@]}")
+  [ "$oned" -eq 0 ] || pass+=(-mllvm -amdgpu-lds-assume-1d-workgroups)
   [ "$mir" -eq 0 ] || pass+=(-mllvm -stop-after=amdgpu-lds-barriers)
 fi
 

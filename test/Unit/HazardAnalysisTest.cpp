@@ -11,7 +11,7 @@ namespace {
 
 std::vector<Window> windowsOf(AbstractProgram &P, bool WAW = false) {
   AnalysisOptions O;
-  O.WAW = WAW;
+  O.WAW = O.AsyncWAW = WAW;
   return analyzeHazards(P, O).Windows;
 }
 

@@ -20,7 +20,7 @@ namespace {
 
 Placement place(AbstractProgram &P, bool WAW = false) {
   AnalysisOptions O;
-  O.WAW = WAW;
+  O.WAW = O.AsyncWAW = WAW;
   return placeBarriers(P, O);
 }
 

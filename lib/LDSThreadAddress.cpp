@@ -1,0 +1,567 @@
+//===- LDSThreadAddress.cpp - LDS addresses as functions of the work-item -===//
+//
+// The disjointness test enumerates the work-item ids an access can have
+// (a workgroup has at most 1024 work-items), sorts one side's address terms
+// and searches the other side's overlap interval in it: O(n log n) per pair.
+// The builder walks GEP chains and integer arithmetic modulo 2^32 (LDS
+// addresses are 32-bit): extensions and truncations of values of 32 bits or
+// more are the identity there, so only narrower values need their range.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LDSThreadAddress.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/GetElementPtrTypeIterator.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsAMDGPU.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
+#include "llvm/Support/raw_ostream.h"
+#include <algorithm>
+
+using namespace llvm;
+using namespace llvm::ldsbarriers;
+
+/// Values whose magnitude stays below this are free of 32-bit wrap-around
+/// in every sum the test forms.
+static constexpr int64_t Small = int64_t(1) << 28;
+
+/// \p V modulo 2^32 as a signed 32-bit value.
+static int64_t wrap32(int64_t V) { return int64_t(int32_t(uint32_t(V))); }
+
+bool ThreadAddress::operator==(const ThreadAddress &O) const {
+  return Const == O.Const && Coef == O.Coef && VarLo == O.VarLo &&
+         VarHi == O.VarHi && Uniform == O.Uniform && IdLo == O.IdLo &&
+         IdHi == O.IdHi && Size == O.Size;
+}
+
+std::string ThreadAddress::str() const {
+  std::string S;
+  raw_string_ostream OS(S);
+  OS << Const;
+  static const char *Dim = "xyz";
+  for (unsigned D = 0; D < 3; ++D)
+    if (Coef[D])
+      OS << " + " << Coef[D] << "*tid." << Dim[D];
+  if (VarLo || VarHi)
+    OS << " + [" << VarLo << ", " << VarHi << "]";
+  for (auto [Sym, C] : Uniform)
+    OS << " + " << C << "*u" << Sym;
+  OS << " (" << Size << " bytes";
+  for (unsigned D = 0; D < 3; ++D)
+    if (IdLo[D] > 0 || IdHi[D] < INT32_MAX)
+      OS << ", " << IdLo[D] << " <= tid." << Dim[D] << " <= " << IdHi[D];
+  OS << ")";
+  return S;
+}
+
+namespace {
+/// The id tuples (over the dimensions in Dims) an access can run with, and
+/// the tid part of its address for each.
+struct IdSpace {
+  SmallVector<unsigned, 3> Dims;
+  std::vector<std::array<int64_t, 3>> Ids;
+  std::vector<int64_t> Terms;
+  bool TooBig = false;
+};
+} // namespace
+
+static IdSpace enumerateIds(const ThreadAddress &A,
+                            const SmallVector<unsigned, 3> &Dims,
+                            const WorkgroupShape &Shape) {
+  constexpr size_t Limit = 1 << 16;
+  IdSpace S;
+  S.Dims = Dims;
+  std::array<int64_t, 3> Id = {0, 0, 0};
+  // Depth-first over the dimensions; a work-item with ids t fits in a
+  // workgroup only if prod(t[d] + 1) <= MaxFlat.
+  auto Rec = [&](auto &&Self, unsigned I, int64_t Product) -> void {
+    if (S.TooBig)
+      return;
+    if (I == Dims.size()) {
+      if (S.Ids.size() >= Limit) {
+        S.TooBig = true;
+        return;
+      }
+      int64_t Term = 0;
+      for (unsigned D : Dims)
+        Term += A.Coef[D] * Id[D];
+      S.Ids.push_back(Id);
+      S.Terms.push_back(Term);
+      return;
+    }
+    unsigned D = Dims[I];
+    int64_t Hi = std::min(A.IdHi[D], Shape.MaxDim[D] - 1);
+    for (int64_t T = std::max<int64_t>(A.IdLo[D], 0); T <= Hi; ++T) {
+      if (Product * (T + 1) > Shape.MaxFlat)
+        break;
+      Id[D] = T;
+      Self(Self, I + 1, Product * (T + 1));
+    }
+    Id[D] = 0;
+  };
+  Rec(Rec, 0, 1);
+  return S;
+}
+
+bool llvm::ldsbarriers::workItemsMayOverlap(const ThreadAddress &A,
+                                            const ThreadAddress &B,
+                                            const WorkgroupShape &Shape) {
+  if (!A.Size || !B.Size || A.Uniform != B.Uniform)
+    return true;
+  // The dimensions that tell the two work-items apart in the address or in
+  // who executes the accesses; in any other dimension two work-items may
+  // differ while looking alike here.
+  SmallVector<unsigned, 3> Dims;
+  bool OtherDims = false;
+  for (unsigned D = 0; D < 3; ++D) {
+    bool Used = A.Coef[D] || B.Coef[D] || A.IdLo[D] > 0 || B.IdLo[D] > 0 ||
+                A.IdHi[D] < Shape.MaxDim[D] - 1 ||
+                B.IdHi[D] < Shape.MaxDim[D] - 1;
+    if (Used)
+      Dims.push_back(D);
+    else if (Shape.MaxDim[D] > 1 && Shape.MaxFlat > 1)
+      OtherDims = true;
+  }
+  IdSpace SA = enumerateIds(A, Dims, Shape);
+  IdSpace SB = enumerateIds(B, Dims, Shape);
+  if (SA.TooBig || SB.TooBig)
+    return true;
+  if (SA.Ids.empty() || SB.Ids.empty())
+    return false; // One of them runs on no work-item.
+
+  // Rule out 32-bit wrap-around: every quantity below stays far inside it.
+  auto MaxAbs = [](const std::vector<int64_t> &V) {
+    int64_t M = 0;
+    for (int64_t X : V)
+      M = std::max(M, X < 0 ? -X : X);
+    return M;
+  };
+  int64_t DeltaC = wrap32(A.Const - B.Const);
+  for (int64_t X :
+       {DeltaC, MaxAbs(SA.Terms), MaxAbs(SB.Terms), A.VarLo, A.VarHi, B.VarLo,
+        B.VarHi, int64_t(A.Size), int64_t(B.Size)})
+    if (X > Small || X < -Small)
+      return true;
+
+  // Bytes overlap iff -SizeA < AddrA - AddrB < SizeB. With a = A's tid term
+  // and b = B's, some per-work-item values make that true iff
+  // Lo < a - b < Hi:
+  int64_t Lo = -int64_t(A.Size) - DeltaC - (A.VarHi - B.VarLo);
+  int64_t Hi = int64_t(B.Size) - DeltaC - (A.VarLo - B.VarHi);
+  std::vector<unsigned> Order(SB.Terms.size());
+  for (unsigned I = 0; I < Order.size(); ++I)
+    Order[I] = I;
+  llvm::sort(Order,
+             [&](unsigned X, unsigned Y) { return SB.Terms[X] < SB.Terms[Y]; });
+  for (unsigned I = 0; I < SA.Terms.size(); ++I) {
+    int64_t Va = SA.Terms[I];
+    // b in (Va - Hi, Va - Lo).
+    auto First = std::upper_bound(
+        Order.begin(), Order.end(), Va - Hi,
+        [&](int64_t V, unsigned J) { return V < SB.Terms[J]; });
+    auto Last = std::lower_bound(
+        Order.begin(), Order.end(), Va - Lo,
+        [&](unsigned J, int64_t V) { return SB.Terms[J] < V; });
+    if (First >= Last)
+      continue;
+    if (Last - First > 1 || OtherDims || SB.Ids[*First] != SA.Ids[I])
+      return true;
+  }
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// ThreadAddressBuilder
+//===----------------------------------------------------------------------===//
+
+/// Const + sum Coef[d] * tid_d + [VarLo, VarHi] + sum Uniform, modulo 2^32
+/// (Const and the coefficients are kept wrapped to 32 bits).
+struct ThreadAddressBuilder::Linear {
+  int64_t Const = 0;
+  std::array<int64_t, 3> Coef = {0, 0, 0};
+  int64_t VarLo = 0, VarHi = 0;
+  SmallVector<std::pair<unsigned, int64_t>, 2> Uniform;
+
+  static Linear constant(int64_t C) {
+    Linear L;
+    L.Const = wrap32(C);
+    return L;
+  }
+  bool isConstant() const {
+    return !Coef[0] && !Coef[1] && !Coef[2] && !VarLo && !VarHi &&
+           Uniform.empty();
+  }
+  bool add(const Linear &O) {
+    Const = wrap32(Const + O.Const);
+    for (unsigned D = 0; D < 3; ++D)
+      Coef[D] = wrap32(Coef[D] + O.Coef[D]);
+    VarLo += O.VarLo;
+    VarHi += O.VarHi;
+    for (auto [Sym, C] : O.Uniform) {
+      auto It = llvm::lower_bound(Uniform, std::make_pair(Sym, INT64_MIN));
+      if (It != Uniform.end() && It->first == Sym) {
+        It->second = wrap32(It->second + C);
+        if (!It->second)
+          Uniform.erase(It);
+      } else {
+        Uniform.insert(It, {Sym, C});
+      }
+    }
+    return VarLo > -Small && VarHi < Small;
+  }
+  bool scale(int64_t K) {
+    K = wrap32(K);
+    Const = wrap32(Const * K);
+    for (int64_t &C : Coef)
+      C = wrap32(C * K);
+    // The per-work-item range scales exactly or not at all.
+    if ((VarLo || VarHi) && (K > Small || K < -Small))
+      return false;
+    VarLo *= K;
+    VarHi *= K;
+    if (K < 0)
+      std::swap(VarLo, VarHi);
+    for (auto &U : Uniform)
+      U.second = wrap32(U.second * K);
+    llvm::erase_if(Uniform, [](const auto &U) { return U.second == 0; });
+    return VarLo > -Small && VarHi < Small;
+  }
+};
+
+static const Module *moduleOf(const Function &F) { return F.getParent(); }
+
+ThreadAddressBuilder::ThreadAddressBuilder(const Function &F, bool Assume1D)
+    : F(F), Assume1D(Assume1D) {
+  if (Assume1D)
+    Shape.MaxDim[1] = Shape.MaxDim[2] = 1;
+  // amdgpu-flat-work-group-size="min,max" bounds the work-item count;
+  // !reqd_work_group_size fixes each dimension.
+  Attribute Flat = F.getFnAttribute("amdgpu-flat-work-group-size");
+  if (Flat.isStringAttribute()) {
+    auto [MinS, MaxS] = Flat.getValueAsString().split(',');
+    unsigned Max;
+    if (!MaxS.trim().getAsInteger(10, Max) && Max > 0)
+      Shape.MaxFlat = std::min<int64_t>(Max, Shape.MaxFlat);
+  }
+  if (const MDNode *N = F.getMetadata("reqd_work_group_size")) {
+    if (N->getNumOperands() == 3) {
+      int64_t Product = 1;
+      for (unsigned D = 0; D < 3; ++D) {
+        auto *C = mdconst::dyn_extract<ConstantInt>(N->getOperand(D));
+        if (C && C->getZExtValue() > 0 && C->getZExtValue() <= 1024) {
+          Shape.MaxDim[D] = C->getZExtValue();
+          Product *= Shape.MaxDim[D];
+        }
+      }
+      ReqdSize = true;
+      Shape.MaxFlat = std::min(Shape.MaxFlat, Product);
+    }
+  }
+  for (int64_t &M : Shape.MaxDim)
+    M = std::min(M, Shape.MaxFlat);
+  if (!F.isDeclaration())
+    DT = std::make_unique<DominatorTree>(const_cast<Function &>(F));
+}
+
+ThreadAddressBuilder::~ThreadAddressBuilder() = default;
+
+std::string ThreadAddressBuilder::describeShape() const {
+  std::string S;
+  raw_string_ostream OS(S);
+  OS << "at most " << Shape.MaxFlat << " work-items";
+  if (Assume1D)
+    OS << ", one-dimensional by assumption";
+  if (ReqdSize)
+    OS << " (" << Shape.MaxDim[0] << "x" << Shape.MaxDim[1] << "x"
+       << Shape.MaxDim[2] << ")";
+  return S;
+}
+
+unsigned ThreadAddressBuilder::symbol(const void *Key) {
+  return Symbols.try_emplace(Key, Symbols.size() + 1).first->second;
+}
+
+static int workItemDim(const Value *V) {
+  if (const auto *II = dyn_cast<IntrinsicInst>(V)) {
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::amdgcn_workitem_id_x:
+      return 0;
+    case Intrinsic::amdgcn_workitem_id_y:
+      return 1;
+    case Intrinsic::amdgcn_workitem_id_z:
+      return 2;
+    default:
+      break;
+    }
+  }
+  return -1;
+}
+
+static int workGroupDim(const Value *V) {
+  if (const auto *II = dyn_cast<IntrinsicInst>(V)) {
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::amdgcn_workgroup_id_x:
+      return 0;
+    case Intrinsic::amdgcn_workgroup_id_y:
+      return 1;
+    case Intrinsic::amdgcn_workgroup_id_z:
+      return 2;
+    default:
+      break;
+    }
+  }
+  return -1;
+}
+
+/// Whether \p V has one value for every work-item of the workgroup and every
+/// time it is computed: a pure function of kernel arguments, workgroup ids
+/// and constants (no loads, no phis).
+bool ThreadAddressBuilder::isInvariantUniform(const Value *V, unsigned Depth) {
+  if (isa<Constant>(V))
+    return true;
+  if (const auto *Arg = dyn_cast<Argument>(V))
+    return Arg->getParent()->getCallingConv() == CallingConv::AMDGPU_KERNEL;
+  if (workGroupDim(V) >= 0)
+    return true;
+  const auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth > 8 ||
+      !(isa<BinaryOperator>(I) || isa<CastInst>(I) ||
+        isa<GetElementPtrInst>(I)))
+    return false;
+  return llvm::all_of(I->operands(), [&](const Value *Op) {
+    return isInvariantUniform(Op, Depth + 1);
+  });
+}
+
+std::optional<ThreadAddressBuilder::Linear>
+ThreadAddressBuilder::linearize(const Value *V, unsigned Depth) {
+  if (Depth > 24)
+    return std::nullopt;
+  const DataLayout &DL = moduleOf(F)->getDataLayout();
+  if (const auto *CI = dyn_cast<ConstantInt>(V)) {
+    if (CI->getBitWidth() > 64)
+      return std::nullopt;
+    return Linear::constant(CI->getSExtValue());
+  }
+  if (const auto *GV = dyn_cast<GlobalVariable>(V)) {
+    if (std::optional<ConstantRange> R = GV->getAbsoluteSymbolRange()) {
+      if (const APInt *Addr = R->getSingleElement())
+        return Linear::constant(Addr->getSExtValue());
+      return std::nullopt;
+    }
+    Linear L;
+    L.Uniform.push_back({symbol(GV), 1});
+    return L;
+  }
+  if (int D = workItemDim(V); D >= 0) {
+    Linear L;
+    L.Coef[D] = 1;
+    return L;
+  }
+  if (const auto *GEP = dyn_cast<GEPOperator>(V)) {
+    std::optional<Linear> L = linearize(GEP->getPointerOperand(), Depth + 1);
+    if (!L)
+      return std::nullopt;
+    for (gep_type_iterator GTI = gep_type_begin(GEP), E = gep_type_end(GEP);
+         GTI != E; ++GTI) {
+      const Value *Idx = GTI.getOperand();
+      if (StructType *ST = GTI.getStructTypeOrNull()) {
+        unsigned Field = cast<ConstantInt>(Idx)->getZExtValue();
+        L->add(Linear::constant(
+            DL.getStructLayout(ST)->getElementOffset(Field).getFixedValue()));
+        continue;
+      }
+      TypeSize Stride = GTI.getSequentialElementStride(DL);
+      if (Stride.isScalable())
+        return std::nullopt;
+      std::optional<Linear> I = linearize(Idx, Depth + 1);
+      if (!I || !I->scale(Stride.getFixedValue()) || !L->add(*I))
+        return std::nullopt;
+    }
+    return L;
+  }
+  if (const auto *Op = dyn_cast<Operator>(V)) {
+    switch (Op->getOpcode()) {
+    case Instruction::BitCast:
+    case Instruction::AddrSpaceCast:
+      return linearize(Op->getOperand(0), Depth + 1);
+    case Instruction::ZExt:
+    case Instruction::SExt:
+    case Instruction::Trunc:
+      // The identity modulo 2^32 when both widths are 32 bits or more.
+      if (Op->getType()->getScalarSizeInBits() >= 32 &&
+          Op->getOperand(0)->getType()->getScalarSizeInBits() >= 32)
+        return linearize(Op->getOperand(0), Depth + 1);
+      break;
+    case Instruction::Add:
+    case Instruction::Sub:
+    case Instruction::Or: {
+      if (Op->getOpcode() == Instruction::Or &&
+          !cast<PossiblyDisjointInst>(Op)->isDisjoint())
+        break;
+      std::optional<Linear> L = linearize(Op->getOperand(0), Depth + 1);
+      std::optional<Linear> R = linearize(Op->getOperand(1), Depth + 1);
+      if (!L || !R)
+        break;
+      if (Op->getOpcode() == Instruction::Sub && !R->scale(-1))
+        break;
+      if (!L->add(*R))
+        break;
+      return L;
+    }
+    case Instruction::Mul:
+    case Instruction::Shl: {
+      const auto *K = dyn_cast<ConstantInt>(Op->getOperand(1));
+      const Value *X = Op->getOperand(0);
+      if (!K && Op->getOpcode() == Instruction::Mul) {
+        K = dyn_cast<ConstantInt>(Op->getOperand(0));
+        X = Op->getOperand(1);
+      }
+      if (!K || K->getBitWidth() > 64)
+        break;
+      int64_t Factor = K->getSExtValue();
+      if (Op->getOpcode() == Instruction::Shl) {
+        if (K->getZExtValue() >= 32)
+          break;
+        Factor = int64_t(1) << K->getZExtValue();
+      }
+      std::optional<Linear> L = linearize(X, Depth + 1);
+      if (!L || !L->scale(Factor))
+        break;
+      return L;
+    }
+    default:
+      break;
+    }
+  }
+  // Anything else: a value the workgroup shares, or a per-work-item value
+  // of known range, or nothing we can use.
+  if (V->getType()->isIntegerTy() && V->getType()->getIntegerBitWidth() <= 64) {
+    if (isInvariantUniform(V, 0)) {
+      Linear L;
+      L.Uniform.push_back({symbol(V), 1});
+      return L;
+    }
+    // Its unsigned range, if small, is its value modulo 2^32 too.
+    ConstantRange R = computeConstantRange(V, /*ForSigned=*/false);
+    if (!R.isFullSet() && !R.isEmptySet() && !R.isWrappedSet() &&
+        R.getUnsignedMax().ult(uint64_t(Small))) {
+      Linear L;
+      L.VarLo = R.getUnsignedMin().getZExtValue();
+      L.VarHi = R.getUnsignedMax().getZExtValue();
+      return L;
+    }
+  }
+  return std::nullopt;
+}
+
+void ThreadAddressBuilder::applyConditions(ThreadAddress &TA,
+                                           const BasicBlock *At) {
+  if (!At || !DT || !DT->getNode(At))
+    return;
+  // Conditions c of branches whose edge dominates At: c holds there.
+  auto Restrict = [&](const Value *C, bool Holds, auto &&Self,
+                      unsigned Depth) -> void {
+    if (Depth > 4)
+      return;
+    // The condition of a structurized `if`: llvm.amdgcn.if(c), element 0.
+    if (const auto *EV = dyn_cast<ExtractValueInst>(C)) {
+      if (EV->getNumIndices() == 1 && EV->getIndices()[0] == 0)
+        if (const auto *II = dyn_cast<IntrinsicInst>(EV->getAggregateOperand()))
+          if (II->getIntrinsicID() == Intrinsic::amdgcn_if)
+            Self(II->getArgOperand(0), Holds, Self, Depth + 1);
+      return;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(C)) {
+      if (BO->getOpcode() == Instruction::And && Holds) {
+        Self(BO->getOperand(0), true, Self, Depth + 1);
+        Self(BO->getOperand(1), true, Self, Depth + 1);
+      }
+      return;
+    }
+    const auto *Cmp = dyn_cast<ICmpInst>(C);
+    if (!Cmp)
+      return;
+    CmpInst::Predicate Pred =
+        Holds ? Cmp->getPredicate() : Cmp->getInversePredicate();
+    const Value *L = Cmp->getOperand(0), *R = Cmp->getOperand(1);
+    if (isa<ConstantInt>(L)) {
+      std::swap(L, R);
+      Pred = CmpInst::getSwappedPredicate(Pred);
+    }
+    const auto *K = dyn_cast<ConstantInt>(R);
+    while (const auto *Cast = dyn_cast<CastInst>(L))
+      if (Cast->getOpcode() == Instruction::ZExt)
+        L = Cast->getOperand(0);
+      else
+        break;
+    int D = workItemDim(L);
+    if (!K || D < 0 || K->getBitWidth() > 64)
+      return;
+    // The id is in [0, 1024): signed and unsigned orders agree on it for
+    // constants in [0, 2^31).
+    if (K->isNegative() && CmpInst::isSigned(Pred))
+      return;
+    int64_t V = K->getZExtValue();
+    if (V >= INT32_MAX)
+      return;
+    int64_t &Lo = TA.IdLo[D], &Hi = TA.IdHi[D];
+    switch (ICmpInst::getUnsignedPredicate(Pred)) {
+    case CmpInst::ICMP_ULT:
+      Hi = std::min(Hi, V - 1);
+      break;
+    case CmpInst::ICMP_ULE:
+      Hi = std::min(Hi, V);
+      break;
+    case CmpInst::ICMP_UGT:
+      Lo = std::max(Lo, V + 1);
+      break;
+    case CmpInst::ICMP_UGE:
+      Lo = std::max(Lo, V);
+      break;
+    case CmpInst::ICMP_EQ:
+      Lo = std::max(Lo, V);
+      Hi = std::min(Hi, V);
+      break;
+    default:
+      break;
+    }
+  };
+  for (DomTreeNode *N = DT->getNode(At)->getIDom(); N; N = N->getIDom()) {
+    const auto *Br = dyn_cast<BranchInst>(N->getBlock()->getTerminator());
+    if (!Br || !Br->isConditional() ||
+        Br->getSuccessor(0) == Br->getSuccessor(1))
+      continue;
+    for (unsigned S = 0; S < 2; ++S)
+      if (DT->dominates(BasicBlockEdge(N->getBlock(), Br->getSuccessor(S)), At))
+        Restrict(Br->getCondition(), S == 0, Restrict, 0);
+  }
+}
+
+std::optional<ThreadAddress> ThreadAddressBuilder::build(const Value *Ptr,
+                                                         int64_t Offset,
+                                                         uint64_t Size,
+                                                         const BasicBlock *At) {
+  if (!Size || Size > uint64_t(Small))
+    return std::nullopt;
+  std::optional<Linear> L = linearize(Ptr, 0);
+  if (!L || !L->add(Linear::constant(Offset)))
+    return std::nullopt;
+  ThreadAddress TA;
+  TA.Const = L->Const;
+  TA.Coef = L->Coef;
+  TA.VarLo = L->VarLo;
+  TA.VarHi = L->VarHi;
+  TA.Uniform = L->Uniform;
+  TA.Size = Size;
+  applyConditions(TA, At);
+  return TA;
+}

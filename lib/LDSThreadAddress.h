@@ -1,0 +1,110 @@
+//===- LDSThreadAddress.h - LDS addresses as functions of the work-item --===//
+//
+// Thread-index analysis: an LDS access's byte address as an affine function
+// of the work-item id, and the proof that two accesses by different
+// work-items cannot share a byte. A pair proven so is no cross-wave hazard:
+// what remains is one work-item (one wave) touching its own bytes, which a
+// wave's in-order DS operations keep ordered.
+//
+// ThreadAddress and workItemsMayOverlap are plain data and arithmetic (unit
+// tested against enumeration of every pair of work-items); ThreadAddressBuilder
+// derives a ThreadAddress from the IR value of a memoperand.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMDGPU_LDS_BARRIERS_LDSTHREADADDRESS_H
+#define AMDGPU_LDS_BARRIERS_LDSTHREADADDRESS_H
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace llvm {
+class BasicBlock;
+class DominatorTree;
+class Function;
+class Value;
+
+namespace ldsbarriers {
+
+enum class ThreadAnalysisMode {
+  Off,
+  On,
+  Assume1D, // On, and workgroups have y and z sizes 1.
+};
+
+/// What launches a kernel may have: each work-item id dimension d is below
+/// MaxDim[d], and the product of the three sizes is at most MaxFlat.
+struct WorkgroupShape {
+  std::array<int64_t, 3> MaxDim = {1024, 1024, 1024};
+  int64_t MaxFlat = 1024;
+};
+
+/// An access's bytes [Addr, Addr + Size) for the work-item with id t, where,
+/// modulo 2^32,
+///   Addr = Const + sum_d Coef[d] * t[d] + v + sum_s UniformCoef_s * u_s
+/// with v an unknown per-work-item value in [VarLo, VarHi] and u_s values
+/// every work-item of the workgroup shares. Only work-items with
+/// IdLo[d] <= t[d] <= IdHi[d] execute the access (conditions on the id that
+/// dominate it).
+struct ThreadAddress {
+  int64_t Const = 0;
+  std::array<int64_t, 3> Coef = {0, 0, 0};
+  int64_t VarLo = 0, VarHi = 0;
+  /// (symbol, coefficient), sorted by symbol, no zero coefficients.
+  SmallVector<std::pair<unsigned, int64_t>, 2> Uniform;
+  std::array<int64_t, 3> IdLo = {0, 0, 0};
+  std::array<int64_t, 3> IdHi = {INT32_MAX, INT32_MAX, INT32_MAX};
+  uint64_t Size = 0;
+
+  bool operator==(const ThreadAddress &O) const;
+  std::string str() const;
+};
+
+/// Whether some two different work-items of one workgroup executing A and B
+/// may touch a common byte. False only when proven impossible.
+bool workItemsMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
+                         const WorkgroupShape &Shape);
+
+/// Derives ThreadAddresses from the IR of one function.
+class ThreadAddressBuilder {
+public:
+  /// With \p Assume1D, every launch has y and z sizes 1 (HIP has no way to
+  /// say so: reqd_work_group_size is OpenCL only).
+  explicit ThreadAddressBuilder(const Function &F, bool Assume1D = false);
+  ~ThreadAddressBuilder();
+
+  /// The address of a Size-byte access at pointer \p Ptr plus \p Offset
+  /// bytes, executed in IR block \p At (for the id conditions; may be null);
+  /// nullopt when the address is not such a function.
+  std::optional<ThreadAddress> build(const Value *Ptr, int64_t Offset,
+                                     uint64_t Size, const BasicBlock *At);
+
+  const WorkgroupShape &shape() const { return Shape; }
+
+  /// Why the shape is what it is (attributes found), for remarks.
+  std::string describeShape() const;
+
+private:
+  struct Linear;
+  std::optional<Linear> linearize(const Value *V, unsigned Depth);
+  bool isInvariantUniform(const Value *V, unsigned Depth);
+  unsigned symbol(const void *Key);
+  void applyConditions(ThreadAddress &TA, const BasicBlock *At);
+
+  const Function &F;
+  WorkgroupShape Shape;
+  bool ReqdSize = false;
+  bool Assume1D = false;
+  std::unique_ptr<DominatorTree> DT;
+  DenseMap<const void *, unsigned> Symbols;
+};
+
+} // namespace ldsbarriers
+} // namespace llvm
+
+#endif

@@ -1,0 +1,166 @@
+//===- ThreadAddressTest.cpp - Soundness of the thread-index analysis -----===//
+//
+// Random affine addresses over small workgroups: every "different
+// work-items cannot overlap" answer is checked by enumerating every launch
+// shape, every pair of different work-items and every value of the unknown
+// terms. No unsound answer is allowed; the test also demands that the
+// analysis proves a fair share of the pairs (it must not pass by always
+// answering "may overlap").
+//
+//===----------------------------------------------------------------------===//
+
+#include "LDSThreadAddress.h"
+#include "gtest/gtest.h"
+#include <random>
+
+using namespace llvm::ldsbarriers;
+
+namespace {
+
+using Id = std::array<int64_t, 3>;
+
+bool bytesOverlap(uint32_t A, uint64_t SizeA, uint32_t B, uint64_t SizeB) {
+  return uint32_t(B - A) < SizeA || uint32_t(A - B) < SizeB;
+}
+
+bool runs(const ThreadAddress &T, const Id &I) {
+  for (unsigned D = 0; D < 3; ++D)
+    if (I[D] < T.IdLo[D] || I[D] > T.IdHi[D])
+      return false;
+  return true;
+}
+
+uint32_t address(const ThreadAddress &T, const Id &I, int64_t Var, int64_t U) {
+  int64_t A = T.Const + Var;
+  for (unsigned D = 0; D < 3; ++D)
+    A += T.Coef[D] * I[D];
+  for (auto [Sym, C] : T.Uniform)
+    A += C * (U + Sym);
+  return uint32_t(A);
+}
+
+/// Whether two different work-items of some launch overlap.
+bool bruteForce(const ThreadAddress &A, const ThreadAddress &B,
+                const WorkgroupShape &S) {
+  for (int64_t X = 1; X <= S.MaxDim[0]; ++X)
+    for (int64_t Y = 1; Y <= S.MaxDim[1]; ++Y)
+      for (int64_t Z = 1; Z <= S.MaxDim[2]; ++Z) {
+        if (X * Y * Z > S.MaxFlat)
+          continue;
+        std::vector<Id> Items;
+        for (int64_t I = 0; I < X; ++I)
+          for (int64_t J = 0; J < Y; ++J)
+            for (int64_t K = 0; K < Z; ++K)
+              Items.push_back({I, J, K});
+        for (int64_t U : {0, 5, 1000, -77})
+          for (const Id &T1 : Items)
+            for (const Id &T2 : Items) {
+              if (T1 == T2 || !runs(A, T1) || !runs(B, T2))
+                continue;
+              for (int64_t VA = A.VarLo; VA <= A.VarHi; ++VA)
+                for (int64_t VB = B.VarLo; VB <= B.VarHi; ++VB)
+                  if (bytesOverlap(address(A, T1, VA, U), A.Size,
+                                   address(B, T2, VB, U), B.Size))
+                    return true;
+            }
+      }
+  return false;
+}
+
+ThreadAddress randomAddress(std::mt19937 &R, const ThreadAddress *Like) {
+  auto Pick = [&](int64_t Lo, int64_t Hi) {
+    return std::uniform_int_distribution<int64_t>(Lo, Hi)(R);
+  };
+  ThreadAddress T;
+  T.Const = Pick(-12, 12) * (Pick(0, 3) ? 1 : 4);
+  if (Pick(0, 9) == 0)
+    T.Const += int64_t(1) << 32; // Same address modulo 2^32.
+  static const int64_t Strides[] = {0, 1, 2, 4, 8, -4, 3};
+  for (unsigned D = 0; D < 3; ++D)
+    T.Coef[D] = D == 0 || Pick(0, 2) == 0 ? Strides[Pick(0, 6)] : 0;
+  if (Like && Pick(0, 2)) // Often the same strides: the common case.
+    T.Coef = Like->Coef;
+  if (Pick(0, 3) == 0) {
+    T.VarLo = Pick(0, 2);
+    T.VarHi = T.VarLo + Pick(0, 3);
+  }
+  if (Like ? !Like->Uniform.empty() : Pick(0, 3) == 0)
+    T.Uniform.push_back({1, Like ? Like->Uniform[0].second : Pick(1, 3)});
+  for (unsigned D = 0; D < 3; ++D)
+    if (Pick(0, 4) == 0) {
+      T.IdLo[D] = Pick(0, 2);
+      T.IdHi[D] = T.IdLo[D] + Pick(0, 3);
+    }
+  static const uint64_t Sizes[] = {1, 2, 4, 8};
+  T.Size = Sizes[Pick(0, 3)];
+  return T;
+}
+
+TEST(ThreadAddressTest, RandomPairsAgreeWithEnumeration) {
+  std::mt19937 R(20261122);
+  unsigned Disjoint = 0, Unsound = 0, Trials = 4000;
+  for (unsigned I = 0; I < Trials; ++I) {
+    WorkgroupShape S;
+    for (int64_t &M : S.MaxDim)
+      M = std::uniform_int_distribution<int64_t>(1, 6)(R);
+    S.MaxFlat = std::uniform_int_distribution<int64_t>(1, 24)(R);
+    ThreadAddress A = randomAddress(R, nullptr);
+    ThreadAddress B = randomAddress(R, &A);
+    if (workItemsMayOverlap(A, B, S))
+      continue;
+    ++Disjoint;
+    if (bruteForce(A, B, S)) {
+      ++Unsound;
+      ADD_FAILURE() << "unsound: " << A.str() << " vs " << B.str()
+                    << " with at most " << S.MaxFlat << " work-items ("
+                    << S.MaxDim[0] << "x" << S.MaxDim[1] << "x" << S.MaxDim[2]
+                    << ")";
+    }
+  }
+  EXPECT_EQ(Unsound, 0u);
+  EXPECT_GT(Disjoint, Trials / 10) << "the analysis proves too little";
+}
+
+ThreadAddress slot(int64_t Const, int64_t Stride, uint64_t Size) {
+  ThreadAddress T;
+  T.Const = Const;
+  T.Coef[0] = Stride;
+  T.Size = Size;
+  return T;
+}
+
+TEST(ThreadAddressTest, Patterns) {
+  WorkgroupShape Flat256;
+  Flat256.MaxFlat = 256;
+  Flat256.MaxDim = {256, 1, 1};
+  // s[tid] read and written by its own work-item.
+  EXPECT_FALSE(workItemsMayOverlap(slot(0, 4, 4), slot(0, 4, 4), Flat256));
+  // s[tid] and s[tid + 1]: the neighbour's slot.
+  EXPECT_TRUE(workItemsMayOverlap(slot(0, 4, 4), slot(4, 4, 4), Flat256));
+  // s[tid] = 0; s[tid + 256] = 0 with at most 256 work-items...
+  EXPECT_FALSE(workItemsMayOverlap(slot(0, 4, 4), slot(1024, 4, 4), Flat256));
+  // ...but not with 257.
+  WorkgroupShape Flat257 = Flat256;
+  Flat257.MaxFlat = 257;
+  Flat257.MaxDim = {257, 1, 1};
+  EXPECT_TRUE(workItemsMayOverlap(slot(0, 4, 4), slot(1024, 4, 4), Flat257));
+  // A y dimension that may exceed 1 makes s[tid.x] shared.
+  WorkgroupShape TwoD = Flat256;
+  TwoD.MaxDim = {256, 256, 1};
+  EXPECT_TRUE(workItemsMayOverlap(slot(0, 4, 4), slot(0, 4, 4), TwoD));
+  // Tree step: reads of s[tid + 64] and writes of s[tid] for tid < 64.
+  ThreadAddress Read = slot(256, 4, 4), Write = slot(0, 4, 4);
+  Read.IdHi[0] = Write.IdHi[0] = 63;
+  EXPECT_FALSE(workItemsMayOverlap(Read, Write, Flat256));
+  // ...while tid < 65 lets work-item 64 write what work-item 0 reads.
+  Write.IdHi[0] = 64;
+  EXPECT_TRUE(workItemsMayOverlap(Read, Write, Flat256));
+  // Per-work-item byte counters c[tid * 4 + bin], bin in [0, 3].
+  ThreadAddress Counter = slot(0, 4, 1);
+  Counter.VarHi = 3;
+  EXPECT_FALSE(workItemsMayOverlap(Counter, Counter, Flat256));
+  Counter.VarHi = 4; // bin in [0, 4] reaches the next work-item's bytes.
+  EXPECT_TRUE(workItemsMayOverlap(Counter, Counter, Flat256));
+}
+
+} // namespace
