@@ -62,6 +62,22 @@ static cl::opt<unsigned> SearchBudget(
              "before settling for the best cover found"),
     cl::init(2000));
 
+static cl::opt<PlacementStrategy> Strategy(
+    "amdgpu-lds-barriers-strategy",
+    cl::desc("How barrier points are chosen (the alternatives are other "
+             "systems' strategies on the same analysis, for comparison)"),
+    cl::values(
+        clEnumValN(PlacementStrategy::Optimal, "optimal",
+                   "fewest barriers, then least frequently executed"),
+        clEnumValN(PlacementStrategy::Naive, "naive",
+                   "a barrier before every conflicting consumer"),
+        clEnumValN(PlacementStrategy::Latest, "latest",
+                   "in program order, before the first conflicting access"),
+        clEnumValN(PlacementStrategy::Intervals, "intervals",
+                   "interval stabbing in layout order, trusting every "
+                   "point (may fail verification)")),
+    cl::init(PlacementStrategy::Optimal));
+
 static cl::opt<bool> UncoverableIsError(
     "amdgpu-lds-barriers-uncovered-error",
     cl::desc("Report hazard windows that no barrier can cover (divergent "
@@ -184,6 +200,12 @@ static void selfCheck(MachineFunction &MF, const TargetFacts &Facts,
                    "in the input");
   if (Unexpected.empty())
     return;
+  if (Strategy != PlacementStrategy::Optimal) {
+    reportViolations(MF, After, Unexpected, VerifyMode::Warning, ORE,
+                     "the '" + getPlacementStrategyName(Strategy).str() +
+                         "' strategy's placement failed verification");
+    return;
+  }
   reportViolations(MF, After, Unexpected, VerifyMode::Error, ORE,
                    "internal error, placement failed verification");
 }
@@ -230,7 +252,9 @@ static void reportThreadDisjointPairs(const AbstractProgram &P,
     }
 }
 
-bool AMDGPULDSBarriers::runOnMachineFunction(MachineFunction &MF) {
+bool llvm::placeLDSBarriers(MachineFunction &MF,
+                            const MachineBlockFrequencyInfo &MBFI,
+                            MachineOptimizationRemarkEmitter &ORE) {
   const Function &F = MF.getFunction();
   if (MF.getTarget().getTargetTriple().getArch() != Triple::amdgcn) {
     diagnose(F, DebugLoc(), "not an AMDGPU (amdgcn) function; left unchanged");
@@ -248,8 +272,6 @@ bool AMDGPULDSBarriers::runOnMachineFunction(MachineFunction &MF) {
     return false;
   }
 
-  const auto &MBFI =
-      getAnalysis<MachineBlockFrequencyInfoWrapperPass>().getMBFI();
   LDSAccessModel Model(MF, Facts, &MBFI, TrustScalarBranches, threadAnalysis());
   if (!Model.unmodeledBarriers().empty()) {
     for (const auto &U : Model.unmodeledBarriers())
@@ -287,6 +309,7 @@ bool AMDGPULDSBarriers::runOnMachineFunction(MachineFunction &MF) {
   AOpts.MinimalWindows = true;
   PlacementOptions POpts;
   POpts.SearchBudget = SearchBudget;
+  POpts.Strategy = Strategy;
   POpts.Split = Facts.hasSplitBarriers() && !AdjacentSignal;
   POpts.CounterMax = Facts.getCounterMax();
   POpts.SingleWave = SingleWave;
@@ -294,8 +317,6 @@ bool AMDGPULDSBarriers::runOnMachineFunction(MachineFunction &MF) {
   if (Dump)
     dumpPlacement(MF, P, Model, R);
   LLVM_DEBUG(dumpPlacement(MF, P, Model, R));
-  MachineOptimizationRemarkEmitter &ORE =
-      getAnalysis<MachineOptimizationRemarkEmitterPass>().getORE();
   NumWindows += R.InitialWindows.size();
   for (const Window &W : R.InitialWindows) {
     switch (W.Kind) {
@@ -441,4 +462,22 @@ bool AMDGPULDSBarriers::runOnMachineFunction(MachineFunction &MF) {
   if (SelfCheck)
     selfCheck(MF, Facts, R, Model, SingleWave);
   return Changed;
+}
+
+bool AMDGPULDSBarriers::runOnMachineFunction(MachineFunction &MF) {
+  return placeLDSBarriers(
+      MF, getAnalysis<MachineBlockFrequencyInfoWrapperPass>().getMBFI(),
+      getAnalysis<MachineOptimizationRemarkEmitterPass>().getORE());
+}
+
+PreservedAnalyses
+AMDGPULDSBarriersPass::run(MachineFunction &MF,
+                           MachineFunctionAnalysisManager &MFAM) {
+  if (!placeLDSBarriers(
+          MF, MFAM.getResult<MachineBlockFrequencyAnalysis>(MF),
+          MFAM.getResult<MachineOptimizationRemarkEmitterAnalysis>(MF)))
+    return PreservedAnalyses::all();
+  PreservedAnalyses PA = getMachineFunctionPassPreservedAnalyses();
+  PA.preserveSet<CFGAnalyses>();
+  return PA;
 }

@@ -9,8 +9,29 @@
 #define AMDGPU_LDS_BARRIERS_AMDGPULDSBARRIERS_H
 
 #include "llvm/CodeGen/MachineFunctionPass.h"
+#include "llvm/CodeGen/MachinePassManager.h"
 
 namespace llvm {
+class MachineBlockFrequencyInfo;
+class MachineOptimizationRemarkEmitter;
+
+/// Places the LDS barriers and counter waits of \p MF; returns whether it
+/// changed the function. Both pass managers' passes call it.
+bool placeLDSBarriers(MachineFunction &MF,
+                      const MachineBlockFrequencyInfo &MBFI,
+                      MachineOptimizationRemarkEmitter &ORE);
+
+/// In-tree registration (AMDGPULDSBarriersInTree.cpp; AMDGPU.h declares
+/// them too in a patched tree).
+class FunctionPass;
+class PassRegistry;
+void initializeAMDGPULDSBarriersPass(PassRegistry &);
+void initializeAMDGPULDSBarrierVerifierPass(PassRegistry &);
+FunctionPass *createAMDGPULDSBarriersPass();
+/// Whether -amdgpu-lds-barriers asks for the pass in the GCN pipeline.
+bool isAMDGPULDSBarriersEnabled();
+
+/// The pass for the legacy pass manager.
 
 class AMDGPULDSBarriers : public MachineFunctionPass {
 public:
@@ -22,6 +43,14 @@ public:
   }
   void getAnalysisUsage(AnalysisUsage &AU) const override;
   bool runOnMachineFunction(MachineFunction &MF) override;
+};
+
+/// The pass for the new pass manager ("amdgpu-lds-barriers" in
+/// AMDGPUPassRegistry.def of an in-tree build).
+class AMDGPULDSBarriersPass : public PassInfoMixin<AMDGPULDSBarriersPass> {
+public:
+  PreservedAnalyses run(MachineFunction &MF,
+                        MachineFunctionAnalysisManager &MFAM);
 };
 
 } // namespace llvm

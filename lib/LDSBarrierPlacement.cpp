@@ -11,6 +11,7 @@
 #include "LDSBarrierPlacement.h"
 #include "LDSSplitBarriers.h"
 #include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/STLExtras.h"
 #include <algorithm>
 #include <map>
 #include <numeric>
@@ -495,6 +496,65 @@ llvm::ldsbarriers::redundantBarriers(const AbstractProgram &P,
   return Out;
 }
 
+StringRef llvm::ldsbarriers::getPlacementStrategyName(PlacementStrategy S) {
+  switch (S) {
+  case PlacementStrategy::Optimal:
+    return "optimal";
+  case PlacementStrategy::Naive:
+    return "naive";
+  case PlacementStrategy::Latest:
+    return "latest";
+  case PlacementStrategy::Intervals:
+    return "intervals";
+  }
+  return "?";
+}
+
+/// PlacementStrategy::Intervals: each window as an interval of positions in
+/// block layout order, stabbed greedily at right ends (the point right
+/// before a consumer). A window whose producer comes after its consumer in
+/// the layout is loop-carried: its interval starts at the nearest block at
+/// or before the consumer's that a later block branches back to.
+static void stabIntervals(const AbstractProgram &P,
+                          const std::vector<Window> &Ws,
+                          std::vector<Point> &Points,
+                          std::vector<std::vector<unsigned>> &ServedBy) {
+  std::vector<unsigned> Start(P.Blocks.size() + 1, 0);
+  for (unsigned B = 0; B < P.Blocks.size(); ++B)
+    Start[B + 1] = Start[B] + P.numPoints(B);
+  std::vector<uint8_t> LoopTop(P.Blocks.size(), 0);
+  for (unsigned B = 0; B < P.Blocks.size(); ++B)
+    for (unsigned S : P.Blocks[B].Succs)
+      if (S <= B)
+        LoopTop[S] = 1;
+  auto Pos = [&](Point X) { return Start[X.Block] + X.Index; };
+  struct Interval {
+    unsigned Lo, Hi, Window;
+  };
+  std::vector<Interval> Intervals;
+  for (unsigned I = 0; I < Ws.size(); ++I) {
+    unsigned Hi = Pos(Ws[I].Consumer);
+    unsigned Lo = Pos({Ws[I].Producer.Block, Ws[I].Producer.Index + 1});
+    if (Lo > Hi) {
+      unsigned Top = Ws[I].Consumer.Block;
+      while (Top > 0 && !LoopTop[Top])
+        --Top;
+      Lo = Start[Top];
+    }
+    Intervals.push_back({Lo, Hi, I});
+  }
+  std::sort(Intervals.begin(), Intervals.end(),
+            [](const Interval &A, const Interval &B) { return A.Hi < B.Hi; });
+  for (const Interval &In : Intervals) {
+    if (Points.empty() || Pos(Points.back()) < In.Lo) {
+      Point At = Ws[In.Window].Consumer;
+      Points.push_back(At);
+      ServedBy.emplace_back();
+    }
+    ServedBy.back().push_back(In.Window);
+  }
+}
+
 Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
                                            const AnalysisOptions &AOpts,
                                            const PlacementOptions &POpts) {
@@ -546,8 +606,11 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
   // later producer's cutting points are a subset of the earlier one's, and
   // its wait completes the earlier one too: only the later one is kept. This
   // keeps the instance near-linear in the number of accesses.
-  std::vector<uint8_t> Keep(Ws.size(), 0);
-  {
+  // The alternative strategies work on every window, like the systems they
+  // stand for.
+  bool Alternative = POpts.Strategy != PlacementStrategy::Optimal;
+  std::vector<uint8_t> Keep(Ws.size(), Alternative ? 1 : 0);
+  if (!Alternative) {
     std::map<std::tuple<Point, unsigned, bool, unsigned, unsigned, bool>,
              unsigned>
         Latest;
@@ -584,6 +647,10 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
         continue;
       for (unsigned Far : Group) {
         unsigned BF = Ws[Far].Producer.Block, BB = Ws[Far].Consumer.Block;
+        // A producer earlier in the consumer's own block reaches it without
+        // leaving the block: no other block is on that path.
+        if (BF == BB && Ws[Far].Producer.Index < Ws[Far].Consumer.Index)
+          continue;
         const std::vector<int> &IDom = IDomOf(BF);
         if (IDom[BB] < 0)
           continue;
@@ -645,6 +712,48 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
 
   std::vector<unsigned> ChosenPoints;
   unsigned NodesLeft = POpts.SearchBudget;
+  if (Alternative) {
+    Result.ProvenOptimal = false;
+    Groups.clear();
+  }
+  if (POpts.Strategy == PlacementStrategy::Naive ||
+      POpts.Strategy == PlacementStrategy::Latest) {
+    std::map<Point, unsigned> CandIndex;
+    for (unsigned I = 0; I < Cands.size(); ++I)
+      CandIndex[Cands[I]] = I;
+    // The point right before the consumer, or the latest legal one.
+    auto LatestCut = [&](unsigned I) {
+      auto It = CandIndex.find(Ws[I].Consumer);
+      if (It != CandIndex.end() && llvm::is_contained(Cuts[I], It->second))
+        return It->second;
+      return Cuts[I].back();
+    };
+    std::vector<unsigned> Order;
+    for (unsigned I = 0; I < Ws.size(); ++I)
+      if (!Cuts[I].empty())
+        Order.push_back(I);
+    if (POpts.Strategy == PlacementStrategy::Latest) {
+      std::vector<unsigned> Rank(P.Blocks.size(), ~0u);
+      std::vector<unsigned> RPO = P.reversePostOrder();
+      for (unsigned K = 0; K < RPO.size(); ++K)
+        Rank[RPO[K]] = K;
+      std::sort(Order.begin(), Order.end(), [&](unsigned A, unsigned B) {
+        const Point &X = Ws[A].Consumer, &Y = Ws[B].Consumer;
+        return std::make_tuple(Rank[X.Block], X.Index, A) <
+               std::make_tuple(Rank[Y.Block], Y.Index, B);
+      });
+    }
+    std::set<unsigned> Chosen;
+    for (unsigned I : Order) {
+      bool Cut = false;
+      if (POpts.Strategy == PlacementStrategy::Latest)
+        for (unsigned Pt : Cuts[I])
+          Cut |= Chosen.count(Pt) != 0;
+      if (!Cut)
+        Chosen.insert(LatestCut(I));
+    }
+    ChosenPoints.assign(Chosen.begin(), Chosen.end());
+  }
   for (auto &[Root, Members] : Groups) {
     // Local numbering of the component's points, in program order.
     std::vector<unsigned> LocalToGlobal;
@@ -676,23 +785,30 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
   std::sort(ChosenPoints.begin(), ChosenPoints.end());
 
   // 4. Record what each barrier serves and the counters it must wait for.
-  std::vector<int> ChosenIndex(Cands.size(), -1);
-  for (unsigned K = 0; K < ChosenPoints.size(); ++K)
-    ChosenIndex[ChosenPoints[K]] = K;
-  std::vector<std::vector<unsigned>> ServedBy(ChosenPoints.size());
-  for (unsigned I = 0; I < Ws.size(); ++I)
-    for (unsigned Pt : Cuts[I])
-      if (ChosenIndex[Pt] >= 0)
-        ServedBy[ChosenIndex[Pt]].push_back(I);
-  for (unsigned K = 0; K < ChosenPoints.size(); ++K) {
-    unsigned G = ChosenPoints[K];
+  std::vector<Point> Points;
+  std::vector<std::vector<unsigned>> ServedBy;
+  if (POpts.Strategy == PlacementStrategy::Intervals) {
+    stabIntervals(P, Ws, Points, ServedBy);
+  } else {
+    std::vector<int> ChosenIndex(Cands.size(), -1);
+    for (unsigned K = 0; K < ChosenPoints.size(); ++K) {
+      ChosenIndex[ChosenPoints[K]] = K;
+      Points.push_back(Cands[ChosenPoints[K]]);
+    }
+    ServedBy.resize(ChosenPoints.size());
+    for (unsigned I = 0; I < Ws.size(); ++I)
+      for (unsigned Pt : Cuts[I])
+        if (ChosenIndex[Pt] >= 0)
+          ServedBy[ChosenIndex[Pt]].push_back(I);
+  }
+  for (unsigned K = 0; K < Points.size(); ++K) {
     std::vector<unsigned> &Served = ServedBy[K];
     CounterMask M = 0;
     for (unsigned I : Served)
       M |= counterBit(P.event(Ws[I].Producer).Ctr);
-    Result.Barriers.push_back({Cands[G], M});
+    Result.Barriers.push_back({Points[K], M});
     Result.Serves.push_back(std::move(Served));
-    Result.Cost += P.Blocks[Cands[G].Block].Freq;
+    Result.Cost += P.Blocks[Points[K].Block].Freq;
   }
 
   if (POpts.Split)
@@ -744,9 +860,10 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
   // uncoverable ones. A window left over (one whose minimal sibling had no
   // legal point, or a bug in the cutting rules) gets a barrier at its latest
   // legal cutting point, or is reported.
+  // The alternative strategies are left as they are: the verifier judges.
   AnalysisOptions AllWindows = AOpts;
   AllWindows.MinimalWindows = false;
-  for (unsigned Round = 0;; ++Round) {
+  for (unsigned Round = 0; !Alternative; ++Round) {
     Augmentation Final = Result.augmentation();
     std::vector<Window> Left;
     for (const Window &W : analyzeHazards(P, AllWindows, Final).Windows) {

@@ -20,7 +20,30 @@
 namespace llvm {
 namespace ldsbarriers {
 
+/// How the barrier points are chosen. Optimal is the pass; the others are
+/// the strategies of other systems, on the same analysis, for comparison
+/// (utils/bench): they are not meant for production.
+enum class PlacementStrategy {
+  /// Fewest barriers, then lowest total block frequency (hitting set).
+  Optimal,
+  /// A barrier right before every consumer of a window (before the latest
+  /// legal point when that one is in divergent code).
+  Naive,
+  /// Windows in program order (reverse post-order), each not yet cut gets a
+  /// barrier right before its consumer: the latest point, as a pass that
+  /// walks the program and synchronizes at the first conflicting access
+  /// does (with a fixpoint over the CFG, which the analysis provides).
+  Latest,
+  /// Interval stabbing in layout order: a window is the interval from its
+  /// producer to its consumer (a loop-carried one from the top of its loop
+  /// to the consumer), stabbed greedily at right ends. Points are trusted
+  /// wherever they are, divergent code included; the verifier judges.
+  Intervals,
+};
+StringRef getPlacementStrategyName(PlacementStrategy S);
+
 struct PlacementOptions {
+  PlacementStrategy Strategy = PlacementStrategy::Optimal;
   /// Branch-and-bound nodes for the whole function before the search
   /// settles for the best covers found so far.
   unsigned SearchBudget = 2000;

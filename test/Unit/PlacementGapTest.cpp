@@ -13,6 +13,7 @@
 #include "BruteForce.h"
 #include "LDSBarrierPlacement.h"
 #include "ProgramBuilder.h"
+#include "RandomPrograms.h"
 #include "gtest/gtest.h"
 #include <cstdio>
 #include <functional>
@@ -22,96 +23,6 @@ using namespace llvm::ldsbarriers;
 using namespace llvm::ldsbarriers::test;
 
 namespace {
-
-enum class Shape {
-  Straight,
-  Diamond,
-  Loop,
-  Nested,
-  MultiBackEdge,
-  Irreducible
-};
-const char *shapeName(Shape S) {
-  switch (S) {
-  case Shape::Straight:
-    return "straight-line";
-  case Shape::Diamond:
-    return "diamonds";
-  case Shape::Loop:
-    return "single loop";
-  case Shape::Nested:
-    return "nested loops";
-  case Shape::MultiBackEdge:
-    return "multiple back-edges";
-  case Shape::Irreducible:
-    return "irreducible";
-  }
-  return "?";
-}
-
-std::string events(std::mt19937 &Rng, unsigned Max) {
-  static const char *const Kinds[] = {"R0", "W0", "R1", "W1", "A0+1",
-                                      "W0", "R0", "D1", "L",  "|"};
-  std::string S;
-  for (unsigned I = 0, N = Rng() % (Max + 1); I < N; ++I)
-    S += std::string(Kinds[Rng() % std::size(Kinds)]) + " ";
-  return S;
-}
-
-AbstractProgram make(Shape S, std::mt19937 &Rng) {
-  ProgramBuilder B;
-  switch (S) {
-  case Shape::Straight:
-    B.block(events(Rng, 8));
-    break;
-  case Shape::Diamond: {
-    unsigned E = B.block(events(Rng, 2)), T = B.block(events(Rng, 2), 0.5),
-             F = B.block(events(Rng, 2), 0.5), J = B.block(events(Rng, 2));
-    B.edge(E, T);
-    B.edge(E, F);
-    B.edge(T, J);
-    B.edge(F, J);
-    break;
-  }
-  case Shape::Loop: {
-    unsigned P = B.block(events(Rng, 2)), L = B.block(events(Rng, 5), 8),
-             X = B.block(events(Rng, 2));
-    B.selfLoop(P, L, X);
-    break;
-  }
-  case Shape::Nested: {
-    unsigned P = B.block(events(Rng, 1)), H = B.block(events(Rng, 2), 4),
-             I = B.block(events(Rng, 2), 16), T = B.block(events(Rng, 2), 4),
-             X = B.block(events(Rng, 1));
-    B.edge(P, H);
-    B.selfLoop(H, I, T);
-    B.edge(T, H);
-    B.edge(T, X);
-    break;
-  }
-  case Shape::MultiBackEdge: {
-    unsigned P = B.block(events(Rng, 1)), H = B.block(events(Rng, 2), 8),
-             A = B.block(events(Rng, 2), 4), C = B.block(events(Rng, 2), 4),
-             X = B.block(events(Rng, 1));
-    B.edge(P, H);
-    B.edge(H, A);
-    B.edge(H, C);
-    B.edge(A, H);
-    B.edge(C, H);
-    B.edge(C, X);
-    break;
-  }
-  case Shape::Irreducible: {
-    unsigned E = B.block(events(Rng, 2)), A = B.block(events(Rng, 2), 4),
-             C = B.block(events(Rng, 2), 4), X = B.block(events(Rng, 1));
-    B.ifThen(E, A, C);
-    B.edge(C, A);
-    B.edge(C, X);
-    break;
-  }
-  }
-  return B.program();
-}
 
 TEST(PlacementGap, ValidEverywhereOptimalWhereProvable) {
   std::printf("%-22s %8s %8s %10s %12s\n", "CFG class", "programs", "optimal",

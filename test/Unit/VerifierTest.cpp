@@ -9,6 +9,7 @@
 
 #include "LDSBarrierPlacement.h"
 #include "LDSBarrierVerifier.h"
+#include "Materialize.h"
 #include "ProgramBuilder.h"
 #include "gtest/gtest.h"
 #include <random>
@@ -146,57 +147,7 @@ TEST(Verifier, PlacementOutputVerifiesClean) {
       PlacementOptions O;
       O.Split = Split;
       Placement R = placeBarriers(P, AnalysisOptions(), O);
-      // Materialize the placement as events, then verify the result.
-      AbstractProgram Out = P;
-      std::vector<std::vector<std::pair<unsigned, Event>>> Insert(
-          P.Blocks.size());
-      for (const auto &CB : R.CompletedBarriers) {
-        WaitThresholds W = CB.Waits;
-        Insert[CB.Barrier.Block].push_back(
-            {CB.Barrier.Index * 4 + 0, Event::wait(W)});
-      }
-      for (const auto &NB : R.Barriers) {
-        WaitThresholds W = NB.Waits;
-        if (NB.isSplit()) {
-          Insert[NB.At.Block].push_back(
-              {NB.At.Index * 4 + 0, Event::barrierWait()});
-          Insert[NB.SignalAt.Block].push_back(
-              {NB.SignalAt.Index * 4 + 2, Event::wait(W)});
-          Insert[NB.SignalAt.Block].push_back(
-              {NB.SignalAt.Index * 4 + 3, Event::signal()});
-        } else {
-          Insert[NB.At.Block].push_back({NB.At.Index * 4 + 1, Event::wait(W)});
-          Insert[NB.At.Block].push_back(
-              {NB.At.Index * 4 + 1,
-               Split ? Event::signal() : Event::barrier()});
-          if (Split)
-            Insert[NB.At.Block].push_back(
-                {NB.At.Index * 4 + 1, Event::barrierWait()});
-        }
-      }
-      for (const auto &NW : R.Waits)
-        Insert[NW.At.Block].push_back(
-            {NW.At.Index * 4 + 0, Event::wait(NW.Waits)});
-      for (unsigned B = 0; B < P.Blocks.size(); ++B) {
-        // By position, keeping the insertion order at one position.
-        std::vector<std::pair<unsigned, unsigned>> Keys;
-        for (unsigned K = 0; K < Insert[B].size(); ++K)
-          Keys.push_back({Insert[B][K].first, K});
-        std::sort(Keys.begin(), Keys.end());
-        std::vector<std::pair<unsigned, Event>> Sorted;
-        for (auto [Pos, K] : Keys)
-          Sorted.push_back(Insert[B][K]);
-        Insert[B] = std::move(Sorted);
-        std::vector<Event> Events;
-        auto It = Insert[B].begin();
-        for (unsigned I = 0; I <= P.Blocks[B].Events.size(); ++I) {
-          for (; It != Insert[B].end() && It->first / 4 == I; ++It)
-            Events.push_back(It->second);
-          if (I < P.Blocks[B].Events.size())
-            Events.push_back(P.Blocks[B].Events[I]);
-        }
-        Out.Blocks[B].Events = Events;
-      }
+      AbstractProgram Out = materialize(P, R, Split);
       unsigned Races = 0;
       for (const Violation &V : verify(Out)) {
         EXPECT_NE(V.Kind, Violation::Alternation)

@@ -1,0 +1,110 @@
+//===- StrategyQuality.cpp - Barrier quality of the placement strategies --===//
+//
+// Runs every placement strategy (optimal, naive, latest, intervals) on the
+// same seeded random abstract programs of each CFG class (a third of them
+// with a divergent first branch), materializes each result and verifies it,
+// and prints, per class and strategy, the static barrier count, the
+// frequency-weighted dynamic count and the number of programs whose result
+// fails verification; the exhaustive optimum where the search is small
+// enough; and how often the optimal strategy is worse in dynamic count than
+// another strategy whose result verifies (the goal is never).
+//
+// usage: LDSStrategyQuality [programs per class (default 200)]
+//
+//===----------------------------------------------------------------------===//
+
+#include "BruteForce.h"
+#include "LDSBarrierPlacement.h"
+#include "LDSBarrierVerifier.h"
+#include "Materialize.h"
+#include "RandomPrograms.h"
+#include <cstdio>
+#include <cstdlib>
+
+using namespace llvm::ldsbarriers;
+using namespace llvm::ldsbarriers::test;
+
+namespace {
+
+constexpr PlacementStrategy Strategies[] = {
+    PlacementStrategy::Naive, PlacementStrategy::Latest,
+    PlacementStrategy::Intervals, PlacementStrategy::Optimal};
+constexpr unsigned NumStrategies = std::size(Strategies);
+
+struct Totals {
+  unsigned Static = 0, Failed = 0;
+  double Dynamic = 0;
+};
+
+/// Whether the materialized result has a violation other than the races the
+/// optimal placement reports as uncoverable (no strategy can cover those).
+bool fails(const AbstractProgram &P, const Placement &R, unsigned Uncoverable) {
+  unsigned Races = 0;
+  for (const Violation &V :
+       verifySynchronization(materialize(P, R, false), VerifierOptions())) {
+    if (V.Kind != Violation::Race)
+      return true;
+    ++Races;
+  }
+  return Races > Uncoverable;
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  unsigned Programs = Argc > 1 ? std::atoi(Argv[1]) : 200;
+  std::printf("%-20s %5s", "CFG class", "progs");
+  for (PlacementStrategy S : Strategies)
+    std::printf(" | %-9s %5s %7s %4s", getPlacementStrategyName(S).data(),
+                "stat", "dyn", "fail");
+  std::printf(" | %5s %7s %5s | %s\n", "exh", "exh-dyn", "n-exh",
+              "optimal worse than a verified other");
+  for (Shape Sh : AllShapes) {
+    std::mt19937 Rng(4000 + unsigned(Sh));
+    Totals T[NumStrategies];
+    unsigned Exhaustive = 0, ExhStatic = 0, OursOnExh = 0, Worse = 0;
+    double ExhDynamic = 0, OursDynOnExh = 0;
+    for (unsigned Iter = 0; Iter < Programs; ++Iter) {
+      AbstractProgram P = make(Sh, Rng);
+      if (Iter % 3 == 2 && P.Blocks[P.Entry].Succs.size() == 2)
+        P.Blocks[P.Entry].DivergentBranch = true;
+      markDivergentBlocks(P);
+      Placement R[NumStrategies];
+      for (unsigned K = 0; K < NumStrategies; ++K) {
+        PlacementOptions O;
+        O.Strategy = Strategies[K];
+        R[K] = placeBarriers(P, AnalysisOptions(), O);
+      }
+      const Placement &Ours = R[NumStrategies - 1];
+      bool Verified[NumStrategies];
+      for (unsigned K = 0; K < NumStrategies; ++K) {
+        Verified[K] = !fails(P, R[K], Ours.Uncoverable.size());
+        T[K].Static += R[K].Barriers.size();
+        T[K].Dynamic += R[K].Cost;
+        T[K].Failed += !Verified[K];
+      }
+      for (unsigned K = 0; K + 1 < NumStrategies; ++K)
+        Worse += Verified[K] && R[K].Cost + 1e-9 < Ours.Cost;
+      // The exhaustive search places new barriers only: programs whose
+      // existing barriers needed a wait, or with more candidate points than
+      // it can afford, are left out.
+      if (Ours.CompletedBarriers.empty() && Ours.Uncoverable.empty() &&
+          candidatePoints(P).size() <= 16 && Ours.Barriers.size() <= 4) {
+        unsigned Best = minimumBarrierCount(P, Ours.Barriers.size());
+        ++Exhaustive;
+        ExhStatic += Best;
+        ExhDynamic += minimumBarrierCost(P, Best);
+        OursOnExh += Ours.Barriers.size();
+        OursDynOnExh += Ours.Cost;
+      }
+    }
+    std::printf("%-20s %5u", shapeName(Sh), Programs);
+    for (unsigned K = 0; K < NumStrategies; ++K)
+      std::printf(" | %-9s %5u %7.1f %4u", "", T[K].Static, T[K].Dynamic,
+                  T[K].Failed);
+    std::printf(" | %5u %7.1f %5u | %u (optimal on those: %u, %.1f)\n",
+                ExhStatic, ExhDynamic, Exhaustive, Worse, OursOnExh,
+                OursDynOnExh);
+  }
+  return 0;
+}
