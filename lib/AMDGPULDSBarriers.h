@@ -49,6 +49,8 @@ public:
 /// AMDGPUPassRegistry.def of an in-tree build).
 class AMDGPULDSBarriersPass : public PassInfoMixin<AMDGPULDSBarriersPass> {
 public:
+  /// Races are wrong code at every optimization level: never skipped.
+  static bool isRequired() { return true; }
   PreservedAnalyses run(MachineFunction &MF,
                         MachineFunctionAnalysisManager &MFAM);
 };

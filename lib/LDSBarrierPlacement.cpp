@@ -120,14 +120,16 @@ bool llvm::ldsbarriers::pointCutsWindow(const AbstractProgram &P, Point At,
 
 namespace {
 
-/// Lexicographic objective: barrier count, then total frequency.
+/// Lexicographic objective: total block frequency of the barriers (how
+/// often barriers execute), then their number (code size).
 struct Score {
   unsigned Count = ~0u;
   double Cost = 0;
   bool betterThan(const Score &O) const {
-    if (Count != O.Count)
-      return Count < O.Count;
-    return Cost < O.Cost - 1e-9 * std::max(1.0, O.Cost);
+    double Eps = 1e-9 * std::max(1.0, O.Cost);
+    if (Cost < O.Cost - Eps || Cost > O.Cost + Eps)
+      return Cost < O.Cost;
+    return Count < O.Count;
   }
 };
 
@@ -673,6 +675,18 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
   std::vector<std::vector<unsigned>> Cuts(Ws.size());
   auto ComputeCuts = [&](unsigned I) {
     Cuts[I] = cuttingCandidates(P, Ws[I], Cands, IDomOf(Ws[I].Producer.Block));
+    // An asynchronous transfer is waited for at the barrier that covers it:
+    // one in the transfer's own block would stall right after the issue,
+    // with nothing to overlap. Prefer the points further on when there are.
+    const Point &From = Ws[I].Producer;
+    if (!P.event(From).Async || From.Block == Ws[I].Consumer.Block)
+      return;
+    std::vector<unsigned> Later;
+    for (unsigned Pt : Cuts[I])
+      if (Cands[Pt].Block != From.Block)
+        Later.push_back(Pt);
+    if (!Later.empty())
+      Cuts[I] = std::move(Later);
   };
   for (unsigned I = 0; I < Ws.size(); ++I)
     if (Keep[I])

@@ -288,8 +288,10 @@ private:
       for (auto &[AId, L] : S) {
         const Event &A = accessEvent(AId);
         HazardKind K;
-        if (accessesConflict(P, A, X, Opts, &K) &&
-            Seen.insert({AId, Id}).second) {
+        // The recording sweep meets each (producer, consumer) pair once:
+        // the state holds an access at most once, and each block is
+        // replayed once.
+        if (accessesConflict(P, A, X, Opts, &K)) {
           EventRef AR = Accesses[AId];
           if (!Opts.MinimalWindows) {
             Result.Windows.push_back({AR, XRef, K});
@@ -315,8 +317,7 @@ private:
                              X.AK == AccessKind::Write && A.Ctr == X.Ctr &&
                              A.OrderClass == X.OrderClass;
         if (A.Async && L > Complete && !OrderedWrites &&
-            accessesConflict(P, A, X, SameWave, &K) &&
-            SeenInFlight.insert({AId, Id}).second)
+            accessesConflict(P, A, X, SameWave, &K))
           Result.InFlight.push_back({Accesses[AId], XRef, K});
       }
     }
@@ -384,7 +385,6 @@ private:
   std::vector<std::vector<int>> AccessIds;
   std::vector<std::vector<NewSyncEvent>> NewSync;
   std::unordered_map<uint64_t, WaitThresholds> CompletedWaits;
-  DenseSet<std::pair<unsigned, unsigned>> Seen, SeenInFlight;
   HazardResult Result;
 };
 

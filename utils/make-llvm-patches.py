@@ -6,8 +6,8 @@ tests in test/, so that lib/ stays the one source of truth.
        llvm/lib/Target/AMDGPU/;
   0002 registers the passes: CMake sources, AMDGPU.h declarations, the legacy
        pass registry, AMDGPUPassRegistry.def for the new pass manager, and
-       the placer after the memory legalizer in both GCN pipelines behind
-       -amdgpu-lds-barriers (default off);
+       the placer after the memory legalizer in the legacy GCN pipeline
+       behind -amdgpu-lds-barriers (default off);
   0003 adds the lit tests that need only llc, as
        llvm/test/CodeGen/AMDGPU/lds-barriers/*.
 
@@ -81,35 +81,33 @@ def patch_registration():
     body = ("Registers amdgpu-lds-barriers and amdgpu-lds-barrier-verify with the\n"
             "legacy pass registry and amdgpu-lds-barriers in AMDGPUPassRegistry.def;\n"
             "-amdgpu-lds-barriers (default off) runs the placer right after\n"
-            "si-memory-legalizer in both GCN codegen pipelines.\n"
+            "si-memory-legalizer in GCNPassConfig::addPreEmitPass.\n"
             "Context lines from %s." % BASE)
     parts = [
-        hunk(AMDGPU + "/CMakeLists.txt", 190,
-             ["  SIMemoryLegalizer.cpp"], ["  " + n for n in cpp], []),
-        hunk(AMDGPU + "/AMDGPU.h", 60,
+        hunk(AMDGPU + "/CMakeLists.txt", 180,
+             ["  SIMemoryLegalizer.cpp"], ["  " + n for n in cpp],
+             ["  SIModeRegister.cpp"]),
+        hunk(AMDGPU + "/AMDGPU.h", 50,
              ["FunctionPass *createSIMemoryLegalizerPass();"],
              ["FunctionPass *createAMDGPULDSBarriersPass();",
               "void initializeAMDGPULDSBarriersPass(PassRegistry &);",
               "void initializeAMDGPULDSBarrierVerifierPass(PassRegistry &);",
               "bool isAMDGPULDSBarriersEnabled();"],
              ["FunctionPass *createSIInsertWaitcntsPass();"]),
-        hunk(AMDGPU + "/AMDGPUPassRegistry.def", 100,
+        hunk(AMDGPU + "/AMDGPUPassRegistry.def", 148,
              ['MACHINE_FUNCTION_PASS("si-memory-legalizer", SIMemoryLegalizerPass())'],
              ['MACHINE_FUNCTION_PASS("amdgpu-lds-barriers", AMDGPULDSBarriersPass())'],
-             []),
-        hunk(AMDGPU + "/AMDGPUTargetMachine.cpp", 15,
+             ['MACHINE_FUNCTION_PASS("si-mode-register", SIModeRegisterPass())']),
+        hunk(AMDGPU + "/AMDGPUTargetMachine.cpp", 17,
              ['#include "AMDGPUTargetMachine.h"', '#include "AMDGPU.h"'],
-             ['#include "AMDGPULDSBarriers.h"'], []),
-        hunk(AMDGPU + "/AMDGPUTargetMachine.cpp", 520,
+             ['#include "AMDGPULDSBarriers.h"'],
+             ['#include "AMDGPUAliasAnalysis.h"']),
+        hunk(AMDGPU + "/AMDGPUTargetMachine.cpp", 676,
              ["  PassRegistry *PR = PassRegistry::getPassRegistry();"],
              ["  initializeAMDGPULDSBarriersPass(*PR);",
-              "  initializeAMDGPULDSBarrierVerifierPass(*PR);"], []),
-        hunk(AMDGPU + "/AMDGPUTargetMachine.cpp", 1700,
-             ["  addPass(SIMemoryLegalizerPass());"],
-             ["  if (isAMDGPULDSBarriersEnabled())",
-              "    addPass(AMDGPULDSBarriersPass());"],
-             ["  addPass(SIInsertWaitcntsPass());"]),
-        hunk(AMDGPU + "/AMDGPUTargetMachine.cpp", 1900,
+              "  initializeAMDGPULDSBarrierVerifierPass(*PR);"],
+             ["  initializeR600ClauseMergePassPass(*PR);"]),
+        hunk(AMDGPU + "/AMDGPUTargetMachine.cpp", 2023,
              ["  addPass(createSIMemoryLegalizerPass());"],
              ["  if (isAMDGPULDSBarriersEnabled())",
               "    addPass(createAMDGPULDSBarriersPass());"],

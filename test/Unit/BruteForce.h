@@ -78,6 +78,22 @@ inline double minimumBarrierCost(const AbstractProgram &P, unsigned Count,
   return Best;
 }
 
+/// The least total frequency of any cover by at most \p Limit new barriers
+/// (-1 if none), and in \p Count the fewest barriers reaching it.
+inline double minimumDynamicCost(const AbstractProgram &P, unsigned Limit,
+                                 unsigned &Count) {
+  double Best = -1;
+  Count = ~0u;
+  for (unsigned K = 0; K <= Limit; ++K) {
+    double C = minimumBarrierCost(P, K);
+    if (C >= 0 && (Best < 0 || C < Best - 1e-9)) {
+      Best = C;
+      Count = K;
+    }
+  }
+  return Best;
+}
+
 } // namespace test
 } // namespace ldsbarriers
 } // namespace llvm

@@ -24,13 +24,26 @@ using namespace llvm::ldsbarriers::test;
 
 namespace {
 
+bool hasAsync(const AbstractProgram &P) {
+  for (const Block &BB : P.Blocks)
+    for (const Event &E : BB.Events)
+      if (E.Kind == Event::Access && E.Async)
+        return true;
+  return false;
+}
+
 TEST(PlacementGap, ValidEverywhereOptimalWhereProvable) {
-  std::printf("%-22s %8s %8s %10s %12s\n", "CFG class", "programs", "optimal",
-              "extra", "proven-opt");
-  for (Shape S : {Shape::Straight, Shape::Diamond, Shape::Loop, Shape::Nested,
-                  Shape::MultiBackEdge, Shape::Irreducible}) {
+  // The objective is the total frequency of the new barriers, then their
+  // number; the exhaustive search looks at covers of up to two barriers
+  // more than the placement's. Where a program has an asynchronous transfer
+  // the placement may pay more on purpose: it keeps a transfer's barrier out
+  // of the transfer's own block (counted separately).
+  std::printf("%-22s %8s %8s %10s %10s %12s\n", "CFG class", "programs",
+              "optimal", "extra-freq", "async-pref", "proven-opt");
+  for (Shape S : AllShapes) {
     std::mt19937 Rng(1000 + unsigned(S));
-    unsigned Programs = 0, Optimal = 0, Extra = 0, Proven = 0;
+    unsigned Programs = 0, Optimal = 0, AsyncPref = 0, Proven = 0;
+    double Extra = 0;
     for (unsigned Iter = 0; Iter < 150; ++Iter) {
       AbstractProgram P = make(S, Rng);
       // Existing barriers are kept out of the comparison: the exhaustive
@@ -41,20 +54,31 @@ TEST(PlacementGap, ValidEverywhereOptimalWhereProvable) {
           analyzeHazards(P, AnalysisOptions(), R.augmentation()).Windows.size(),
           R.Uncoverable.size())
           << shapeName(S) << " iteration " << Iter;
-      if (!R.CompletedBarriers.empty())
+      if (!R.CompletedBarriers.empty() || !R.Uncoverable.empty())
         continue;
-      unsigned Best = minimumBarrierCount(P, R.Barriers.size());
-      ASSERT_LE(Best, R.Barriers.size()) << shapeName(S) << " " << Iter;
+      unsigned BestCount;
+      double Best = minimumDynamicCost(P, R.Barriers.size() + 2, BestCount);
+      ASSERT_GE(Best, 0) << shapeName(S) << " " << Iter;
+      ASSERT_LE(Best, R.Cost + 1e-9) << shapeName(S) << " " << Iter;
       ++Programs;
-      Optimal += Best == R.Barriers.size();
-      Extra += R.Barriers.size() - Best;
+      bool Same = R.Cost <= Best + 1e-9 && R.Barriers.size() == BestCount;
       Proven += R.ProvenOptimal;
+      if (Same) {
+        ++Optimal;
+        continue;
+      }
+      if (hasAsync(P)) {
+        ++AsyncPref;
+        continue;
+      }
+      Extra += R.Cost - Best;
       if (S == Shape::Straight || S == Shape::Loop)
-        EXPECT_EQ(Best, R.Barriers.size())
-            << shapeName(S) << " iteration " << Iter;
+        ADD_FAILURE() << shapeName(S) << " iteration " << Iter << ": cost "
+                      << R.Cost << " with " << R.Barriers.size()
+                      << " barriers, optimum " << Best << " with " << BestCount;
     }
-    std::printf("%-22s %8u %8u %10u %12u\n", shapeName(S), Programs, Optimal,
-                Extra, Proven);
+    std::printf("%-22s %8u %8u %10.1f %10u %12u\n", shapeName(S), Programs,
+                Optimal, Extra, AsyncPref, Proven);
   }
 }
 
