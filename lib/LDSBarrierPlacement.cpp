@@ -768,23 +768,31 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
     }
     ChosenPoints.assign(Chosen.begin(), Chosen.end());
   }
+  std::vector<int> LocalOf(Cands.size(), -1);
   for (auto &[Root, Members] : Groups) {
-    // Local numbering of the component's points, in program order.
+    // Local numbering of the component's points, in program order (the
+    // cutting lists repeat points a lot: sort the distinct ones only, and
+    // translate through an array, not a search).
     std::vector<unsigned> LocalToGlobal;
     for (unsigned W : Members)
-      LocalToGlobal.insert(LocalToGlobal.end(), Cuts[W].begin(), Cuts[W].end());
+      for (unsigned G : Cuts[W])
+        if (LocalOf[G] < 0) {
+          LocalOf[G] = 0;
+          LocalToGlobal.push_back(G);
+        }
     std::sort(LocalToGlobal.begin(), LocalToGlobal.end());
-    LocalToGlobal.erase(std::unique(LocalToGlobal.begin(), LocalToGlobal.end()),
-                        LocalToGlobal.end());
+    for (unsigned K = 0; K < LocalToGlobal.size(); ++K)
+      LocalOf[LocalToGlobal[K]] = K;
     std::vector<std::vector<unsigned>> WinPts;
     for (unsigned W : Members) {
       std::vector<unsigned> L;
+      L.reserve(Cuts[W].size());
       for (unsigned G : Cuts[W])
-        L.push_back(
-            std::lower_bound(LocalToGlobal.begin(), LocalToGlobal.end(), G) -
-            LocalToGlobal.begin());
+        L.push_back(LocalOf[G]);
       WinPts.push_back(std::move(L));
     }
+    for (unsigned G : LocalToGlobal)
+      LocalOf[G] = -1;
     std::vector<double> Costs;
     for (unsigned G : LocalToGlobal)
       Costs.push_back(P.Blocks[Cands[G].Block].Freq);
@@ -853,17 +861,17 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
         return It->Later;
       return ~0u; // Complete there.
     };
-    std::map<unsigned, unsigned> Assigned; // Window -> barrier.
+    constexpr unsigned None = ~0u;
+    std::vector<unsigned> Assigned(Ws.size(), None); // Window -> barrier.
     for (unsigned I = 0; I < Result.Barriers.size(); ++I)
-      for (unsigned W : Result.Serves[I]) {
-        auto [It, New] = Assigned.try_emplace(W, I);
-        if (!New &&
-            Later(I, Ws[W].Producer) > Later(It->second, Ws[W].Producer))
-          It->second = I;
-      }
+      for (unsigned W : Result.Serves[I])
+        if (Assigned[W] == None ||
+            Later(I, Ws[W].Producer) > Later(Assigned[W], Ws[W].Producer))
+          Assigned[W] = I;
     std::vector<std::vector<unsigned>> Waited(Result.Barriers.size());
-    for (auto [W, I] : Assigned)
-      Waited[I].push_back(W);
+    for (unsigned W = 0; W < Ws.size(); ++W)
+      if (Assigned[W] != None)
+        Waited[Assigned[W]].push_back(W);
     for (unsigned I = 0; I < Result.Barriers.size(); ++I)
       Result.Barriers[I].Waits =
           exactWaits(P, sortedProducers(Ws, &Waited[I]), QR.Queried[I], POpts);
