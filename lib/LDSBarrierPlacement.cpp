@@ -863,11 +863,15 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
     };
     constexpr unsigned None = ~0u;
     std::vector<unsigned> Assigned(Ws.size(), None); // Window -> barrier.
+    std::vector<unsigned> AssignedLater(Ws.size(), 0);
     for (unsigned I = 0; I < Result.Barriers.size(); ++I)
-      for (unsigned W : Result.Serves[I])
-        if (Assigned[W] == None ||
-            Later(I, Ws[W].Producer) > Later(Assigned[W], Ws[W].Producer))
+      for (unsigned W : Result.Serves[I]) {
+        unsigned L = Later(I, Ws[W].Producer);
+        if (Assigned[W] == None || L > AssignedLater[W]) {
           Assigned[W] = I;
+          AssignedLater[W] = L;
+        }
+      }
     std::vector<std::vector<unsigned>> Waited(Result.Barriers.size());
     for (unsigned W = 0; W < Ws.size(); ++W)
       if (Assigned[W] != None)
