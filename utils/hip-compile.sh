@@ -64,7 +64,7 @@ pass=()
                               -mllvm -amdgpu-lds-barrier-verify=error)
 if [ "$stock" -eq 0 ]; then
   pass+=(-mllvm -amdgpu-lds-barriers)
-  [ "$remarks" -eq 0 ] || pass+=(-Rpass=amdgpu-lds-barriers
+  [ "$remarks" -eq 0 ] || pass+=(-g -Rpass=amdgpu-lds-barriers
                                  -Rpass-analysis=amdgpu-lds-barriers)
   pass+=("${passopts[@]}")
   [ "$oned" -eq 0 ] || pass+=(-mllvm -amdgpu-lds-assume-1d-workgroups)
