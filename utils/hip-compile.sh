@@ -76,12 +76,14 @@ if [ "$strip" -eq 0 ]; then
     -S "${pass[@]}" "${extra[@]}" "$src" -o "$out"
 fi
 
+debug=()
+[ "$remarks" -eq 0 ] || debug=(-g) # Source locations in the remarks.
 # Unoptimized device IR, its barrier calls deleted, then the normal -O2
 # pipeline from IR: the barriers are gone before any optimization sees them.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$clang" -x hip --cuda-device-only --offload-arch="$arch" "${common[@]}" \
-  -Xclang -disable-llvm-passes -emit-llvm -S "${extra[@]}" "$src" \
+  -Xclang -disable-llvm-passes -emit-llvm -S "${debug[@]}" "${extra[@]}" "$src" \
   -o "$tmp/device.ll"
 sed -E '/^\s*((tail|musttail|notail) )?call void @llvm\.amdgcn\.s\.barrier\(\)/d' \
   "$tmp/device.ll" > "$tmp/stripped.ll"
