@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AMDGPUTargetFacts.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/MC/MCInstrInfo.h"
@@ -51,15 +52,28 @@ StringRef llvm::ldsbarriers::getGenericOpcodeName(StringRef Name) {
   return Name;
 }
 
-/// Name -> opcode maps, built once per instruction table.
-static const StringMap<unsigned> &getOpcodeMap(const MCInstrInfo &MII) {
+/// The static opcode table behind \p MII: a cache key that, unlike the
+/// MCInstrInfo object, cannot be reused by another target's table.
+static const void *tableKey(const MCInstrInfo &MII) {
+  return MII.getName(0).data();
+}
+
+/// Opcodes looked up by name, cached per instruction table: the pass needs a
+/// handful of names, and scanning the table for one costs less than hashing
+/// every one of its tens of thousands of names.
+static std::optional<unsigned> findOpcode(const MCInstrInfo &MII,
+                                          StringRef Name) {
   static std::mutex Lock;
-  static std::map<const MCInstrInfo *, StringMap<unsigned>> Maps;
+  static std::map<std::pair<const void *, std::string>, std::optional<unsigned>>
+      Cache;
   std::lock_guard<std::mutex> Guard(Lock);
-  auto [It, Inserted] = Maps.try_emplace(&MII);
+  auto [It, Inserted] = Cache.try_emplace({tableKey(MII), Name.str()});
   if (Inserted)
     for (unsigned I = 0, E = MII.getNumOpcodes(); I != E; ++I)
-      It->second[MII.getName(I)] = I;
+      if (MII.getName(I) == Name) {
+        It->second = I;
+        break;
+      }
   return It->second;
 }
 
@@ -94,11 +108,7 @@ TargetFacts TargetFacts::get(const MCSubtargetInfo &STI,
 }
 
 std::optional<unsigned> TargetFacts::getOpcode(StringRef Name) const {
-  const StringMap<unsigned> &M = getOpcodeMap(*MII);
-  auto It = M.find(Name);
-  if (It == M.end())
-    return std::nullopt;
-  return It->second;
+  return findOpcode(*MII, Name);
 }
 
 /// DS atomics whose operation commutes with itself; the key drops "_RTN" so
@@ -123,6 +133,23 @@ static std::string commutativeKey(StringRef G) {
 }
 
 OpcodeInfo TargetFacts::classify(unsigned Opcode) const {
+  // The role depends on the opcode's name only: classified once per process
+  // (every function, and the self-check's second model, reuse it).
+  static std::mutex Lock;
+  static DenseMap<std::pair<const void *, unsigned>, OpcodeInfo> Cache;
+  {
+    std::lock_guard<std::mutex> Guard(Lock);
+    auto It = Cache.find({tableKey(*MII), Opcode});
+    if (It != Cache.end())
+      return It->second;
+  }
+  OpcodeInfo Info = classifyUncached(Opcode);
+  std::lock_guard<std::mutex> Guard(Lock);
+  Cache.try_emplace({tableKey(*MII), Opcode}, Info);
+  return Info;
+}
+
+OpcodeInfo TargetFacts::classifyUncached(unsigned Opcode) const {
   OpcodeInfo Info;
   StringRef Name = MII->getName(Opcode);
   StringRef G = getGenericOpcodeName(Name);

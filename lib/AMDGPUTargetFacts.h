@@ -104,6 +104,7 @@ public:
   WaitThresholds decodeWait(unsigned Opcode, int64_t Imm) const;
 
 private:
+  OpcodeInfo classifyUncached(unsigned Opcode) const;
   const MCInstrInfo *MII = nullptr;
   Generation Gen = Generation::Unsupported;
   std::string CPU;

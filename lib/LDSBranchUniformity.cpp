@@ -19,6 +19,8 @@
 #include "llvm/CodeGen/MachineInstr.h"
 #include "llvm/CodeGen/TargetRegisterInfo.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
+#include <map>
+#include <mutex>
 
 using namespace llvm;
 using namespace llvm::ldsbarriers;
@@ -31,17 +33,33 @@ llvm::ldsbarriers::findPerWaveBranches(const MachineFunction &MF,
   unsigned NumUnits = TRI.getNumRegUnits();
 
   // Register units of EXEC (read by every vector instruction, not data) and
-  // of the vector registers.
-  BitVector ExecUnits(NumUnits), VectorUnits(NumUnits);
-  for (unsigned R = 1, E = TRI.getNumRegs(); R < E; ++R) {
-    StringRef Name = TRI.getName(R);
-    BitVector *Set = Name.starts_with("EXEC") ? &ExecUnits
-                     : Name.starts_with("VGPR") || Name.starts_with("AGPR")
-                         ? &VectorUnits
-                         : nullptr;
-    if (Set)
-      for (MCRegUnit U : TRI.regunits(MCRegister(R)))
-        Set->set(static_cast<unsigned>(U));
+  // of the vector registers: a scan of every register name, done once per
+  // register table (keyed by the static name table, which outlives any
+  // TargetRegisterInfo object).
+  static std::mutex Lock;
+  static std::map<const void *, std::pair<BitVector, BitVector>> UnitSets;
+  BitVector ExecUnits, VectorUnits;
+  {
+    std::lock_guard<std::mutex> Guard(Lock);
+    auto [It, Inserted] =
+        UnitSets.try_emplace(static_cast<const void *>(TRI.getName(1)));
+    auto &[Exec, Vector] = It->second;
+    if (Inserted) {
+      Exec.resize(NumUnits);
+      Vector.resize(NumUnits);
+      for (unsigned R = 1, E = TRI.getNumRegs(); R < E; ++R) {
+        StringRef Name = TRI.getName(R);
+        BitVector *Set = Name.starts_with("EXEC") ? &Exec
+                         : Name.starts_with("VGPR") || Name.starts_with("AGPR")
+                             ? &Vector
+                             : nullptr;
+        if (Set)
+          for (MCRegUnit U : TRI.regunits(MCRegister(R)))
+            Set->set(static_cast<unsigned>(U));
+      }
+    }
+    ExecUnits = Exec;
+    VectorUnits = Vector;
   }
 
   auto ReadsTainted = [&](const MachineInstr &MI, const BitVector &T) {
