@@ -237,17 +237,19 @@ static void reportThreadDisjointPairs(const AbstractProgram &P,
       ++Emitted;
       const MachineInstr &MA = Model.instr(Accesses[I]);
       const MachineInstr &MB = Model.instr(Accesses[J]);
+      std::string Why =
+          "no hazard between " + describeInstr(MA) + " and " +
+          describeInstr(MB) + (I == J ? " (itself, in other work-items)" : "") +
+          ": different work-items touch different bytes; "
+          "addresses " +
+          Model.describeThreadForm(A.Loc) + " and " +
+          Model.describeThreadForm(B.Loc) + ", " + Model.describeShape();
+      LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": " << Why << "\n");
       ORE.emit([&]() {
         return MachineOptimizationRemarkAnalysis(DEBUG_TYPE, "ThreadDisjoint",
                                                  MB.getDebugLoc(),
                                                  MB.getParent())
-               << "no hazard between " << describeInstr(MA) << " and "
-               << describeInstr(MB)
-               << (I == J ? " (itself, in other work-items)" : "")
-               << ": different work-items touch different bytes; addresses "
-               << Model.describeThreadForm(A.Loc) << " and "
-               << Model.describeThreadForm(B.Loc) << ", "
-               << Model.describeShape();
+               << Why;
       });
     }
 }
@@ -349,7 +351,9 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
     });
   }
 
-  if (ORE.allowExtraAnalysis(DEBUG_TYPE) || Dump)
+  bool Explain = ORE.allowExtraAnalysis(DEBUG_TYPE) || Dump;
+  LLVM_DEBUG(Explain = true);
+  if (Explain)
     reportThreadDisjointPairs(P, Model, ORE);
 
   for (const Window &W : R.Uncoverable) {
