@@ -215,7 +215,8 @@ static void selfCheck(MachineFunction &MF, const TargetFacts &Facts,
 /// work-items provably never make touch a common byte.
 static void reportThreadDisjointPairs(const AbstractProgram &P,
                                       const LDSAccessModel &Model,
-                                      MachineOptimizationRemarkEmitter &ORE) {
+                                      MachineOptimizationRemarkEmitter &ORE,
+                                      bool Print) {
   constexpr unsigned MaxRemarks = 256;
   SmallVector<EventRef, 32> Accesses;
   for (unsigned B = 0; B < P.Blocks.size(); ++B)
@@ -245,6 +246,8 @@ static void reportThreadDisjointPairs(const AbstractProgram &P,
           Model.describeThreadForm(A.Loc) + " and " +
           Model.describeThreadForm(B.Loc) + ", " + Model.describeShape();
       LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": " << Why << "\n");
+      if (Print)
+        errs() << "  " << Why << "\n";
       ORE.emit([&]() {
         return MachineOptimizationRemarkAnalysis(DEBUG_TYPE, "ThreadDisjoint",
                                                  MB.getDebugLoc(),
@@ -354,7 +357,7 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   bool Explain = ORE.allowExtraAnalysis(DEBUG_TYPE) || Dump;
   LLVM_DEBUG(Explain = true);
   if (Explain)
-    reportThreadDisjointPairs(P, Model, ORE);
+    reportThreadDisjointPairs(P, Model, ORE, Dump);
 
   for (const Window &W : R.Uncoverable) {
     ++NumUncoverable;
