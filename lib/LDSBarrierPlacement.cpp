@@ -498,6 +498,133 @@ llvm::ldsbarriers::redundantBarriers(const AbstractProgram &P,
   return Out;
 }
 
+/// Instances whose cutting sets hold more points than this in total are
+/// placed from ranges of candidate numbers, without listing the points.
+static constexpr uint64_t LargeCutPoints = 1u << 18;
+/// ... when their windows' cutting sets are this long on average.
+static constexpr uint64_t LongCutSet = 256;
+
+/// Large instances (loop nests of thousands of accesses, where windows cross
+/// whole loops): each kept window's cutting set stays a few ranges of
+/// candidate numbers (one per block on all its paths; candidates are
+/// numbered block by block), and the windows, by their last point, each
+/// take, unless a chosen point already cuts them, the latest point of their
+/// least frequently executed block. Near-linear in the windows and ranges;
+/// not proven optimal. Returns false, doing nothing, on smaller instances.
+static bool placeLarge(const AbstractProgram &P, const std::vector<Window> &Ws,
+                       std::vector<uint8_t> &Keep,
+                       const std::vector<Point> &Cands,
+                       function_ref<const std::vector<int> &(unsigned)> IDomOf,
+                       std::vector<unsigned> &Chosen,
+                       std::vector<std::vector<unsigned>> &ServedBy,
+                       Placement &Result) {
+  using Range = std::pair<unsigned, unsigned>; // [first, last) numbers.
+  std::vector<SmallVector<Range, 4>> Ranges(Ws.size());
+  uint64_t Total = 0;
+  auto Compute = [&](unsigned I) {
+    SmallVector<Range, 4> R;
+    for (auto [B, Lo, Hi] :
+         cuttingRanges(P, Ws[I], IDomOf(Ws[I].Producer.Block))) {
+      unsigned F = std::lower_bound(Cands.begin(), Cands.end(), Point{B, Lo}) -
+                   Cands.begin();
+      unsigned L = std::upper_bound(Cands.begin(), Cands.end(), Point{B, Hi}) -
+                   Cands.begin();
+      if (F < L)
+        R.push_back({F, L});
+    }
+    std::sort(R.begin(), R.end());
+    SmallVector<Range, 4> Merged;
+    for (Range X : R)
+      if (!Merged.empty() && X.first <= Merged.back().second)
+        Merged.back().second = std::max(Merged.back().second, X.second);
+      else
+        Merged.push_back(X);
+    // As in the exact path: an asynchronous producer's own block only when
+    // nothing else cuts the window.
+    const Point &From = Ws[I].Producer;
+    if (P.event(From).Async && From.Block != Ws[I].Consumer.Block) {
+      SmallVector<Range, 4> Later;
+      for (Range X : Merged)
+        if (Cands[X.first].Block != From.Block)
+          Later.push_back(X);
+      if (!Later.empty())
+        Merged = std::move(Later);
+    }
+    for (Range X : Merged)
+      Total += X.second - X.first;
+    Ranges[I] = std::move(Merged);
+  };
+  uint64_t Kept = 0;
+  for (unsigned I = 0; I < Ws.size(); ++I)
+    if (Keep[I]) {
+      Compute(I);
+      ++Kept;
+    }
+  // Many windows with short cutting sets (wide CFGs) split into small
+  // components the exact search handles; long sets are what it cannot.
+  if (Total <= LargeCutPoints || Total <= LongCutSet * Kept)
+    return false;
+  // A kept window without any legal point does not cover its siblings.
+  std::set<std::pair<Point, unsigned>> Stuck;
+  for (unsigned I = 0; I < Ws.size(); ++I)
+    if (Keep[I] && Ranges[I].empty())
+      Stuck.insert({Ws[I].Consumer, Ws[I].Producer.Block});
+  if (!Stuck.empty())
+    for (unsigned I = 0; I < Ws.size(); ++I)
+      if (!Keep[I] && Stuck.count({Ws[I].Consumer, Ws[I].Producer.Block})) {
+        Keep[I] = 1;
+        Compute(I);
+      }
+
+  std::vector<unsigned> Order;
+  for (unsigned I = 0; I < Ws.size(); ++I) {
+    if (!Keep[I])
+      continue;
+    if (Ranges[I].empty())
+      Result.Uncoverable.push_back(Ws[I]);
+    else
+      Order.push_back(I);
+  }
+  std::sort(Order.begin(), Order.end(), [&](unsigned A, unsigned B) {
+    return std::make_pair(Ranges[A].back().second, A) <
+           std::make_pair(Ranges[B].back().second, B);
+  });
+  std::set<unsigned> ChosenSet;
+  auto IsCut = [&](unsigned I) {
+    for (Range X : Ranges[I]) {
+      auto It = ChosenSet.lower_bound(X.first);
+      if (It != ChosenSet.end() && *It < X.second)
+        return true;
+    }
+    return false;
+  };
+  for (unsigned I : Order) {
+    if (IsCut(I))
+      continue;
+    double Best = 0;
+    unsigned Pt = ~0u;
+    for (Range X : Ranges[I]) {
+      double F = P.Blocks[Cands[X.first].Block].Freq;
+      double Eps = 1e-9 * std::max(1.0, F);
+      if (Pt == ~0u || F < Best - Eps ||
+          (F <= Best + Eps && X.second - 1 > Pt)) {
+        Best = F;
+        Pt = X.second - 1;
+      }
+    }
+    ChosenSet.insert(Pt);
+  }
+  Chosen.assign(ChosenSet.begin(), ChosenSet.end());
+  ServedBy.assign(Chosen.size(), {});
+  for (unsigned I : Order)
+    for (Range X : Ranges[I])
+      for (auto It = std::lower_bound(Chosen.begin(), Chosen.end(), X.first);
+           It != Chosen.end() && *It < X.second; ++It)
+        ServedBy[It - Chosen.begin()].push_back(I);
+  Result.ProvenOptimal = false;
+  return true;
+}
+
 StringRef llvm::ldsbarriers::getPlacementStrategyName(PlacementStrategy S) {
   switch (S) {
   case PlacementStrategy::Optimal:
@@ -673,144 +800,154 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
   }
   std::vector<Point> Cands = candidatePoints(P);
   std::vector<std::vector<unsigned>> Cuts(Ws.size());
-  auto ComputeCuts = [&](unsigned I) {
-    Cuts[I] = cuttingCandidates(P, Ws[I], Cands, IDomOf(Ws[I].Producer.Block));
-    // An asynchronous transfer is waited for at the barrier that covers it:
-    // one in the transfer's own block would stall right after the issue,
-    // with nothing to overlap. Prefer the points further on when there are.
-    const Point &From = Ws[I].Producer;
-    if (!P.event(From).Async || From.Block == Ws[I].Consumer.Block)
-      return;
-    std::vector<unsigned> Later;
-    for (unsigned Pt : Cuts[I])
-      if (Cands[Pt].Block != From.Block)
-        Later.push_back(Pt);
-    if (!Later.empty())
-      Cuts[I] = std::move(Later);
-  };
-  for (unsigned I = 0; I < Ws.size(); ++I)
-    if (Keep[I])
-      ComputeCuts(I);
-  // A kept window without any legal point does not cover its siblings:
-  // they may have legal points of their own.
-  std::set<std::pair<Point, unsigned>> Stuck;
-  for (unsigned I = 0; I < Ws.size(); ++I)
-    if (Keep[I] && Cuts[I].empty())
-      Stuck.insert({Ws[I].Consumer, Ws[I].Producer.Block});
-  if (!Stuck.empty())
-    for (unsigned I = 0; I < Ws.size(); ++I)
-      if (!Keep[I] && Stuck.count({Ws[I].Consumer, Ws[I].Producer.Block})) {
-        Keep[I] = 1;
-        ComputeCuts(I);
-      }
-
-  // 3. Independent components, each solved on its own.
-  Components Comp(Ws.size());
-  std::vector<int> FirstWindowOfPoint(Cands.size(), -1);
-  for (unsigned I = 0; I < Ws.size(); ++I)
-    for (unsigned Pt : Cuts[I]) {
-      if (FirstWindowOfPoint[Pt] < 0)
-        FirstWindowOfPoint[Pt] = I;
-      else
-        Comp.unite(I, FirstWindowOfPoint[Pt]);
-    }
-  std::map<unsigned, std::vector<unsigned>> Groups;
-  for (unsigned I = 0; I < Ws.size(); ++I) {
-    if (!Keep[I])
-      continue;
-    if (Cuts[I].empty())
-      Result.Uncoverable.push_back(Ws[I]);
-    else
-      Groups[Comp.find(I)].push_back(I);
-  }
-
   std::vector<unsigned> ChosenPoints;
-  unsigned NodesLeft = POpts.SearchBudget;
-  if (Alternative) {
-    Result.ProvenOptimal = false;
-    Groups.clear();
-  }
-  if (POpts.Strategy == PlacementStrategy::Naive ||
-      POpts.Strategy == PlacementStrategy::Latest) {
-    std::map<Point, unsigned> CandIndex;
-    for (unsigned I = 0; I < Cands.size(); ++I)
-      CandIndex[Cands[I]] = I;
-    // The point right before the consumer, or the latest legal one.
-    auto LatestCut = [&](unsigned I) {
-      auto It = CandIndex.find(Ws[I].Consumer);
-      if (It != CandIndex.end() && llvm::is_contained(Cuts[I], It->second))
-        return It->second;
-      return Cuts[I].back();
+  std::vector<std::vector<unsigned>> LargeServedBy;
+  bool Large = !Alternative && placeLarge(P, Ws, Keep, Cands, IDomOf,
+                                          ChosenPoints, LargeServedBy, Result);
+  if (!Large) {
+    auto ComputeCuts = [&](unsigned I) {
+      Cuts[I] =
+          cuttingCandidates(P, Ws[I], Cands, IDomOf(Ws[I].Producer.Block));
+      // An asynchronous transfer is waited for at the barrier that covers it:
+      // one in the transfer's own block would stall right after the issue,
+      // with nothing to overlap. Prefer the points further on when there are.
+      const Point &From = Ws[I].Producer;
+      if (!P.event(From).Async || From.Block == Ws[I].Consumer.Block)
+        return;
+      std::vector<unsigned> Later;
+      for (unsigned Pt : Cuts[I])
+        if (Cands[Pt].Block != From.Block)
+          Later.push_back(Pt);
+      if (!Later.empty())
+        Cuts[I] = std::move(Later);
     };
-    std::vector<unsigned> Order;
     for (unsigned I = 0; I < Ws.size(); ++I)
-      if (!Cuts[I].empty())
-        Order.push_back(I);
-    if (POpts.Strategy == PlacementStrategy::Latest) {
-      std::vector<unsigned> Rank(P.Blocks.size(), ~0u);
-      std::vector<unsigned> RPO = P.reversePostOrder();
-      for (unsigned K = 0; K < RPO.size(); ++K)
-        Rank[RPO[K]] = K;
-      std::sort(Order.begin(), Order.end(), [&](unsigned A, unsigned B) {
-        const Point &X = Ws[A].Consumer, &Y = Ws[B].Consumer;
-        return std::make_tuple(Rank[X.Block], X.Index, A) <
-               std::make_tuple(Rank[Y.Block], Y.Index, B);
-      });
-    }
-    std::set<unsigned> Chosen;
-    for (unsigned I : Order) {
-      bool Cut = false;
-      if (POpts.Strategy == PlacementStrategy::Latest)
-        for (unsigned Pt : Cuts[I])
-          Cut |= Chosen.count(Pt) != 0;
-      if (!Cut)
-        Chosen.insert(LatestCut(I));
-    }
-    ChosenPoints.assign(Chosen.begin(), Chosen.end());
-  }
-  std::vector<int> LocalOf(Cands.size(), -1);
-  for (auto &[Root, Members] : Groups) {
-    // Local numbering of the component's points, in program order (the
-    // cutting lists repeat points a lot: sort the distinct ones only, and
-    // translate through an array, not a search).
-    std::vector<unsigned> LocalToGlobal;
-    for (unsigned W : Members)
-      for (unsigned G : Cuts[W])
-        if (LocalOf[G] < 0) {
-          LocalOf[G] = 0;
-          LocalToGlobal.push_back(G);
+      if (Keep[I])
+        ComputeCuts(I);
+    // A kept window without any legal point does not cover its siblings:
+    // they may have legal points of their own.
+    std::set<std::pair<Point, unsigned>> Stuck;
+    for (unsigned I = 0; I < Ws.size(); ++I)
+      if (Keep[I] && Cuts[I].empty())
+        Stuck.insert({Ws[I].Consumer, Ws[I].Producer.Block});
+    if (!Stuck.empty())
+      for (unsigned I = 0; I < Ws.size(); ++I)
+        if (!Keep[I] && Stuck.count({Ws[I].Consumer, Ws[I].Producer.Block})) {
+          Keep[I] = 1;
+          ComputeCuts(I);
         }
-    std::sort(LocalToGlobal.begin(), LocalToGlobal.end());
-    for (unsigned K = 0; K < LocalToGlobal.size(); ++K)
-      LocalOf[LocalToGlobal[K]] = K;
-    std::vector<std::vector<unsigned>> WinPts;
-    for (unsigned W : Members) {
-      std::vector<unsigned> L;
-      L.reserve(Cuts[W].size());
-      for (unsigned G : Cuts[W])
-        L.push_back(LocalOf[G]);
-      WinPts.push_back(std::move(L));
+
+    // 3. Independent components, each solved on its own.
+    Components Comp(Ws.size());
+    std::vector<int> FirstWindowOfPoint(Cands.size(), -1);
+    for (unsigned I = 0; I < Ws.size(); ++I)
+      for (unsigned Pt : Cuts[I]) {
+        if (FirstWindowOfPoint[Pt] < 0)
+          FirstWindowOfPoint[Pt] = I;
+        else
+          Comp.unite(I, FirstWindowOfPoint[Pt]);
+      }
+    std::map<unsigned, std::vector<unsigned>> Groups;
+    for (unsigned I = 0; I < Ws.size(); ++I) {
+      if (!Keep[I])
+        continue;
+      if (Cuts[I].empty())
+        Result.Uncoverable.push_back(Ws[I]);
+      else
+        Groups[Comp.find(I)].push_back(I);
     }
-    for (unsigned G : LocalToGlobal)
-      LocalOf[G] = -1;
-    std::vector<double> Costs;
-    for (unsigned G : LocalToGlobal)
-      Costs.push_back(P.Blocks[Cands[G].Block].Freq);
-    // The node budget is shared by all components of the function.
-    HittingSetSolver Solver(std::move(WinPts), std::move(Costs), NodesLeft);
-    bool Optimal = true;
-    for (unsigned L : Solver.solve(Optimal))
-      ChosenPoints.push_back(LocalToGlobal[L]);
-    NodesLeft -= std::min(NodesLeft, Solver.nodes());
-    Result.ProvenOptimal &= Optimal;
+
+    unsigned NodesLeft = POpts.SearchBudget;
+    if (Alternative) {
+      Result.ProvenOptimal = false;
+      Groups.clear();
+    }
+    if (POpts.Strategy == PlacementStrategy::Naive ||
+        POpts.Strategy == PlacementStrategy::Latest) {
+      std::map<Point, unsigned> CandIndex;
+      for (unsigned I = 0; I < Cands.size(); ++I)
+        CandIndex[Cands[I]] = I;
+      // The point right before the consumer, or the latest legal one.
+      auto LatestCut = [&](unsigned I) {
+        auto It = CandIndex.find(Ws[I].Consumer);
+        if (It != CandIndex.end() && llvm::is_contained(Cuts[I], It->second))
+          return It->second;
+        return Cuts[I].back();
+      };
+      std::vector<unsigned> Order;
+      for (unsigned I = 0; I < Ws.size(); ++I)
+        if (!Cuts[I].empty())
+          Order.push_back(I);
+      if (POpts.Strategy == PlacementStrategy::Latest) {
+        std::vector<unsigned> Rank(P.Blocks.size(), ~0u);
+        std::vector<unsigned> RPO = P.reversePostOrder();
+        for (unsigned K = 0; K < RPO.size(); ++K)
+          Rank[RPO[K]] = K;
+        std::sort(Order.begin(), Order.end(), [&](unsigned A, unsigned B) {
+          const Point &X = Ws[A].Consumer, &Y = Ws[B].Consumer;
+          return std::make_tuple(Rank[X.Block], X.Index, A) <
+                 std::make_tuple(Rank[Y.Block], Y.Index, B);
+        });
+      }
+      std::set<unsigned> Chosen;
+      for (unsigned I : Order) {
+        bool Cut = false;
+        if (POpts.Strategy == PlacementStrategy::Latest)
+          for (unsigned Pt : Cuts[I])
+            Cut |= Chosen.count(Pt) != 0;
+        if (!Cut)
+          Chosen.insert(LatestCut(I));
+      }
+      ChosenPoints.assign(Chosen.begin(), Chosen.end());
+    }
+    std::vector<int> LocalOf(Cands.size(), -1);
+    for (auto &[Root, Members] : Groups) {
+      // Local numbering of the component's points, in program order (the
+      // cutting lists repeat points a lot: sort the distinct ones only, and
+      // translate through an array, not a search).
+      std::vector<unsigned> LocalToGlobal;
+      for (unsigned W : Members)
+        for (unsigned G : Cuts[W])
+          if (LocalOf[G] < 0) {
+            LocalOf[G] = 0;
+            LocalToGlobal.push_back(G);
+          }
+      std::sort(LocalToGlobal.begin(), LocalToGlobal.end());
+      for (unsigned K = 0; K < LocalToGlobal.size(); ++K)
+        LocalOf[LocalToGlobal[K]] = K;
+      std::vector<std::vector<unsigned>> WinPts;
+      for (unsigned W : Members) {
+        std::vector<unsigned> L;
+        L.reserve(Cuts[W].size());
+        for (unsigned G : Cuts[W])
+          L.push_back(LocalOf[G]);
+        WinPts.push_back(std::move(L));
+      }
+      for (unsigned G : LocalToGlobal)
+        LocalOf[G] = -1;
+      std::vector<double> Costs;
+      for (unsigned G : LocalToGlobal)
+        Costs.push_back(P.Blocks[Cands[G].Block].Freq);
+      // The node budget is shared by all components of the function.
+      HittingSetSolver Solver(std::move(WinPts), std::move(Costs), NodesLeft);
+      bool Optimal = true;
+      for (unsigned L : Solver.solve(Optimal))
+        ChosenPoints.push_back(LocalToGlobal[L]);
+      NodesLeft -= std::min(NodesLeft, Solver.nodes());
+      Result.ProvenOptimal &= Optimal;
+    }
+    std::sort(ChosenPoints.begin(), ChosenPoints.end());
   }
-  std::sort(ChosenPoints.begin(), ChosenPoints.end());
 
   // 4. Record what each barrier serves and the counters it must wait for.
   std::vector<Point> Points;
   std::vector<std::vector<unsigned>> ServedBy;
   if (POpts.Strategy == PlacementStrategy::Intervals) {
     stabIntervals(P, Ws, Points, ServedBy);
+  } else if (Large) {
+    for (unsigned G : ChosenPoints)
+      Points.push_back(Cands[G]);
+    ServedBy = std::move(LargeServedBy);
   } else {
     std::vector<int> ChosenIndex(Cands.size(), -1);
     for (unsigned K = 0; K < ChosenPoints.size(); ++K) {

@@ -297,4 +297,25 @@ TEST(Placement, AlternativeStrategiesCoverWhatTheyCanReach) {
   }
 }
 
+TEST(Placement, LargeInstancesUseRangesAndStayValid) {
+  // 600 reads after a loop of 1000 unrelated reads, all against one write
+  // before it: every window's cutting set spans the loop (over 600k points
+  // in all), which the placement covers from ranges, greedily: one barrier,
+  // in the cheapest block, as late as possible (before the first read).
+  std::string Loop, After;
+  for (unsigned I = 0; I < 1000; ++I)
+    Loop += "R1 ";
+  for (unsigned I = 0; I < 600; ++I)
+    After += "R0 ";
+  ProgramBuilder B;
+  unsigned Pre = B.block("W0"), L = B.block(Loop, 8), X = B.block(After);
+  B.selfLoop(Pre, L, X);
+  Placement R = place(B.program());
+  expectValid(B.program(), R);
+  EXPECT_FALSE(R.ProvenOptimal) << "the range path was not taken";
+  ASSERT_EQ(R.Barriers.size(), 1u);
+  EXPECT_EQ(R.Barriers[0].At.Block, X);
+  EXPECT_EQ(R.Barriers[0].At.Index, 0u);
+}
+
 } // namespace
