@@ -589,17 +589,22 @@ static bool placeLarge(const AbstractProgram &P, const std::vector<Window> &Ws,
     return std::make_pair(Ranges[A].back().second, A) <
            std::make_pair(Ranges[B].back().second, B);
   });
+  // Each window is served by one barrier only: the one that cut it when
+  // its turn came (listing every barrier on its paths would be quadratic
+  // again, and one barrier completing its producer suffices).
   std::set<unsigned> ChosenSet;
-  auto IsCut = [&](unsigned I) {
+  std::vector<unsigned> CutBy(Ws.size(), ~0u);
+  auto FirstCut = [&](unsigned I) {
     for (Range X : Ranges[I]) {
       auto It = ChosenSet.lower_bound(X.first);
       if (It != ChosenSet.end() && *It < X.second)
-        return true;
+        return *It;
     }
-    return false;
+    return ~0u;
   };
   for (unsigned I : Order) {
-    if (IsCut(I))
+    CutBy[I] = FirstCut(I);
+    if (CutBy[I] != ~0u)
       continue;
     double Best = 0;
     unsigned Pt = ~0u;
@@ -613,14 +618,14 @@ static bool placeLarge(const AbstractProgram &P, const std::vector<Window> &Ws,
       }
     }
     ChosenSet.insert(Pt);
+    CutBy[I] = Pt;
   }
   Chosen.assign(ChosenSet.begin(), ChosenSet.end());
   ServedBy.assign(Chosen.size(), {});
   for (unsigned I : Order)
-    for (Range X : Ranges[I])
-      for (auto It = std::lower_bound(Chosen.begin(), Chosen.end(), X.first);
-           It != Chosen.end() && *It < X.second; ++It)
-        ServedBy[It - Chosen.begin()].push_back(I);
+    ServedBy[std::lower_bound(Chosen.begin(), Chosen.end(), CutBy[I]) -
+             Chosen.begin()]
+        .push_back(I);
   Result.ProvenOptimal = false;
   return true;
 }
