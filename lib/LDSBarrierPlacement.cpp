@@ -519,16 +519,28 @@ static bool placeLarge(const AbstractProgram &P, const std::vector<Window> &Ws,
                        std::vector<std::vector<unsigned>> &ServedBy,
                        Placement &Result) {
   using Range = std::pair<unsigned, unsigned>; // [first, last) numbers.
+  // Candidates are numbered block by block: block B's are [First[B],
+  // First[B + 1]), in event order.
+  std::vector<unsigned> First(P.Blocks.size() + 1, 0);
+  for (const Point &C : Cands)
+    ++First[C.Block + 1];
+  for (unsigned B = 0; B < P.Blocks.size(); ++B)
+    First[B + 1] += First[B];
+  auto IndexAt = [&](unsigned B, unsigned Index) {
+    return unsigned(std::lower_bound(Cands.begin() + First[B],
+                                     Cands.begin() + First[B + 1], Index,
+                                     [](const Point &C, unsigned I) {
+                                       return C.Index < I;
+                                     }) -
+                    Cands.begin());
+  };
   std::vector<SmallVector<Range, 4>> Ranges(Ws.size());
   uint64_t Total = 0;
   auto Compute = [&](unsigned I) {
     SmallVector<Range, 4> R;
     for (auto [B, Lo, Hi] :
          cuttingRanges(P, Ws[I], IDomOf(Ws[I].Producer.Block))) {
-      unsigned F = std::lower_bound(Cands.begin(), Cands.end(), Point{B, Lo}) -
-                   Cands.begin();
-      unsigned L = std::upper_bound(Cands.begin(), Cands.end(), Point{B, Hi}) -
-                   Cands.begin();
+      unsigned F = IndexAt(B, Lo), L = IndexAt(B, Hi + 1);
       if (F < L)
         R.push_back({F, L});
     }

@@ -467,6 +467,13 @@ void ThreadAddressBuilder::applyConditions(ThreadAddress &TA,
                                            const BasicBlock *At) {
   if (!At || !DT || !DT->getNode(At))
     return;
+  // The id bounds of a block are the same for all its accesses.
+  auto [Cached, Inserted] = BlockBounds.try_emplace(At);
+  if (!Inserted) {
+    TA.IdLo = Cached->second.first;
+    TA.IdHi = Cached->second.second;
+    return;
+  }
   // Conditions c of branches whose edge dominates At: c holds there.
   auto Restrict = [&](const Value *C, bool Holds, auto &&Self,
                       unsigned Depth) -> void {
@@ -544,6 +551,7 @@ void ThreadAddressBuilder::applyConditions(ThreadAddress &TA,
       if (DT->dominates(BasicBlockEdge(N->getBlock(), Br->getSuccessor(S)), At))
         Restrict(Br->getCondition(), S == 0, Restrict, 0);
   }
+  BlockBounds[At] = {TA.IdLo, TA.IdHi};
 }
 
 std::optional<ThreadAddress> ThreadAddressBuilder::build(const Value *Ptr,

@@ -102,6 +102,10 @@ private:
   bool Assume1D = false;
   std::unique_ptr<DominatorTree> DT;
   DenseMap<const void *, unsigned> Symbols;
+  /// Id bounds from the conditions that dominate a block.
+  DenseMap<const BasicBlock *,
+           std::pair<std::array<int64_t, 3>, std::array<int64_t, 3>>>
+      BlockBounds;
 };
 
 } // namespace ldsbarriers
