@@ -148,18 +148,30 @@ bool AbstractProgram::threadDisjoint(const Location &A,
   if (!A.ThreadForm || !B.ThreadForm || A.ThreadForm >= ThreadForms.size() ||
       B.ThreadForm >= ThreadForms.size())
     return false;
-  std::pair<unsigned, unsigned> Key(std::min(A.ThreadForm, B.ThreadForm),
-                                    std::max(A.ThreadForm, B.ThreadForm));
-  auto [It, Inserted] = DisjointCache.try_emplace(Key, false);
-  if (!Inserted)
-    return It->second;
-  bool Disjoint = true;
-  for (const ThreadAddress &X : ThreadForms[A.ThreadForm])
-    for (const ThreadAddress &Y : ThreadForms[B.ThreadForm])
-      if (workItemsMayOverlap(X, Y, Shape))
-        Disjoint = false;
-  It->second = Disjoint;
-  return Disjoint;
+  unsigned Lo = std::min(A.ThreadForm, B.ThreadForm);
+  unsigned Hi = std::max(A.ThreadForm, B.ThreadForm);
+  auto Compute = [&] {
+    for (const ThreadAddress &X : ThreadForms[Lo])
+      for (const ThreadAddress &Y : ThreadForms[Hi])
+        if (workItemsMayOverlap(X, Y, Shape))
+          return false;
+    return true;
+  };
+  // This runs for every pair of unordered accesses the analysis meets: a
+  // table while the forms are few, a hash map beyond.
+  unsigned N = ThreadForms.size();
+  if (N <= MaxTableForms) {
+    if (DisjointTable.size() != size_t(N) * N)
+      DisjointTable.assign(size_t(N) * N, -1);
+    int8_t &Entry = DisjointTable[size_t(Lo) * N + Hi];
+    if (Entry < 0)
+      Entry = Compute();
+    return Entry;
+  }
+  auto [It, Inserted] = DisjointCache.try_emplace({Lo, Hi}, false);
+  if (Inserted)
+    It->second = Compute();
+  return It->second;
 }
 
 std::string AbstractProgram::validate() const {

@@ -253,6 +253,8 @@ struct AbstractProgram {
   void print(raw_ostream &OS) const;
 
 private:
+  static constexpr unsigned MaxTableForms = 1024;
+  mutable std::vector<int8_t> DisjointTable;
   mutable DenseMap<std::pair<unsigned, unsigned>, bool> DisjointCache;
 };
 
