@@ -498,6 +498,13 @@ llvm::ldsbarriers::redundantBarriers(const AbstractProgram &P,
   return Out;
 }
 
+/// How many times as many barrier executions keeping an asynchronous
+/// transfer in flight past its own block may cost: a barrier in the
+/// transfer's block waits for it right after the issue, with nothing to
+/// overlap; one in a block that runs a lot more often costs more than it
+/// saves (a DMA before a loop is waited for before the loop, not in it).
+static constexpr double AsyncLatencyWorth = 2.0;
+
 /// Instances whose cutting sets hold more points than this in total are
 /// placed from ranges of candidate numbers, without listing the points.
 static constexpr uint64_t LargeCutPoints = 1u << 18;
@@ -556,10 +563,15 @@ static bool placeLarge(const AbstractProgram &P, const std::vector<Window> &Ws,
     const Point &From = Ws[I].Producer;
     if (P.event(From).Async && From.Block != Ws[I].Consumer.Block) {
       SmallVector<Range, 4> Later;
+      double LaterFreq = 0;
       for (Range X : Merged)
-        if (Cands[X.first].Block != From.Block)
+        if (Cands[X.first].Block != From.Block) {
+          double F = P.Blocks[Cands[X.first].Block].Freq;
+          LaterFreq = Later.empty() ? F : std::min(LaterFreq, F);
           Later.push_back(X);
-      if (!Later.empty())
+        }
+      if (!Later.empty() &&
+          LaterFreq <= AsyncLatencyWorth * P.Blocks[From.Block].Freq)
         Merged = std::move(Later);
     }
     for (Range X : Merged)
@@ -827,15 +839,21 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
           cuttingCandidates(P, Ws[I], Cands, IDomOf(Ws[I].Producer.Block));
       // An asynchronous transfer is waited for at the barrier that covers it:
       // one in the transfer's own block would stall right after the issue,
-      // with nothing to overlap. Prefer the points further on when there are.
+      // with nothing to overlap. Prefer the points further on when there are
+      // and they do not run much more often (AsyncLatencyWorth).
       const Point &From = Ws[I].Producer;
       if (!P.event(From).Async || From.Block == Ws[I].Consumer.Block)
         return;
       std::vector<unsigned> Later;
+      double LaterFreq = 0;
       for (unsigned Pt : Cuts[I])
-        if (Cands[Pt].Block != From.Block)
+        if (Cands[Pt].Block != From.Block) {
+          double F = P.Blocks[Cands[Pt].Block].Freq;
+          LaterFreq = Later.empty() ? F : std::min(LaterFreq, F);
           Later.push_back(Pt);
-      if (!Later.empty())
+        }
+      if (!Later.empty() &&
+          LaterFreq <= AsyncLatencyWorth * P.Blocks[From.Block].Freq)
         Cuts[I] = std::move(Later);
     };
     for (unsigned I = 0; I < Ws.size(); ++I)
