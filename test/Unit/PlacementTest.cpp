@@ -318,4 +318,31 @@ TEST(Placement, LargeInstancesUseRangesAndStayValid) {
   EXPECT_EQ(R.Barriers[0].At.Index, 0u);
 }
 
+TEST(Placement, AsyncProducerBeforeALoopIsWaitedForBeforeIt) {
+  // A DMA before a loop whose body reads its bytes: the barrier stays before
+  // the loop (1 execution, the DMA waited for at once) rather than in it
+  // (8 executions): the preference for points past a transfer's own block
+  // holds only while they run at most twice as often.
+  ProgramBuilder B;
+  unsigned Pre = B.block("D0"), L = B.block("R0", 8), X = B.block("");
+  B.selfLoop(Pre, L, X);
+  Placement R = place(B.program());
+  expectValid(B.program(), R);
+  ASSERT_EQ(R.Barriers.size(), 1u);
+  EXPECT_EQ(R.Barriers[0].At.Block, Pre);
+}
+
+TEST(Placement, AsyncProducerBarrierLeavesItsBlockWhenNotDearer) {
+  // The same with a loop that runs as often as the DMA's block (a DMA
+  // issued in a block of the same frequency as the reads): the barrier goes
+  // before the read, not right after the issue.
+  ProgramBuilder B;
+  unsigned E = B.block("D0"), Y = B.block("R1 R0");
+  B.edge(E, Y);
+  Placement R = place(B.program());
+  expectValid(B.program(), R);
+  ASSERT_EQ(R.Barriers.size(), 1u);
+  EXPECT_EQ(R.Barriers[0].At.Block, Y);
+}
+
 } // namespace
