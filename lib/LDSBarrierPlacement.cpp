@@ -799,9 +799,12 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
                   A.InOrder}]
           .push_back(I);
     }
+    // Blocks on the far producer's dominator chain are stamped, so that each
+    // near producer costs one look-up.
+    std::vector<unsigned> OnChain(P.Blocks.size(), 0);
+    unsigned Stamp = 0;
     for (const auto &[Key, Group] : ByConsumer) {
-      // Quadratic in the group: only where it is small enough to pay off.
-      if (Group.size() < 2 || Group.size() > 32)
+      if (Group.size() < 2 || Group.size() > 4096)
         continue;
       for (unsigned Far : Group) {
         unsigned BF = Ws[Far].Producer.Block, BB = Ws[Far].Consumer.Block;
@@ -812,14 +815,14 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
         const std::vector<int> &IDom = IDomOf(BF);
         if (IDom[BB] < 0)
           continue;
+        ++Stamp;
+        for (int D = IDom[BB]; D != int(P.Blocks.size()); D = IDom[D])
+          OnChain[D] = Stamp;
         for (unsigned Near : Group) {
           unsigned BN = Ws[Near].Producer.Block;
           if (Near == Far || !Keep[Near] || BN == BF || BN == BB)
             continue;
-          bool OnEveryPath = false;
-          for (int D = IDom[BB]; D != int(P.Blocks.size()); D = IDom[D])
-            OnEveryPath |= D == int(BN);
-          if (OnEveryPath) {
+          if (OnChain[BN] == Stamp) {
             Keep[Far] = 0;
             break;
           }
