@@ -133,6 +133,47 @@ struct Score {
   }
 };
 
+/// HittingSetSolver's right-end greedy on incidence lists, for components
+/// too large for its window x point bit matrices: windows by their last
+/// point, each not yet hit taking its point that hits the most remaining
+/// windows (the cheaper one among equals). Linear in the incidences.
+static std::vector<unsigned>
+listGreedy(const std::vector<std::vector<unsigned>> &WinPts,
+           const std::vector<double> &Cost) {
+  unsigned NP = Cost.size();
+  std::vector<std::vector<unsigned>> PtWins(NP);
+  std::vector<unsigned> Remaining(NP, 0);
+  for (unsigned W = 0; W < WinPts.size(); ++W)
+    for (unsigned Pt : WinPts[W]) {
+      PtWins[Pt].push_back(W);
+      ++Remaining[Pt];
+    }
+  std::vector<std::pair<unsigned, unsigned>> Order;
+  for (unsigned W = 0; W < WinPts.size(); ++W)
+    Order.push_back({*std::max_element(WinPts[W].begin(), WinPts[W].end()), W});
+  std::sort(Order.begin(), Order.end());
+  std::vector<uint8_t> Hit(WinPts.size(), 0);
+  std::vector<unsigned> Chosen;
+  for (auto [Last, W] : Order) {
+    if (Hit[W])
+      continue;
+    unsigned Best = WinPts[W].front();
+    for (unsigned Pt : WinPts[W])
+      if (Remaining[Pt] > Remaining[Best] ||
+          (Remaining[Pt] == Remaining[Best] && Cost[Pt] <= Cost[Best]))
+        Best = Pt;
+    Chosen.push_back(Best);
+    for (unsigned V : PtWins[Best]) {
+      if (Hit[V])
+        continue;
+      Hit[V] = 1;
+      for (unsigned Pt : WinPts[V])
+        --Remaining[Pt];
+    }
+  }
+  return Chosen;
+}
+
 /// One connected component of the window/point incidence graph.
 class HittingSetSolver {
 public:
@@ -966,6 +1007,13 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
       std::vector<double> Costs;
       for (unsigned G : LocalToGlobal)
         Costs.push_back(P.Blocks[Cands[G].Block].Freq);
+      if (uint64_t(WinPts.size()) * Costs.size() >
+          HittingSetSolver::LargeInstance) {
+        for (unsigned L : listGreedy(WinPts, Costs))
+          ChosenPoints.push_back(LocalToGlobal[L]);
+        Result.ProvenOptimal = false;
+        continue;
+      }
       // The node budget is shared by all components of the function.
       HittingSetSolver Solver(std::move(WinPts), std::move(Costs), NodesLeft);
       bool Optimal = true;

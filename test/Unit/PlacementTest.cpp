@@ -345,4 +345,20 @@ TEST(Placement, AsyncProducerBarrierLeavesItsBlockWhenNotDearer) {
   EXPECT_EQ(R.Barriers[0].At.Block, Y);
 }
 
+TEST(Placement, LargeComponentsUseTheListGreedy) {
+  // 300 groups "W0 W1 R0 R1" in one block: overlapping windows chain them
+  // into one component of 1200 windows and points, beyond the bit-matrix
+  // solver. One barrier before each group's loads (RAW) and one before
+  // each next group's stores (WAR): 599, which the greedy finds.
+  std::string Events;
+  for (unsigned I = 0; I < 300; ++I)
+    Events += "W0 W1 R0 R1 ";
+  ProgramBuilder B;
+  B.block(Events);
+  Placement R = place(B.program());
+  expectValid(B.program(), R);
+  EXPECT_FALSE(R.ProvenOptimal) << "the bit-matrix solver ran";
+  EXPECT_EQ(R.Barriers.size(), 599u);
+}
+
 } // namespace
