@@ -755,9 +755,21 @@ static void stabIntervals(const AbstractProgram &P,
 }
 
 Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
-                                           const AnalysisOptions &AOpts,
+                                           const AnalysisOptions &Options,
                                            const PlacementOptions &POpts) {
   Placement Result;
+  // The alternative strategies work on every window, like the systems they
+  // stand for.
+  bool Alternative = POpts.Strategy != PlacementStrategy::Optimal;
+  std::vector<Point> Cands = candidatePoints(P);
+  std::vector<std::vector<uint8_t>> IsCandidate(P.Blocks.size());
+  for (unsigned B = 0; B < P.Blocks.size(); ++B)
+    IsCandidate[B].assign(P.numPoints(B), 0);
+  for (const Point &C : Cands)
+    IsCandidate[C.Block][C.Index] = 1;
+  AnalysisOptions AOpts = Options;
+  if (!Alternative)
+    AOpts.Candidates = &IsCandidate;
   HazardResult Initial = analyzeHazards(P, AOpts);
   Result.InitialWindows = Initial.Windows;
   if (POpts.SingleWave || Initial.Windows.empty()) {
@@ -805,9 +817,6 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
   // later producer's cutting points are a subset of the earlier one's, and
   // its wait completes the earlier one too: only the later one is kept. This
   // keeps the instance near-linear in the number of accesses.
-  // The alternative strategies work on every window, like the systems they
-  // stand for.
-  bool Alternative = POpts.Strategy != PlacementStrategy::Optimal;
   std::vector<uint8_t> Keep(Ws.size(), Alternative ? 1 : 0);
   if (!Alternative) {
     std::map<std::tuple<Point, unsigned, bool, unsigned, unsigned, bool>,
@@ -871,7 +880,6 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
       }
     }
   }
-  std::vector<Point> Cands = candidatePoints(P);
   std::vector<std::vector<unsigned>> Cuts(Ws.size());
   std::vector<unsigned> ChosenPoints;
   std::vector<std::vector<unsigned>> LargeServedBy;

@@ -13,6 +13,7 @@
 #include "LDSHazardAnalysis.h"
 #include "llvm/ADT/DenseSet.h"
 #include <algorithm>
+#include <map>
 #include <tuple>
 #include <unordered_map>
 
@@ -147,6 +148,30 @@ public:
           AccessIds[B][I] = Accesses.size();
           Accesses.push_back({B, I});
         }
+    }
+    if (Opts.Candidates) {
+      // Accesses with one key conflict with every other access alike and
+      // complete alike.
+      using Key = std::tuple<uint8_t, unsigned, uint8_t, bool, uint8_t, bool,
+                             int, int64_t, uint64_t, unsigned, unsigned>;
+      std::map<Key, unsigned> Keys;
+      KeyOf.reserve(Accesses.size());
+      for (EventRef R : Accesses) {
+        const Event &E = P.event(R);
+        Key K{uint8_t(E.AK), E.CommutativeOp, uint8_t(E.Ctr),  E.InOrder,
+              E.OrderClass,  E.Async,         E.Loc.Object,    E.Loc.Begin,
+              E.Loc.Size,    E.Loc.ScopeTag,  E.Loc.ThreadForm};
+        KeyOf.push_back(Keys.try_emplace(K, Keys.size()).first->second);
+      }
+      CandidatesBefore.resize(P.Blocks.size());
+      for (unsigned B = 0; B < P.Blocks.size(); ++B) {
+        const auto &Row = (*Opts.Candidates)[B];
+        auto &Sum = CandidatesBefore[B];
+        Sum.assign(P.numPoints(B) + 1, 0);
+        for (unsigned I = 0; I < P.numPoints(B); ++I)
+          Sum[I + 1] = Sum[I] + (I < Row.size() && Row[I]);
+      }
+      IssuedAt.assign(Accesses.size(), -1);
     }
     NewSync.resize(P.Blocks.size());
     for (const auto &NB : Aug.Barriers) {
@@ -331,9 +356,55 @@ private:
       It->second = PendingFresh;
     else
       S.insert(It, {Id, PendingFresh});
+    if (Opts.Candidates)
+      prune(S, Id);
+  }
+
+  /// Whether a candidate point lies in (After, Upto] of block \p B.
+  bool candidateBetween(unsigned B, unsigned After, unsigned Upto) const {
+    return CandidatesBefore[B][Upto + 1] > CandidatesBefore[B][After + 1];
+  }
+
+  /// The two pruning rules of AnalysisOptions::Candidates, after access
+  /// \p Id was applied.
+  void prune(State &S, unsigned Id) {
+    EventRef XRef = Accesses[Id];
+    const Event &X = P.event(XRef);
+    IssuedAt[Id] = XRef.Index;
+    Issued.push_back(Id);
+    // The latest LDS-counter producer of this block pass that X meets: a
+    // barrier is forced between it and X.
+    int Forced = -1;
+    for (const auto &[AId, L] : S) {
+      if (AId == Id || IssuedAt[AId] <= Forced)
+        continue;
+      const Event &A = accessEvent(AId);
+      if (A.Ctr == Counter::LDS && L > Complete &&
+          candidateBetween(XRef.Block, IssuedAt[AId], XRef.Index) &&
+          accessesConflict(P, A, X, Opts))
+        Forced = IssuedAt[AId];
+    }
+    bool Subsume = CandidatesBefore[XRef.Block][XRef.Index + 2] >
+                   CandidatesBefore[XRef.Block][XRef.Index + 1];
+    if (Forced < 0 && !Subsume)
+      return;
+    S.erase(std::remove_if(S.begin(), S.end(),
+                           [&](const std::pair<unsigned, Level> &E) {
+                             if (E.first == Id)
+                               return false;
+                             if (Subsume && KeyOf[E.first] == KeyOf[Id])
+                               return true;
+                             return Forced >= 0 &&
+                                    accessEvent(E.first).Ctr == Counter::LDS &&
+                                    IssuedAt[E.first] <= Forced;
+                           }),
+            S.end());
   }
 
   void transferBlock(unsigned B, State &S, bool Record) {
+    for (unsigned Id : Issued)
+      IssuedAt[Id] = -1;
+    Issued.clear();
     const auto &Events = P.Blocks[B].Events;
     const auto &Extra = NewSync[B];
     auto NextExtra = Extra.begin();
@@ -383,6 +454,13 @@ private:
   const AnalysisOptions &Opts;
   std::vector<EventRef> Accesses;
   std::vector<std::vector<int>> AccessIds;
+  /// With AnalysisOptions::Candidates: per access, its key class; per block,
+  /// the number of candidates before each point; per access, its index if
+  /// issued in the current block pass (else -1), and those accesses.
+  std::vector<unsigned> KeyOf;
+  std::vector<std::vector<unsigned>> CandidatesBefore;
+  std::vector<int> IssuedAt;
+  std::vector<unsigned> Issued;
   std::vector<std::vector<NewSyncEvent>> NewSync;
   std::unordered_map<uint64_t, WaitThresholds> CompletedWaits;
   HazardResult Result;

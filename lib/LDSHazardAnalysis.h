@@ -37,6 +37,22 @@ struct AnalysisOptions {
   /// (the others are covered whenever these are). Keeps the window count
   /// linear in the number of accesses.
   bool MinimalWindows = false;
+  /// Candidates[B][I]: a barrier may go at point (B, I) (a placement
+  /// candidate). Given these, the state forgets accesses whose windows are
+  /// implied by others, which keeps it, and so the analysis, near-linear
+  /// (LDS analyses: Design.rst, "Pruning the state"):
+  /// - an access X right before a candidate drops the earlier accesses that
+  ///   conflict and complete exactly as X does (same kind, location,
+  ///   counter): a path from one of them through X reaches every later
+  ///   consumer as a window of X's, which has a legal cutting point, and a
+  ///   barrier that completes X completes them;
+  /// - an access X that meets an LDS-counter producer A issued earlier in its
+  ///   own block, with a candidate in between, drops the LDS-counter accesses
+  ///   issued up to A: every cover has a barrier between A and X, waiting
+  ///   for the LDS counter, on every path through X.
+  /// The windows and pending accesses found are then a subset that implies
+  /// the rest. Null: no pruning (every window is reported).
+  const std::vector<std::vector<uint8_t>> *Candidates = nullptr;
 };
 
 /// Decides whether \p Later, issued by some wave, conflicts with \p Earlier
