@@ -565,7 +565,7 @@ static bool placeLarge(const AbstractProgram &P, const std::vector<Window> &Ws,
                        function_ref<const std::vector<int> &(unsigned)> IDomOf,
                        std::vector<unsigned> &Chosen,
                        std::vector<std::vector<unsigned>> &ServedBy,
-                       Placement &Result) {
+                       bool AsyncLatency, bool &Restricted, Placement &Result) {
   using Range = std::pair<unsigned, unsigned>; // [first, last) numbers.
   // Candidates are numbered block by block: block B's are [First[B],
   // First[B + 1]), in event order.
@@ -602,7 +602,8 @@ static bool placeLarge(const AbstractProgram &P, const std::vector<Window> &Ws,
     // As in the exact path: an asynchronous producer's own block only when
     // nothing else cuts the window.
     const Point &From = Ws[I].Producer;
-    if (P.event(From).Async && From.Block != Ws[I].Consumer.Block) {
+    if (AsyncLatency && P.event(From).Async &&
+        From.Block != Ws[I].Consumer.Block) {
       SmallVector<Range, 4> Later;
       double LaterFreq = 0;
       for (Range X : Merged)
@@ -611,9 +612,11 @@ static bool placeLarge(const AbstractProgram &P, const std::vector<Window> &Ws,
           LaterFreq = Later.empty() ? F : std::min(LaterFreq, F);
           Later.push_back(X);
         }
-      if (!Later.empty() &&
-          LaterFreq <= AsyncLatencyWorth * P.Blocks[From.Block].Freq)
+      if (!Later.empty() && Later.size() < Merged.size() &&
+          LaterFreq <= AsyncLatencyWorth * P.Blocks[From.Block].Freq) {
         Merged = std::move(Later);
+        Restricted = true;
+      }
     }
     for (Range X : Merged)
       Total += X.second - X.first;
@@ -883,8 +886,13 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
   std::vector<std::vector<unsigned>> Cuts(Ws.size());
   std::vector<unsigned> ChosenPoints;
   std::vector<std::vector<unsigned>> LargeServedBy;
-  bool Large = !Alternative && placeLarge(P, Ws, Keep, Cands, IDomOf,
-                                          ChosenPoints, LargeServedBy, Result);
+  // Whether the asynchronous latency preference took points away from some
+  // window (the result is then compared with a placement without it).
+  bool Restricted = false;
+  bool Large =
+      !Alternative &&
+      placeLarge(P, Ws, Keep, Cands, IDomOf, ChosenPoints, LargeServedBy,
+                 POpts.AsyncLatency, Restricted, Result);
   if (!Large) {
     auto ComputeCuts = [&](unsigned I) {
       Cuts[I] =
@@ -894,7 +902,8 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
       // with nothing to overlap. Prefer the points further on when there are
       // and they do not run much more often (AsyncLatencyWorth).
       const Point &From = Ws[I].Producer;
-      if (!P.event(From).Async || From.Block == Ws[I].Consumer.Block)
+      if (!POpts.AsyncLatency || !P.event(From).Async ||
+          From.Block == Ws[I].Consumer.Block)
         return;
       std::vector<unsigned> Later;
       double LaterFreq = 0;
@@ -904,9 +913,11 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
           LaterFreq = Later.empty() ? F : std::min(LaterFreq, F);
           Later.push_back(Pt);
         }
-      if (!Later.empty() &&
-          LaterFreq <= AsyncLatencyWorth * P.Blocks[From.Block].Freq)
+      if (!Later.empty() && Later.size() < Cuts[I].size() &&
+          LaterFreq <= AsyncLatencyWorth * P.Blocks[From.Block].Freq) {
         Cuts[I] = std::move(Later);
+        Restricted = true;
+      }
     };
     for (unsigned I = 0; I < Ws.size(); ++I)
       if (Keep[I])
@@ -1156,5 +1167,21 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
     }
   }
   addInFlightWaits(P, AOpts, POpts, Result);
+  // The preference is for latency: it yields to the placement without it
+  // when that one is better in barrier executions or barriers and worse in
+  // neither. (When the plain placement saves executions only with an extra
+  // barrier, typically one that waits for a transfer right after its issue
+  // in a branch plus one before the loop, the preference stays.)
+  if (Restricted && !Alternative) {
+    PlacementOptions Plain = POpts;
+    Plain.AsyncLatency = false;
+    Placement Other = placeBarriers(P, Options, Plain);
+    double Eps = 1e-9 * std::max(1.0, Result.Cost);
+    bool NoWorse = Other.Cost <= Result.Cost + Eps &&
+                   Other.Barriers.size() <= Result.Barriers.size();
+    if (NoWorse && (Other.Cost < Result.Cost - Eps ||
+                    Other.Barriers.size() < Result.Barriers.size()))
+      return Other;
+  }
   return Result;
 }

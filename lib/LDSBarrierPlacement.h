@@ -47,6 +47,11 @@ struct PlacementOptions {
   /// Branch-and-bound nodes for the whole function before the search
   /// settles for the best covers found so far.
   unsigned SearchBudget = 2000;
+  /// Keep an asynchronous transfer's barrier out of the transfer's own block
+  /// where later points do not run much more often (its wait would stall
+  /// right after the issue), unless that costs barrier executions or
+  /// barriers.
+  bool AsyncLatency = true;
   /// Split barriers (gfx12): hoist each barrier's signal away from its wait.
   bool Split = false;
   /// Workgroups of one wave: no barriers, only the counter waits that

@@ -10,8 +10,7 @@
 // search is small enough (the optimal strategy's totals on the same
 // programs beside it); and how often the optimal strategy is worse in
 // dynamic count than another whose result verifies, apart and (in
-// parentheses) in programs with asynchronous transfers, where it keeps
-// barriers out of a transfer's own block on purpose.
+// parentheses) in programs with asynchronous transfers.
 //
 // usage: LDSStrategyQuality [programs per class (default 200)]
 //
@@ -19,9 +18,8 @@
 
 #include "BruteForce.h"
 #include "LDSBarrierPlacement.h"
-#include "LDSBarrierVerifier.h"
-#include "Materialize.h"
 #include "RandomPrograms.h"
+#include "StrategyJudge.h"
 #include <cstdio>
 #include <cstdlib>
 
@@ -39,24 +37,6 @@ struct Totals {
   unsigned Static = 0, Failed = 0;
   double Dynamic = 0;
 };
-
-unsigned nonRaces(const std::vector<Violation> &Vs) {
-  unsigned N = 0;
-  for (const Violation &V : Vs)
-    N += V.Kind != Violation::Race;
-  return N;
-}
-
-/// Whether the materialized result has a violation the input did not have
-/// (its own barriers in divergent code, say) other than the races the
-/// optimal placement reports as uncoverable (no strategy can cover those).
-bool fails(const AbstractProgram &P, const Placement &R, unsigned Uncoverable,
-           unsigned InputNonRaces) {
-  std::vector<Violation> Vs =
-      verifySynchronization(materialize(P, R, false), VerifierOptions());
-  unsigned N = nonRaces(Vs);
-  return N > InputNonRaces || Vs.size() - N > Uncoverable;
-}
 
 bool hasAsync(const AbstractProgram &P) {
   for (const Block &BB : P.Blocks)
@@ -95,10 +75,11 @@ int main(int Argc, char **Argv) {
       }
       const Placement &Ours = R[NumStrategies - 1];
       bool Verified[NumStrategies];
-      unsigned InputNonRaces =
-          nonRaces(verifySynchronization(P, VerifierOptions()));
+      unsigned InputStructural =
+          structuralViolations(verifySynchronization(P, VerifierOptions()));
       for (unsigned K = 0; K < NumStrategies; ++K) {
-        Verified[K] = !fails(P, R[K], Ours.Uncoverable.size(), InputNonRaces);
+        Verified[K] = placementVerifies(P, R[K], Ours.Uncoverable.size(),
+                                        InputStructural);
         T[K].Static += R[K].Barriers.size();
         T[K].Dynamic += R[K].Cost;
         T[K].Failed += !Verified[K];
