@@ -72,14 +72,16 @@ cuttingRanges(const AbstractProgram &P, const Window &W,
   auto AddRange = [&](unsigned B, unsigned Lo, unsigned Hi) {
     Out.push_back({B, Lo, Hi});
   };
-  unsigned BA = W.Producer.Block, IA = W.Producer.Index;
+  // The paths start right after the producer, or at the window's anchor.
+  Point Start = W.start();
+  unsigned BA = Start.Block, IA = Start.Index;
   unsigned BB = W.Consumer.Block, IB = W.Consumer.Index;
   unsigned EndA = P.Blocks[BA].Events.size();
-  if (BA == BB && IA < IB) {
+  if (BA == BB && IA <= IB) {
     // Every path leaves through the events between the two.
-    AddRange(BA, IA + 1, IB);
+    AddRange(BA, IA, IB);
   } else {
-    AddRange(BA, IA + 1, EndA);
+    AddRange(BA, IA, EndA);
     AddRange(BB, 0, IB);
     unsigned Root = P.Blocks.size();
     if (IDom[BB] >= 0)
@@ -587,7 +589,7 @@ static bool placeLarge(const AbstractProgram &P, const std::vector<Window> &Ws,
   auto Compute = [&](unsigned I) {
     SmallVector<Range, 4> R;
     for (auto [B, Lo, Hi] :
-         cuttingRanges(P, Ws[I], IDomOf(Ws[I].Producer.Block))) {
+         cuttingRanges(P, Ws[I], IDomOf(Ws[I].start().Block))) {
       unsigned F = IndexAt(B, Lo), L = IndexAt(B, Hi + 1);
       if (F < L)
         R.push_back({F, L});
@@ -636,10 +638,10 @@ static bool placeLarge(const AbstractProgram &P, const std::vector<Window> &Ws,
   std::set<std::pair<Point, unsigned>> Stuck;
   for (unsigned I = 0; I < Ws.size(); ++I)
     if (Keep[I] && Ranges[I].empty())
-      Stuck.insert({Ws[I].Consumer, Ws[I].Producer.Block});
+      Stuck.insert({Ws[I].Consumer, Ws[I].start().Block});
   if (!Stuck.empty())
     for (unsigned I = 0; I < Ws.size(); ++I)
-      if (!Keep[I] && Stuck.count({Ws[I].Consumer, Ws[I].Producer.Block})) {
+      if (!Keep[I] && Stuck.count({Ws[I].Consumer, Ws[I].start().Block})) {
         Keep[I] = 1;
         Compute(I);
       }
@@ -799,7 +801,7 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
     for (unsigned I = 0; I < Q.Queries.size(); ++I) {
       std::vector<EventRef> Producers;
       for (const Window &W : Initial.Windows)
-        if (pointCutsWindow(P, Q.Queries[I], W, IDomOf(W.Producer.Block)))
+        if (pointCutsWindow(P, Q.Queries[I], W, IDomOf(W.start().Block)))
           Producers.push_back(W.Producer);
       std::sort(Producers.begin(), Producers.end());
       WaitThresholds W = exactWaits(P, Producers, QR.Queried[I], POpts);
@@ -828,13 +830,13 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
     for (unsigned I = 0; I < Ws.size(); ++I) {
       const Window &W = Ws[I];
       const Event &A = P.event(W.Producer);
-      bool Direct = W.Producer.Block == W.Consumer.Block &&
-                    W.Producer.Index < W.Consumer.Index;
-      auto Key =
-          std::make_tuple(W.Consumer, W.Producer.Block, Direct, unsigned(A.Ctr),
-                          unsigned(A.OrderClass), A.InOrder);
+      Point St = W.start();
+      bool Direct =
+          St.Block == W.Consumer.Block && St.Index <= W.Consumer.Index;
+      auto Key = std::make_tuple(W.Consumer, St.Block, Direct, unsigned(A.Ctr),
+                                 unsigned(A.OrderClass), A.InOrder);
       auto [It, New] = Latest.try_emplace(Key, I);
-      if (!New && Ws[It->second].Producer.Index < W.Producer.Index)
+      if (!New && Ws[It->second].start().Index < St.Index)
         It->second = I;
     }
     for (const auto &[Key, I] : Latest)
@@ -847,6 +849,10 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
     std::map<std::tuple<Point, unsigned, unsigned, bool>, std::vector<unsigned>>
         ByConsumer;
     for (const auto &[Key, I] : Latest) {
+      // An anchored window's producers are not issued at its start: the
+      // nesting argument below does not hold for them.
+      if (Ws[I].isAnchored())
+        continue;
       const Event &A = P.event(Ws[I].Producer);
       ByConsumer[{Ws[I].Consumer, unsigned(A.Ctr), unsigned(A.OrderClass),
                   A.InOrder}]
@@ -895,8 +901,7 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
                  POpts.AsyncLatency, Restricted, Result);
   if (!Large) {
     auto ComputeCuts = [&](unsigned I) {
-      Cuts[I] =
-          cuttingCandidates(P, Ws[I], Cands, IDomOf(Ws[I].Producer.Block));
+      Cuts[I] = cuttingCandidates(P, Ws[I], Cands, IDomOf(Ws[I].start().Block));
       // An asynchronous transfer is waited for at the barrier that covers it:
       // one in the transfer's own block would stall right after the issue,
       // with nothing to overlap. Prefer the points further on when there are
@@ -927,10 +932,10 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
     std::set<std::pair<Point, unsigned>> Stuck;
     for (unsigned I = 0; I < Ws.size(); ++I)
       if (Keep[I] && Cuts[I].empty())
-        Stuck.insert({Ws[I].Consumer, Ws[I].Producer.Block});
+        Stuck.insert({Ws[I].Consumer, Ws[I].start().Block});
     if (!Stuck.empty())
       for (unsigned I = 0; I < Ws.size(); ++I)
-        if (!Keep[I] && Stuck.count({Ws[I].Consumer, Ws[I].Producer.Block})) {
+        if (!Keep[I] && Stuck.count({Ws[I].Consumer, Ws[I].start().Block})) {
           Keep[I] = 1;
           ComputeCuts(I);
         }
@@ -1146,7 +1151,7 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
     Result.ProvenOptimal = false;
     for (const Window &W : Left) {
       std::vector<unsigned> Cut =
-          cuttingCandidates(P, W, Cands, IDomOf(W.Producer.Block));
+          cuttingCandidates(P, W, Cands, IDomOf(W.start().Block));
       if (Cut.empty()) {
         Result.Uncoverable.push_back(W);
         continue;

@@ -172,6 +172,10 @@ public:
           Sum[I + 1] = Sum[I] + (I < Row.size() && Row[I]);
       }
       IssuedAt.assign(Accesses.size(), -1);
+      NumPreds.assign(P.Blocks.size(), 0);
+      for (const Block &BB : P.Blocks)
+        for (unsigned S : BB.Succs)
+          ++NumPreds[S];
     }
     NewSync.resize(P.Blocks.size());
     for (const auto &NB : Aug.Barriers) {
@@ -313,24 +317,27 @@ private:
       for (auto &[AId, L] : S) {
         const Event &A = accessEvent(AId);
         HazardKind K;
-        // The recording sweep meets each (producer, consumer) pair once:
-        // the state holds an access at most once, and each block is
+        // The recording sweep meets each (producer, consumer) pair once per
+        // anchor: the state holds an entry at most once, and each block is
         // replayed once.
         if (accessesConflict(P, A, X, Opts, &K)) {
-          EventRef AR = Accesses[AId];
+          Window W{Accesses[AId], XRef, K};
+          if (AId < AnchorOf.size())
+            W.Anchor = AnchorOf[AId];
           if (!Opts.MinimalWindows) {
-            Result.Windows.push_back({AR, XRef, K});
+            Result.Windows.push_back(W);
           } else {
+            Point St = W.start();
             auto Key = std::make_tuple(
-                AR.Block, AR.Block == XRef.Block && AR.Index < XRef.Index,
+                St.Block, St.Block == XRef.Block && St.Index <= XRef.Index,
                 uint8_t(A.Ctr), A.OrderClass, A.InOrder);
             auto It = llvm::find_if(
                 Kept, [&](const auto &KW) { return KW.first == Key; });
             if (It == Kept.end()) {
               Kept.push_back({Key, unsigned(Result.Windows.size())});
-              Result.Windows.push_back({AR, XRef, K});
-            } else if (Result.Windows[It->second].Producer.Index < AR.Index) {
-              Result.Windows[It->second] = {AR, XRef, K};
+              Result.Windows.push_back(W);
+            } else if (Result.Windows[It->second].start().Index < St.Index) {
+              Result.Windows[It->second] = W;
             }
           }
         }
@@ -401,10 +408,57 @@ private:
             S.end());
   }
 
+  /// The entry anchored at join \p B for key \p Key, created on first use
+  /// with \p Rep (a member) standing for its properties.
+  unsigned anchoredEntry(unsigned B, unsigned Key, unsigned Rep) {
+    auto [It, New] = AnchoredIds.try_emplace({B, Key}, Accesses.size());
+    if (New) {
+      Accesses.push_back(Accesses[Rep]);
+      KeyOf.push_back(Key);
+      IssuedAt.push_back(-1);
+      AnchorOf.resize(Accesses.size(), Point{~0u, 0});
+      AnchorOf.back() = {B, 0};
+    }
+    return It->second;
+  }
+
+  /// AnalysisOptions::MergeAbove: merges, at the entry of join \p B, the
+  /// entries of each key that has more than the limit.
+  void mergeAtJoin(unsigned B, State &S) {
+    if (!Opts.Candidates || !Opts.MergeAbove || NumPreds[B] < 2 ||
+        S.size() <= Opts.MergeAbove || !CandidatesBefore[B][1])
+      return;
+    DenseMap<unsigned, unsigned> Count;
+    for (const auto &E : S)
+      ++Count[KeyOf[E.first]];
+    DenseMap<unsigned, std::pair<unsigned, Level>> Merged; // Key -> (id, L).
+    for (const auto &[Id, L] : S) {
+      unsigned Key = KeyOf[Id];
+      if (Count[Key] <= Opts.MergeAbove)
+        continue;
+      auto It = Merged.find(Key);
+      if (It == Merged.end())
+        Merged[Key] = {anchoredEntry(B, Key, Id), L};
+      else
+        It->second.second = std::max(It->second.second, L);
+    }
+    if (Merged.empty())
+      return;
+    State Out;
+    for (const auto &E : S)
+      if (Count[KeyOf[E.first]] <= Opts.MergeAbove)
+        Out.push_back(E);
+    for (const auto &[Key, IdLevel] : Merged)
+      Out.push_back(IdLevel);
+    std::sort(Out.begin(), Out.end());
+    S = std::move(Out);
+  }
+
   void transferBlock(unsigned B, State &S, bool Record) {
     for (unsigned Id : Issued)
       IssuedAt[Id] = -1;
     Issued.clear();
+    mergeAtJoin(B, S);
     const auto &Events = P.Blocks[B].Events;
     const auto &Extra = NewSync[B];
     auto NextExtra = Extra.begin();
@@ -461,6 +515,11 @@ private:
   std::vector<std::vector<unsigned>> CandidatesBefore;
   std::vector<int> IssuedAt;
   std::vector<unsigned> Issued;
+  /// Per block, its number of predecessor edges; per entry anchored at a
+  /// join (ids after the accesses'), the anchor, and the ids by (join, key).
+  std::vector<unsigned> NumPreds;
+  std::vector<Point> AnchorOf;
+  std::map<std::pair<unsigned, unsigned>, unsigned> AnchoredIds;
   std::vector<std::vector<NewSyncEvent>> NewSync;
   std::unordered_map<uint64_t, WaitThresholds> CompletedWaits;
   HazardResult Result;

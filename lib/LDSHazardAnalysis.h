@@ -53,6 +53,14 @@ struct AnalysisOptions {
   /// The windows and pending accesses found are then a subset that implies
   /// the rest. Null: no pruning (every window is reported).
   const std::vector<std::vector<uint8_t>> *Candidates = nullptr;
+  /// With Candidates: at the entry of a join block whose first point is a
+  /// candidate, more than this many accesses of one key (producers of
+  /// different blocks, carried along paths that skip each other's blocks)
+  /// are merged into one entry anchored there (Window::Anchor). Sound (a
+  /// barrier on every path from the anchor completes them all) and exact
+  /// but for the cutting points before the anchor it gives up; keeps wide
+  /// CFGs linear. 0: never.
+  unsigned MergeAbove = 8;
 };
 
 /// Decides whether \p Later, issued by some wave, conflicts with \p Earlier
@@ -67,6 +75,16 @@ struct Window {
   EventRef Producer;
   EventRef Consumer;
   HazardKind Kind;
+  /// Where the window's paths are taken to begin when not right after the
+  /// producer: the entry of a join block where the analysis merged the
+  /// producers of one key (AnalysisOptions::MergeAbove); the window then
+  /// stands for each of them, on the paths through that entry.
+  Point Anchor = {~0u, 0};
+  bool isAnchored() const { return Anchor.Block != ~0u; }
+  /// The first point of the window's paths.
+  Point start() const {
+    return isAnchored() ? Anchor : Point{Producer.Block, Producer.Index + 1};
+  }
 };
 
 /// Synchronization to assume on top of the program's own events: what the

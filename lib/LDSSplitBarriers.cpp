@@ -219,7 +219,7 @@ void llvm::ldsbarriers::pairSignals(
     bool Moved = false;
     for (const Window &W : Left)
       for (auto &NB : Barriers)
-        if (NB.isSplit() && Between(NB, W.Producer)) {
+        if (NB.isSplit() && !W.isAnchored() && Between(NB, W.Producer)) {
           NB.SignalAt = {W.Producer.Block, W.Producer.Index + 1};
           Moved = true;
         }

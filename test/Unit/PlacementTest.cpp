@@ -232,7 +232,7 @@ TEST(Placement, MinimalWindowsGiveTheSameCount) {
 
 TEST(Placement, ValidOnRandomGeneralCFGs) {
   std::mt19937 Rng(7);
-  for (unsigned Iter = 0; Iter < 200; ++Iter) {
+  for (unsigned Iter = 0; Iter < 600; ++Iter) {
     ProgramBuilder B;
     unsigned N = 2 + Rng() % 5;
     for (unsigned I = 0; I < N; ++I)
@@ -244,7 +244,11 @@ TEST(Placement, ValidOnRandomGeneralCFGs) {
     if (Rng() % 3 == 0)
       B.divergent(Rng() % N);
     markDivergentBlocks(B.program());
-    Placement R = place(B.program());
+    // A third of the runs merge producers at joins eagerly (anchored
+    // windows), which large functions do above eight of one key.
+    AnalysisOptions O;
+    O.MergeAbove = Iter % 3 == 0 ? 1 : AnalysisOptions().MergeAbove;
+    Placement R = placeBarriers(B.program(), O);
     expectValid(B.program(), R);
   }
 }
@@ -362,3 +366,52 @@ TEST(Placement, LargeComponentsUseTheListGreedy) {
 }
 
 } // namespace
+
+namespace {
+
+/// A chain of \p N uniform if-thens whose then-blocks write and read one
+/// table: every then-block's last write reaches every later then-block along
+/// the paths that skip the blocks between.
+AbstractProgram ifThenChain(unsigned N) {
+  ProgramBuilder B;
+  unsigned Cond = B.block("R1");
+  for (unsigned I = 0; I < N; ++I) {
+    unsigned Then = B.block("R0 W0 R0 W0", 0.5);
+    unsigned Join = B.block("");
+    B.ifThen(Cond, Then, Join);
+    Cond = Join;
+  }
+  return B.program();
+}
+
+} // namespace
+
+// Producers of one key carried along skip paths are merged at a join into
+// one window anchored there: the windows stay linear in the chain's length,
+// the placement stays valid and, here, as small as without the merge (the
+// skipped producers are best cut at the start of each then-block, which the
+// anchored windows keep).
+TEST(Placement, AnchoredWindowsKeepWideCFGsLinear) {
+  for (unsigned N : {4u, 16u, 64u}) {
+    AbstractProgram P = ifThenChain(N);
+    AnalysisOptions Merge, NoMerge;
+    NoMerge.MergeAbove = 0;
+    Placement RM = placeBarriers(P, Merge);
+    Placement RN = placeBarriers(P, NoMerge);
+    expectValid(P, RM);
+    EXPECT_TRUE(RM.Uncoverable.empty());
+    EXPECT_EQ(RM.Barriers.size(), RN.Barriers.size()) << N;
+    EXPECT_NEAR(RM.Cost, RN.Cost, 1e-9) << N;
+    unsigned Anchored = 0;
+    for (const Window &W : RM.InitialWindows)
+      Anchored += W.isAnchored();
+    if (N <= Merge.MergeAbove) {
+      EXPECT_EQ(Anchored, 0u);
+      EXPECT_EQ(RM.InitialWindows.size(), RN.InitialWindows.size());
+    } else {
+      EXPECT_GT(Anchored, 0u);
+      EXPECT_LT(RM.InitialWindows.size(), 8 * N) << N;
+      EXPECT_GT(RN.InitialWindows.size(), N * N / 4) << N;
+    }
+  }
+}
