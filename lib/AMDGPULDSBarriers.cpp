@@ -29,10 +29,22 @@
 #include "llvm/InitializePasses.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/Support/Timer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
+#include <optional>
 
 using namespace llvm;
+
+/// Starts timing a phase of the pass (ending the previous one) under
+/// -time-passes, group "amdgpu-lds-barriers", so that each phase's cost can
+/// be set beside other passes'.
+static void startPhase(std::optional<NamedRegionTimer> &Timer, StringRef Name,
+                       StringRef Description) {
+  Timer.reset();
+  Timer.emplace(Name, Description, "amdgpu-lds-barriers",
+                "AMDGPU LDS barrier placement phases", TimePassesIsEnabled);
+}
 using namespace llvm::ldsbarriers;
 
 #define DEBUG_TYPE "amdgpu-lds-barriers"
@@ -164,7 +176,7 @@ static void selfCheck(MachineFunction &MF, const TargetFacts &Facts,
                       const Placement &R, const LDSAccessModel &Before,
                       bool SingleWave) {
   LDSAccessModel After(MF, Facts, /*MBFI=*/nullptr, TrustScalarBranches,
-                       threadAnalysis());
+                       threadAnalysis(), &Before);
   VerifierOptions Opts;
   wawPolicy(EnableWAW, Opts.WAW, Opts.AsyncWAW);
   // Barrier events the input already had: their divergence or pairing is
@@ -277,7 +289,10 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
     return false;
   }
 
+  std::optional<NamedRegionTimer> Phase;
+  startPhase(Phase, "model", "Access model");
   LDSAccessModel Model(MF, Facts, &MBFI, TrustScalarBranches, threadAnalysis());
+  Phase.reset();
   if (!Model.unmodeledBarriers().empty()) {
     for (const auto &U : Model.unmodeledBarriers())
       diagnose(F, U.MI->getDebugLoc(),
@@ -318,7 +333,9 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   POpts.Split = Facts.hasSplitBarriers() && !AdjacentSignal;
   POpts.CounterMax = Facts.getCounterMax();
   POpts.SingleWave = SingleWave;
+  startPhase(Phase, "placement", "Analysis and placement");
   Placement R = placeBarriers(P, AOpts, POpts);
+  Phase.reset();
   if (Dump)
     dumpPlacement(MF, P, Model, R);
   LLVM_DEBUG(dumpPlacement(MF, P, Model, R));
@@ -343,6 +360,7 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
     }
   }
   // Existing barriers that order nothing are reported, never removed.
+  startPhase(Phase, "emission", "Remarks and emission");
   for (EventRef X : redundantBarriers(P, AOpts, R)) {
     ++NumRedundant;
     const MachineInstr &MI = Model.instr(X);
@@ -466,8 +484,11 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   }
   bool Changed =
       !R.Barriers.empty() || !R.CompletedBarriers.empty() || !R.Waits.empty();
-  if (SelfCheck)
+  Phase.reset();
+  if (SelfCheck) {
+    startPhase(Phase, "self-check", "Self-check (model and verifier)");
     selfCheck(MF, Facts, R, Model, SingleWave);
+  }
   return Changed;
 }
 

@@ -35,17 +35,28 @@ static constexpr uint8_t VMemLoadClass = 0;
 LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
                                const MachineBlockFrequencyInfo *MBFI,
                                bool TrustScalarBranches,
-                               ThreadAnalysisMode ThreadAnalysis)
-    : Facts(Facts) {
+                               ThreadAnalysisMode ThreadAnalysis,
+                               const LDSAccessModel *Earlier)
+    : Facts(Facts), ThreadAnalysis(ThreadAnalysis) {
   Program.ThreadForms.emplace_back(); // Index 0: no form.
-  if (ThreadAnalysis != ThreadAnalysisMode::Off) {
+  if (Earlier && ThreadAnalysis != ThreadAnalysisMode::Off) {
+    // The same forms under the same ids; a new instruction gets its own.
+    Program.ThreadForms = Earlier->Program.ThreadForms;
+    Program.Shape = Earlier->Program.Shape;
+    for (const Block &BB : Earlier->Program.Blocks)
+      for (const Event &E : BB.Events)
+        if (E.Kind == Event::Access)
+          LentForms[Earlier->Instrs[E.Tag]] = E.Loc.ThreadForm;
+  } else if (ThreadAnalysis != ThreadAnalysisMode::Off) {
     ThreadAddresses = std::make_unique<ThreadAddressBuilder>(
         MF.getFunction(), ThreadAnalysis == ThreadAnalysisMode::Assume1D);
     Program.Shape = ThreadAddresses->shape();
   }
-  DenseSet<const MachineBasicBlock *> PerWave;
-  if (!TrustScalarBranches)
-    PerWave = findPerWaveBranches(MF, Facts);
+  const DenseSet<const MachineBasicBlock *> &PerWave = PerWaveBranches;
+  if (Earlier)
+    PerWaveBranches = Earlier->PerWaveBranches;
+  else if (!TrustScalarBranches)
+    PerWaveBranches = findPerWaveBranches(MF, Facts);
   DenseMap<const MachineBasicBlock *, unsigned> Index;
   for (MachineBasicBlock &MBB : MF) {
     Index[&MBB] = Blocks.size();
@@ -404,8 +415,14 @@ unsigned LDSAccessModel::scopeTag(const MachineInstr &MI) {
 }
 
 unsigned LDSAccessModel::threadForm(const MachineInstr &MI) {
-  if (!ThreadAddresses)
+  if (ThreadAnalysis == ThreadAnalysisMode::Off)
     return 0;
+  if (auto It = LentForms.find(&MI); It != LentForms.end())
+    return It->second;
+  if (!ThreadAddresses)
+    ThreadAddresses = std::make_unique<ThreadAddressBuilder>(
+        MI.getMF()->getFunction(),
+        ThreadAnalysis == ThreadAnalysisMode::Assume1D);
   SmallVector<ThreadAddress, 2> Forms;
   for (const MachineMemOperand *MMO : MI.memoperands()) {
     if (MMO->getAddrSpace() != LocalAS)
@@ -421,6 +438,20 @@ unsigned LDSAccessModel::threadForm(const MachineInstr &MI) {
     Forms.push_back(*TA);
   }
   if (Forms.empty())
+    return 0;
+  // An address that does not depend on the work-item, on any work-item
+  // that may execute it (a masked or swizzled index only known by its
+  // range), tells work-items apart only against an access of the same
+  // symbolic base whose bytes lie elsewhere for every work-item: a rare
+  // case not worth a form, which would cost a pair check against every
+  // other access and keep equal accesses apart in the analysis.
+  const WorkgroupShape &Shape = Program.Shape;
+  if (llvm::all_of(Forms, [&](const ThreadAddress &TA) {
+        for (unsigned D = 0; D < 3; ++D)
+          if (TA.Coef[D] || TA.IdLo[D] > 0 || TA.IdHi[D] < Shape.MaxDim[D] - 1)
+            return false;
+        return true;
+      }))
     return 0;
   // Equal forms share an index, so that pair results are cached once.
   std::string Key;

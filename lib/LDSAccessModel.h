@@ -15,6 +15,7 @@
 #include "LDSAbstractProgram.h"
 #include "LDSThreadAddress.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/CodeGen/MachineBasicBlock.h"
 #include <string>
@@ -34,10 +35,15 @@ public:
   /// Unless \p TrustScalarBranches, scalar branches on per-wave values
   /// count as divergent. With thread analysis, DS accesses get their
   /// addresses as functions of the work-item (LDSThreadAddress.h).
+  /// \p Earlier, a model of the same function before instructions were
+  /// inserted (with the same options), lends its per-wave branches and the
+  /// address forms of the instructions it modelled: re-modelling after
+  /// insertion (the self-check) need not derive them again.
   LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
                  const MachineBlockFrequencyInfo *MBFI,
                  bool TrustScalarBranches = false,
-                 ThreadAnalysisMode ThreadAnalysis = ThreadAnalysisMode::Off);
+                 ThreadAnalysisMode ThreadAnalysis = ThreadAnalysisMode::Off,
+                 const LDSAccessModel *Earlier = nullptr);
   ~LDSAccessModel();
 
   const AbstractProgram &program() const { return Program; }
@@ -94,8 +100,13 @@ private:
   std::vector<const GlobalVariable *> Objects;
   DenseMap<std::pair<const MDNode *, const MDNode *>, unsigned> ScopeTags;
   std::vector<std::pair<const MDNode *, const MDNode *>> Scopes;
+  ThreadAnalysisMode ThreadAnalysis;
   std::unique_ptr<ThreadAddressBuilder> ThreadAddresses;
   StringMap<unsigned> ThreadFormIds;
+  /// Form ids of the instructions an earlier model lent (see the
+  /// constructor).
+  DenseMap<const MachineInstr *, unsigned> LentForms;
+  DenseSet<const MachineBasicBlock *> PerWaveBranches;
   unsigned NumAccesses = 0;
   /// Whether plain vector memory loads become counting events.
   bool CountVMemLoads = false;

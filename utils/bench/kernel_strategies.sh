@@ -14,7 +14,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 count() { grep -cE '^\s+(s_barrier|s_barrier_wait -1)$' "$1" || true; }
 printf "%-11s %-10s %-9s %9s %6s\n" kernel strategy analysis barriers fail
-for k in transpose reduction matmul_dma; do
+for k in transpose reduction histogram matmul_dma; do
   [ "$k" = matmul_dma ] && case "$arch" in gfx94*|gfx950) ;; *) continue ;; esac
   for s in optimal naive latest intervals; do
     for a in 1d on off; do
