@@ -29,6 +29,16 @@ DenseSet<const MachineBasicBlock *>
 llvm::ldsbarriers::findPerWaveBranches(const MachineFunction &MF,
                                        const TargetFacts &Facts) {
   DenseSet<const MachineBasicBlock *> Result;
+  // Straight-line code and code that branches on EXEC only: nothing to
+  // find, and the dataflow below visits every instruction.
+  if (llvm::none_of(MF, [&](const MachineBasicBlock &MBB) {
+        return llvm::any_of(MBB.terminators(), [&](const MachineInstr &MI) {
+          return MI.isConditionalBranch() &&
+                 Facts.classify(MI.getOpcode()).Role ==
+                     OpcodeRole::ScalarBranch;
+        });
+      }))
+    return Result;
   const TargetRegisterInfo &TRI = *MF.getSubtarget().getRegisterInfo();
   unsigned NumUnits = TRI.getNumRegUnits();
 
