@@ -52,22 +52,90 @@ llvm::ldsbarriers::candidatePoints(const AbstractProgram &P) {
   return C;
 }
 
-std::vector<int>
-llvm::ldsbarriers::dominatorsFromBlockExit(const AbstractProgram &P,
-                                           unsigned Block) {
+PathCuts::PathCuts(const AbstractProgram &P, bool Approximate)
+    : P(P), Approximate(Approximate) {
+  if (!Approximate)
+    return;
+  unsigned N = P.Blocks.size();
+  Graph G(N);
+  for (unsigned B = 0; B < N; ++B)
+    G[B] = P.Blocks[B].Succs;
+  IDom = computeImmediateDominators(G, P.Entry);
+  // DFS numbers of the dominator tree: X dominates Y iff Y's interval lies
+  // in X's.
+  std::vector<std::vector<unsigned>> Children(N);
+  for (unsigned B = 0; B < N; ++B)
+    if (IDom[B] >= 0 && unsigned(IDom[B]) != B)
+      Children[IDom[B]].push_back(B);
+  Pre.assign(N, 0);
+  Post.assign(N, 0);
+  unsigned Clock = 0;
+  std::vector<std::pair<unsigned, unsigned>> Stack = {{P.Entry, 0}};
+  Pre[P.Entry] = ++Clock;
+  while (!Stack.empty()) {
+    auto &[X, Next] = Stack.back();
+    if (Next < Children[X].size()) {
+      unsigned C = Children[X][Next++];
+      Pre[C] = ++Clock;
+      Stack.push_back({C, 0});
+    } else {
+      Post[X] = ++Clock;
+      Stack.pop_back();
+    }
+  }
+  Rank.assign(N, ~0u);
+  std::vector<unsigned> RPO = P.reversePostOrder();
+  for (unsigned K = 0; K < RPO.size(); ++K)
+    Rank[RPO[K]] = K;
+}
+
+PathCuts::~PathCuts() = default;
+
+const std::vector<int> &PathCuts::exactDominators(unsigned From) {
+  auto It = ByBlock.find(From);
+  if (It != ByBlock.end())
+    return It->second;
   unsigned N = P.Blocks.size();
   Graph G(N + 1);
   for (unsigned B = 0; B < N; ++B)
     G[B] = P.Blocks[B].Succs;
-  G[N] = P.Blocks[Block].Succs;
-  return computeImmediateDominators(G, N);
+  G[N] = P.Blocks[From].Succs;
+  return ByBlock.emplace(From, computeImmediateDominators(G, N)).first->second;
+}
+
+bool PathCuts::approximates(unsigned From, unsigned To) const {
+  return Approximate && Rank[From] < Rank[To] && Rank[To] != ~0u;
+}
+
+void PathCuts::forEachBlock(unsigned From, unsigned To, bool Exact,
+                            function_ref<void(unsigned)> F) {
+  if (!Exact && approximates(From, To)) {
+    auto Dominates = [&](unsigned X, unsigned Y) {
+      return Pre[X] <= Pre[Y] && Post[Y] <= Post[X];
+    };
+    for (int D = IDom[To]; D >= 0 && !Dominates(D, From); D = IDom[D]) {
+      F(D);
+      if (unsigned(D) == P.Entry)
+        break;
+    }
+    return;
+  }
+  const std::vector<int> &ID = exactDominators(From);
+  unsigned Root = P.Blocks.size();
+  if (ID[To] < 0)
+    return;
+  // A block that dominates the consumer's block from the producer's exit is
+  // executed in full on every path (the producer's block too: the path
+  // re-enters it from the top).
+  for (int D = ID[To]; D != int(Root); D = ID[D])
+    F(D);
 }
 
 /// The ranges of points (block, first index, last index) that lie on every
 /// path of \p W.
 static std::vector<std::tuple<unsigned, unsigned, unsigned>>
-cuttingRanges(const AbstractProgram &P, const Window &W,
-              const std::vector<int> &IDom) {
+cuttingRanges(const AbstractProgram &P, const Window &W, PathCuts &Cuts,
+              bool Exact) {
   std::vector<std::tuple<unsigned, unsigned, unsigned>> Out;
   auto AddRange = [&](unsigned B, unsigned Lo, unsigned Hi) {
     Out.push_back({B, Lo, Hi});
@@ -83,14 +151,9 @@ cuttingRanges(const AbstractProgram &P, const Window &W,
   } else {
     AddRange(BA, IA, EndA);
     AddRange(BB, 0, IB);
-    unsigned Root = P.Blocks.size();
-    if (IDom[BB] >= 0)
-      for (int D = IDom[BB]; D != int(Root); D = IDom[D]) {
-        // A block that dominates the consumer's block from the producer's
-        // exit is executed in full on every path (the producer's block too:
-        // the path re-enters it from the top).
-        AddRange(D, 0, P.Blocks[D].Events.size());
-      }
+    Cuts.forEachBlock(BA, BB, Exact, [&](unsigned D) {
+      AddRange(D, 0, P.Blocks[D].Events.size());
+    });
   }
   return Out;
 }
@@ -98,23 +161,27 @@ cuttingRanges(const AbstractProgram &P, const Window &W,
 std::vector<unsigned>
 llvm::ldsbarriers::cuttingCandidates(const AbstractProgram &P, const Window &W,
                                      const std::vector<Point> &Candidates,
-                                     const std::vector<int> &IDom) {
+                                     PathCuts &Cuts, bool Exact) {
   std::vector<unsigned> Out;
-  for (auto [B, Lo, Hi] : cuttingRanges(P, W, IDom)) {
+  for (auto [B, Lo, Hi] : cuttingRanges(P, W, Cuts, Exact)) {
     auto It =
         std::lower_bound(Candidates.begin(), Candidates.end(), Point{B, Lo});
     for (; It != Candidates.end() && It->Block == B && It->Index <= Hi; ++It)
       Out.push_back(It - Candidates.begin());
   }
+  // An approximation without a legal point must not make the window look
+  // uncoverable.
+  if (Out.empty() && !Exact &&
+      Cuts.approximates(W.start().Block, W.Consumer.Block))
+    return cuttingCandidates(P, W, Candidates, Cuts, /*Exact=*/true);
   std::sort(Out.begin(), Out.end());
   Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
   return Out;
 }
 
 bool llvm::ldsbarriers::pointCutsWindow(const AbstractProgram &P, Point At,
-                                        const Window &W,
-                                        const std::vector<int> &IDom) {
-  for (auto [B, Lo, Hi] : cuttingRanges(P, W, IDom))
+                                        const Window &W, PathCuts &Cuts) {
+  for (auto [B, Lo, Hi] : cuttingRanges(P, W, Cuts, /*Exact=*/false))
     if (At.Block == B && Lo <= At.Index && At.Index <= Hi)
       return true;
   return false;
@@ -563,8 +630,7 @@ static constexpr uint64_t LongCutSet = 256;
 /// not proven optimal. Returns false, doing nothing, on smaller instances.
 static bool placeLarge(const AbstractProgram &P, const std::vector<Window> &Ws,
                        std::vector<uint8_t> &Keep,
-                       const std::vector<Point> &Cands,
-                       function_ref<const std::vector<int> &(unsigned)> IDomOf,
+                       const std::vector<Point> &Cands, PathCuts &PC,
                        std::vector<unsigned> &Chosen,
                        std::vector<std::vector<unsigned>> &ServedBy,
                        bool AsyncLatency, bool &Restricted, Placement &Result) {
@@ -588,11 +654,17 @@ static bool placeLarge(const AbstractProgram &P, const std::vector<Window> &Ws,
   uint64_t Total = 0;
   auto Compute = [&](unsigned I) {
     SmallVector<Range, 4> R;
-    for (auto [B, Lo, Hi] :
-         cuttingRanges(P, Ws[I], IDomOf(Ws[I].start().Block))) {
-      unsigned F = IndexAt(B, Lo), L = IndexAt(B, Hi + 1);
-      if (F < L)
-        R.push_back({F, L});
+    for (bool Exact : {false, true}) {
+      for (auto [B, Lo, Hi] : cuttingRanges(P, Ws[I], PC, Exact)) {
+        unsigned F = IndexAt(B, Lo), L = IndexAt(B, Hi + 1);
+        if (F < L)
+          R.push_back({F, L});
+      }
+      // An approximation without a legal point must not make the window
+      // look uncoverable.
+      if (!R.empty() ||
+          !PC.approximates(Ws[I].start().Block, Ws[I].Consumer.Block))
+        break;
     }
     std::sort(R.begin(), R.end());
     SmallVector<Range, 4> Merged;
@@ -786,13 +858,17 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
   // 1. An existing barrier gets the wait it lacks for the pending producers
   // of the windows it lies on every path of (as a new barrier there would
   // wait for them; a window it does not cut gets a barrier of its own).
-  std::map<unsigned, std::vector<int>> IDomByBlock;
-  auto IDomOf = [&](unsigned Block) -> const std::vector<int> & {
-    auto It = IDomByBlock.find(Block);
-    if (It == IDomByBlock.end())
-      It = IDomByBlock.emplace(Block, dominatorsFromBlockExit(P, Block)).first;
-    return It->second;
-  };
+  // Paths between blocks: exact dominators per producer block, or, with
+  // windows from many blocks (each exact computation is linear), the
+  // function's dominator tree for the forward ones.
+  PathCuts PC(P, [&] {
+    std::vector<uint8_t> Seen(P.Blocks.size(), 0);
+    unsigned Blocks = 0;
+    for (const Window &W : Initial.Windows)
+      if (!Seen[W.start().Block]++)
+        ++Blocks;
+    return Blocks > POpts.ExactPathBlocks;
+  }());
   {
     Augmentation Q;
     for (const PendingAtBarrier &PB : Initial.PendingBarriers)
@@ -801,7 +877,7 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
     for (unsigned I = 0; I < Q.Queries.size(); ++I) {
       std::vector<EventRef> Producers;
       for (const Window &W : Initial.Windows)
-        if (pointCutsWindow(P, Q.Queries[I], W, IDomOf(W.start().Block)))
+        if (pointCutsWindow(P, Q.Queries[I], W, PC))
           Producers.push_back(W.Producer);
       std::sort(Producers.begin(), Producers.end());
       WaitThresholds W = exactWaits(P, Producers, QR.Queried[I], POpts);
@@ -871,12 +947,9 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
         // leaving the block: no other block is on that path.
         if (BF == BB && Ws[Far].Producer.Index < Ws[Far].Consumer.Index)
           continue;
-        const std::vector<int> &IDom = IDomOf(BF);
-        if (IDom[BB] < 0)
-          continue;
         ++Stamp;
-        for (int D = IDom[BB]; D != int(P.Blocks.size()); D = IDom[D])
-          OnChain[D] = Stamp;
+        PC.forEachBlock(BF, BB, /*Exact=*/false,
+                        [&](unsigned D) { OnChain[D] = Stamp; });
         for (unsigned Near : Group) {
           unsigned BN = Ws[Near].Producer.Block;
           if (Near == Far || !Keep[Near] || BN == BF || BN == BB)
@@ -895,13 +968,12 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
   // Whether the asynchronous latency preference took points away from some
   // window (the result is then compared with a placement without it).
   bool Restricted = false;
-  bool Large =
-      !Alternative &&
-      placeLarge(P, Ws, Keep, Cands, IDomOf, ChosenPoints, LargeServedBy,
-                 POpts.AsyncLatency, Restricted, Result);
+  bool Large = !Alternative &&
+               placeLarge(P, Ws, Keep, Cands, PC, ChosenPoints, LargeServedBy,
+                          POpts.AsyncLatency, Restricted, Result);
   if (!Large) {
     auto ComputeCuts = [&](unsigned I) {
-      Cuts[I] = cuttingCandidates(P, Ws[I], Cands, IDomOf(Ws[I].start().Block));
+      Cuts[I] = cuttingCandidates(P, Ws[I], Cands, PC);
       // An asynchronous transfer is waited for at the barrier that covers it:
       // one in the transfer's own block would stall right after the issue,
       // with nothing to overlap. Prefer the points further on when there are
@@ -1150,8 +1222,7 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
       break;
     Result.ProvenOptimal = false;
     for (const Window &W : Left) {
-      std::vector<unsigned> Cut =
-          cuttingCandidates(P, W, Cands, IDomOf(W.start().Block));
+      std::vector<unsigned> Cut = cuttingCandidates(P, W, Cands, PC);
       if (Cut.empty()) {
         Result.Uncoverable.push_back(W);
         continue;

@@ -14,7 +14,9 @@
 #define AMDGPU_LDS_BARRIERS_LDSBARRIERPLACEMENT_H
 
 #include "LDSHazardAnalysis.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include <array>
+#include <map>
 #include <vector>
 
 namespace llvm {
@@ -57,6 +59,10 @@ struct PlacementOptions {
   /// Workgroups of one wave: no barriers, only the counter waits that
   /// asynchronous transfers need before the wave's own later accesses.
   bool SingleWave = false;
+  /// Functions whose windows start in more blocks than this take the blocks
+  /// on all paths between two blocks from the function's dominator tree
+  /// (PathCuts): the exact computation is linear per starting block.
+  unsigned ExactPathBlocks = 64;
   /// Largest encodable wait value per counter.
   std::array<unsigned, NumCounters> CounterMax = {63, 63, 63, 63, 7};
 };
@@ -115,23 +121,49 @@ std::vector<EventRef> redundantBarriers(const AbstractProgram &P,
 /// optimality.
 std::vector<Point> candidatePoints(const AbstractProgram &P);
 
-/// The points among \p Candidates that lie on every path of window \p W.
-/// \p IDomFromProducerBlock are immediate dominators of the block graph
-/// extended with a root node (index Blocks.size()) whose successors are those
-/// of the producer's block.
+/// The blocks executed in full on every path from the exit of one block to
+/// the entry of another. Exact: the dominators of the second block in the
+/// CFG rooted at the first block's exit (computed per first block, cached:
+/// linear each). Approximate (functions with many producer blocks, for
+/// windows that go forward in reverse post-order): the dominators of the
+/// second block in the function's own dominator tree that do not dominate
+/// the first: every path from the entry to the first block and on to the
+/// second passes them, and some path to the first avoids them, so they lie
+/// on the part after the first. A subset: the placement may miss a cheaper
+/// point, never take a point that does not cut.
+class PathCuts {
+public:
+  PathCuts(const AbstractProgram &P, bool Approximate);
+  ~PathCuts();
+  /// Calls \p F with each such block from \p From's exit to \p To, nearest
+  /// to \p To first; none when \p To cannot be reached. \p Exact forces
+  /// the exact set.
+  void forEachBlock(unsigned From, unsigned To, bool Exact,
+                    function_ref<void(unsigned)> F);
+  /// Whether forEachBlock(From, To, false, ...) may give a subset.
+  bool approximates(unsigned From, unsigned To) const;
+
+private:
+  const std::vector<int> &exactDominators(unsigned From);
+  const AbstractProgram &P;
+  bool Approximate;
+  std::map<unsigned, std::vector<int>> ByBlock;
+  std::vector<int> IDom;           // Of the function's dominator tree.
+  std::vector<unsigned> Pre, Post; // Its DFS numbers, for dominance.
+  std::vector<unsigned> Rank;      // Reverse post-order numbers.
+};
+
+/// The points among \p Candidates that lie on every path of window \p W,
+/// exactly when \p Exact or when the approximation leaves none.
 std::vector<unsigned> cuttingCandidates(const AbstractProgram &P,
                                         const Window &W,
                                         const std::vector<Point> &Candidates,
-                                        const std::vector<int> &IDom);
+                                        PathCuts &Cuts, bool Exact = false);
 
-/// Whether the point \p At lies on every path of window \p W (same \p IDom
-/// as cuttingCandidates).
+/// Whether the point \p At lies on every path of window \p W (possibly
+/// answering no for a point that does, when approximating).
 bool pointCutsWindow(const AbstractProgram &P, Point At, const Window &W,
-                     const std::vector<int> &IDom);
-
-/// Immediate dominators for cuttingCandidates.
-std::vector<int> dominatorsFromBlockExit(const AbstractProgram &P,
-                                         unsigned Block);
+                     PathCuts &Cuts);
 
 } // namespace ldsbarriers
 } // namespace llvm

@@ -12,6 +12,7 @@
 #include "gtest/gtest.h"
 #include <functional>
 #include <random>
+#include <set>
 
 using namespace llvm::ldsbarriers;
 using namespace llvm::ldsbarriers::test;
@@ -414,4 +415,43 @@ TEST(Placement, AnchoredWindowsKeepWideCFGsLinear) {
       EXPECT_GT(RN.InitialWindows.size(), N * N / 4) << N;
     }
   }
+}
+
+// The approximate blocks on all paths between two blocks (the function's
+// dominator tree, for forward windows) are a subset of the exact ones, and
+// a placement that uses them for every window stays valid.
+TEST(Placement, ApproximatePathCutsAreSubsetsAndValid) {
+  std::mt19937 Rng(31);
+  unsigned Approximated = 0, Missed = 0;
+  for (unsigned Iter = 0; Iter < 600; ++Iter) {
+    ProgramBuilder B;
+    unsigned N = 2 + Rng() % 6;
+    for (unsigned I = 0; I < N; ++I)
+      B.block(randomEvents(Rng, 4), 1 + Rng() % 4);
+    for (unsigned I = 0; I + 1 < N; ++I)
+      B.edge(I, I + 1);
+    for (unsigned E = 0, NE = Rng() % 4; E < NE; ++E)
+      B.edge(Rng() % N, Rng() % N);
+    if (Rng() % 3 == 0)
+      B.divergent(Rng() % N);
+    AbstractProgram &P = B.program();
+    markDivergentBlocks(P);
+    PathCuts Exact(P, false), Approx(P, true);
+    for (unsigned From = 0; From < N; ++From)
+      for (unsigned To = 0; To < N; ++To) {
+        std::set<unsigned> E, A;
+        Exact.forEachBlock(From, To, false, [&](unsigned X) { E.insert(X); });
+        Approx.forEachBlock(From, To, false, [&](unsigned X) { A.insert(X); });
+        for (unsigned X : A)
+          EXPECT_TRUE(E.count(X)) << "iteration " << Iter << ": bb." << X
+                                  << " on bb." << From << " -> bb." << To;
+        Approximated += Approx.approximates(From, To);
+        Missed += A.size() < E.size();
+      }
+    PlacementOptions O;
+    O.ExactPathBlocks = 0;
+    expectValid(P, placeBarriers(P, AnalysisOptions(), O));
+  }
+  EXPECT_GT(Approximated, 1000u);
+  EXPECT_GT(Missed, 10u); // The approximation does lose blocks.
 }
