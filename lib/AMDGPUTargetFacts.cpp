@@ -133,6 +133,14 @@ static std::string commutativeKey(StringRef G) {
 }
 
 OpcodeInfo TargetFacts::classify(unsigned Opcode) const {
+  if (auto It = Classified.find(Opcode); It != Classified.end())
+    return It->second;
+  OpcodeInfo Info = classifyShared(Opcode);
+  Classified.try_emplace(Opcode, Info);
+  return Info;
+}
+
+OpcodeInfo TargetFacts::classifyShared(unsigned Opcode) const {
   // The role depends on the opcode's name only: classified once per process
   // (every function, and the self-check's second model, reuse it).
   static std::mutex Lock;

@@ -11,6 +11,7 @@
 #define AMDGPU_LDS_BARRIERS_AMDGPUTARGETFACTS_H
 
 #include "LDSAbstractProgram.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
 #include <optional>
 #include <string>
@@ -104,8 +105,12 @@ public:
   WaitThresholds decodeWait(unsigned Opcode, int64_t Imm) const;
 
 private:
+  OpcodeInfo classifyShared(unsigned Opcode) const;
   OpcodeInfo classifyUncached(unsigned Opcode) const;
   const MCInstrInfo *MII = nullptr;
+  /// This object's copy of the process-wide classification (no lock on
+  /// the per-instruction path).
+  mutable DenseMap<unsigned, OpcodeInfo> Classified;
   Generation Gen = Generation::Unsupported;
   std::string CPU;
   unsigned WaveSize = 64;

@@ -64,10 +64,6 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
   }
   Program.Blocks.resize(Blocks.size());
   Program.Entry = 0;
-  for (MachineBasicBlock &MBB : MF)
-    for (MachineInstr &MI : MBB)
-      CountVMemLoads |=
-          Facts.classify(MI.getOpcode()).Role == OpcodeRole::LDSDMA;
   for (unsigned B = 0; B < Blocks.size(); ++B) {
     MachineBasicBlock &MBB = *Blocks[B];
     Block &AB = Program.Blocks[B];
@@ -87,6 +83,13 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
     if (!AB.Events.empty() && Instrs[AB.Events.back().Tag]->isTerminator())
       AB.HasEndPoint = false;
   }
+
+  // Vector loads count for LDS DMA only: without any, their ticks go (one
+  // walk over the instructions, which is what costs).
+  if (!HasLDSDMA)
+    for (Block &AB : Program.Blocks)
+      llvm::erase_if(AB.Events,
+                     [](const Event &E) { return E.Kind == Event::Tick; });
 
   // Scope alias table: tag 0 carries no facts.
   unsigned N = Scopes.size() + 1;
@@ -222,6 +225,7 @@ void LDSAccessModel::addInstr(unsigned B, MachineInstr &MI) {
     case OpcodeRole::LDSDMA:
       E.Ctr = Counter::VM;
       E.OrderClass = VMemLoadClass;
+      HasLDSDMA = true;
       break;
     case OpcodeRole::AsyncLoadToLDS:
     case OpcodeRole::AsyncStoreFromLDS:
@@ -236,11 +240,10 @@ void LDSAccessModel::addInstr(unsigned B, MachineInstr &MI) {
     return AddAccess(E);
   }
   case OpcodeRole::VMemLoad:
-    // Counted only when there is LDS DMA to count for.
-    if (CountVMemLoads) {
-      Instrs.push_back(&MI);
-      Events.push_back(Event::tick(Counter::VM, VMemLoadClass, Tag));
-    }
+    // Counted only when there is LDS DMA to count for (dropped at the end
+    // otherwise).
+    Instrs.push_back(&MI);
+    Events.push_back(Event::tick(Counter::VM, VMemLoadClass, Tag));
     return;
   case OpcodeRole::LDSDirect: {
     Event E = Event::access(AccessKind::Read, locationOf(MI, Info));

@@ -108,8 +108,9 @@ private:
   DenseMap<const MachineInstr *, unsigned> LentForms;
   DenseSet<const MachineBasicBlock *> PerWaveBranches;
   unsigned NumAccesses = 0;
-  /// Whether plain vector memory loads become counting events.
-  bool CountVMemLoads = false;
+  /// Whether the function has LDS DMA, for which plain vector memory loads
+  /// are counting events.
+  bool HasLDSDMA = false;
 };
 
 } // namespace ldsbarriers

@@ -467,13 +467,8 @@ void ThreadAddressBuilder::applyConditions(ThreadAddress &TA,
                                            const BasicBlock *At) {
   if (!At || !DT || !DT->getNode(At))
     return;
-  // The id bounds of a block are the same for all its accesses.
-  auto [Cached, Inserted] = BlockBounds.try_emplace(At);
-  if (!Inserted) {
-    TA.IdLo = Cached->second.first;
-    TA.IdHi = Cached->second.second;
-    return;
-  }
+  using Bounds = std::pair<std::array<int64_t, 3>, std::array<int64_t, 3>>;
+  Bounds Cur;
   // Conditions c of branches whose edge dominates At: c holds there.
   auto Restrict = [&](const Value *C, bool Holds, auto &&Self,
                       unsigned Depth) -> void {
@@ -520,7 +515,7 @@ void ThreadAddressBuilder::applyConditions(ThreadAddress &TA,
     int64_t V = K->getZExtValue();
     if (V >= INT32_MAX)
       return;
-    int64_t &Lo = TA.IdLo[D], &Hi = TA.IdHi[D];
+    int64_t &Lo = Cur.first[D], &Hi = Cur.second[D];
     switch (ICmpInst::getUnsignedPredicate(Pred)) {
     case CmpInst::ICMP_ULT:
       Hi = std::min(Hi, V - 1);
@@ -542,16 +537,32 @@ void ThreadAddressBuilder::applyConditions(ThreadAddress &TA,
       break;
     }
   };
-  for (DomTreeNode *N = DT->getNode(At)->getIDom(); N; N = N->getIDom()) {
-    const auto *Br = dyn_cast<BranchInst>(N->getBlock()->getTerminator());
-    if (!Br || !Br->isConditional() ||
-        Br->getSuccessor(0) == Br->getSuccessor(1))
-      continue;
-    for (unsigned S = 0; S < 2; ++S)
-      if (DT->dominates(BasicBlockEdge(N->getBlock(), Br->getSuccessor(S)), At))
-        Restrict(Br->getCondition(), S == 0, Restrict, 0);
+  // The id bounds of a block are the same for all its accesses, and those
+  // of its immediate dominator I plus the condition of I's branch edge
+  // that dominates it, if any: an edge that dominates a block but not I
+  // leaves I (every path to the block passes I, then the edge). So they
+  // are computed down the dominator chain from the nearest block known,
+  // once per block.
+  SmallVector<DomTreeNode *, 8> Chain;
+  for (DomTreeNode *N = DT->getNode(At); N && !BlockBounds.count(N->getBlock());
+       N = N->getIDom())
+    Chain.push_back(N);
+  for (DomTreeNode *N : llvm::reverse(Chain)) {
+    DomTreeNode *I = N->getIDom();
+    Cur = Bounds{{0, 0, 0}, {INT32_MAX, INT32_MAX, INT32_MAX}};
+    if (I) {
+      Cur = BlockBounds.lookup(I->getBlock());
+      const auto *Br = dyn_cast<BranchInst>(I->getBlock()->getTerminator());
+      if (Br && Br->isConditional() &&
+          Br->getSuccessor(0) != Br->getSuccessor(1))
+        for (unsigned S = 0; S < 2; ++S)
+          if (DT->dominates(BasicBlockEdge(I->getBlock(), Br->getSuccessor(S)),
+                            N->getBlock()))
+            Restrict(Br->getCondition(), S == 0, Restrict, 0);
+    }
+    BlockBounds[N->getBlock()] = Cur;
   }
-  BlockBounds[At] = {TA.IdLo, TA.IdHi};
+  std::tie(TA.IdLo, TA.IdHi) = BlockBounds.lookup(At);
 }
 
 std::optional<ThreadAddress> ThreadAddressBuilder::build(const Value *Ptr,
