@@ -550,6 +550,13 @@ std::vector<EventRef> sortedProducers(const std::vector<Window> &Ws,
 static void addInFlightWaits(const AbstractProgram &P,
                              const AnalysisOptions &AOpts,
                              const PlacementOptions &POpts, Placement &R) {
+  // Only asynchronous transfers are ever in flight for their own wave.
+  if (llvm::none_of(P.Blocks, [](const Block &BB) {
+        return llvm::any_of(BB.Events, [](const Event &E) {
+          return E.Kind == Event::Access && E.Async;
+        });
+      }))
+    return;
   Augmentation Aug = R.augmentation();
   std::vector<Window> InFlight = analyzeHazards(P, AOpts, Aug).InFlight;
   if (InFlight.empty())
@@ -869,7 +876,7 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
         ++Blocks;
     return Blocks > POpts.ExactPathBlocks;
   }());
-  {
+  if (!Initial.PendingBarriers.empty()) {
     Augmentation Q;
     for (const PendingAtBarrier &PB : Initial.PendingBarriers)
       Q.Queries.push_back(PB.Barrier);
@@ -900,63 +907,81 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
   // keeps the instance near-linear in the number of accesses.
   std::vector<uint8_t> Keep(Ws.size(), Alternative ? 1 : 0);
   if (!Alternative) {
-    std::map<std::tuple<Point, unsigned, bool, unsigned, unsigned, bool>,
-             unsigned>
-        Latest;
-    for (unsigned I = 0; I < Ws.size(); ++I) {
-      const Window &W = Ws[I];
-      const Event &A = P.event(W.Producer);
-      Point St = W.start();
-      bool Direct =
-          St.Block == W.Consumer.Block && St.Index <= W.Consumer.Index;
-      auto Key = std::make_tuple(W.Consumer, St.Block, Direct, unsigned(A.Ctr),
-                                 unsigned(A.OrderClass), A.InOrder);
-      auto [It, New] = Latest.try_emplace(Key, I);
-      if (!New && Ws[It->second].start().Index < St.Index)
-        It->second = I;
-    }
-    for (const auto &[Key, I] : Latest)
-      Keep[I] = 1;
-    // Across blocks: when every path from a far producer's block to the
-    // consumer runs through the whole block of a nearer producer of the same
-    // kind, the near window's cutting points are a subset of the far one's
-    // (the path's last pass through that block and what follows), and its
-    // wait completes the far producer too.
-    std::map<std::tuple<Point, unsigned, unsigned, bool>, std::vector<unsigned>>
-        ByConsumer;
-    for (const auto &[Key, I] : Latest) {
-      // An anchored window's producers are not issued at its start: the
-      // nesting argument below does not hold for them.
-      if (Ws[I].isAnchored())
-        continue;
-      const Event &A = P.event(Ws[I].Producer);
-      ByConsumer[{Ws[I].Consumer, unsigned(A.Ctr), unsigned(A.OrderClass),
-                  A.InOrder}]
-          .push_back(I);
-    }
     // Blocks on the far producer's dominator chain are stamped, so that each
     // near producer costs one look-up.
     std::vector<unsigned> OnChain(P.Blocks.size(), 0);
     unsigned Stamp = 0;
-    for (const auto &[Key, Group] : ByConsumer) {
-      if (Group.size() < 2 || Group.size() > 4096)
-        continue;
-      for (unsigned Far : Group) {
-        unsigned BF = Ws[Far].Producer.Block, BB = Ws[Far].Consumer.Block;
-        // A producer earlier in the consumer's own block reaches it without
-        // leaving the block: no other block is on that path.
-        if (BF == BB && Ws[Far].Producer.Index < Ws[Far].Consumer.Index)
+    // The windows come sorted by consumer: each consumer's windows are
+    // reduced on their own, keys in sorted order.
+    using LatestKey = std::tuple<unsigned, bool, unsigned, unsigned, bool>;
+    using GroupKey = std::tuple<unsigned, unsigned, bool>;
+    SmallVector<std::pair<LatestKey, unsigned>, 8> Latest;
+    SmallVector<std::pair<GroupKey, SmallVector<unsigned, 4>>, 4> Groups;
+    for (unsigned Lo = 0, Hi; Lo < Ws.size(); Lo = Hi) {
+      for (Hi = Lo + 1; Hi < Ws.size() && Ws[Hi].Consumer == Ws[Lo].Consumer;)
+        ++Hi;
+      Latest.clear();
+      for (unsigned I = Lo; I < Hi; ++I) {
+        const Window &W = Ws[I];
+        const Event &A = P.event(W.Producer);
+        Point St = W.start();
+        bool Direct =
+            St.Block == W.Consumer.Block && St.Index <= W.Consumer.Index;
+        LatestKey Key{St.Block, Direct, unsigned(A.Ctr), unsigned(A.OrderClass),
+                      A.InOrder};
+        auto It = llvm::lower_bound(
+            Latest, Key,
+            [](const auto &E, const LatestKey &K) { return E.first < K; });
+        if (It == Latest.end() || It->first != Key)
+          Latest.insert(It, {Key, I});
+        else if (Ws[It->second].start().Index < St.Index)
+          It->second = I;
+      }
+      for (const auto &[Key, I] : Latest)
+        Keep[I] = 1;
+      // Across blocks: when every path from a far producer's block to the
+      // consumer runs through the whole block of a nearer producer of the
+      // same kind, the near window's cutting points are a subset of the far
+      // one's (the path's last pass through that block and what follows),
+      // and its wait completes the far producer too.
+      Groups.clear();
+      for (const auto &[Key, I] : Latest) {
+        // An anchored window's producers are not issued at its start: the
+        // nesting argument does not hold for them.
+        if (Ws[I].isAnchored())
           continue;
-        ++Stamp;
-        PC.forEachBlock(BF, BB, /*Exact=*/false,
-                        [&](unsigned D) { OnChain[D] = Stamp; });
-        for (unsigned Near : Group) {
-          unsigned BN = Ws[Near].Producer.Block;
-          if (Near == Far || !Keep[Near] || BN == BF || BN == BB)
+        const Event &A = P.event(Ws[I].Producer);
+        GroupKey G{unsigned(A.Ctr), unsigned(A.OrderClass), A.InOrder};
+        auto It =
+            llvm::find_if(Groups, [&](const auto &E) { return E.first == G; });
+        if (It == Groups.end())
+          Groups.push_back({G, {I}});
+        else
+          It->second.push_back(I);
+      }
+      llvm::sort(Groups, [](const auto &X, const auto &Y) {
+        return X.first < Y.first;
+      });
+      for (const auto &[Key, Group] : Groups) {
+        if (Group.size() < 2 || Group.size() > 4096)
+          continue;
+        for (unsigned Far : Group) {
+          unsigned BF = Ws[Far].Producer.Block, BB = Ws[Far].Consumer.Block;
+          // A producer earlier in the consumer's own block reaches it
+          // without leaving the block: no other block is on that path.
+          if (BF == BB && Ws[Far].Producer.Index < Ws[Far].Consumer.Index)
             continue;
-          if (OnChain[BN] == Stamp) {
-            Keep[Far] = 0;
-            break;
+          ++Stamp;
+          PC.forEachBlock(BF, BB, /*Exact=*/false,
+                          [&](unsigned D) { OnChain[D] = Stamp; });
+          for (unsigned Near : Group) {
+            unsigned BN = Ws[Near].Producer.Block;
+            if (Near == Far || !Keep[Near] || BN == BF || BN == BB)
+              continue;
+            if (OnChain[BN] == Stamp) {
+              Keep[Far] = 0;
+              break;
+            }
           }
         }
       }

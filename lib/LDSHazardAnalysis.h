@@ -137,7 +137,8 @@ struct PendingAccess {
 };
 
 struct HazardResult {
-  /// Windows, sorted by consumer then producer, without duplicates.
+  /// Windows, sorted by consumer then producer (a pair twice only with
+  /// different anchors).
   std::vector<Window> Windows;
   /// For each existing barrier reached with incomplete accesses.
   std::vector<PendingAtBarrier> PendingBarriers;
