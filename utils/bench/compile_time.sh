@@ -6,6 +6,7 @@
 #
 # usage: utils/bench/compile_time.sh [sizes...]   (default: 1000 4000)
 #   TIMEOUT=s   give up on an input after s seconds (default 300): "timeout"
+#   KINDS=...   the kinds to run (default: straight loops wide)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 plugin=${PLUGIN:-$root/build/lib/AMDGPULDSBarriers.so}
@@ -13,7 +14,7 @@ sizes=${*:-1000 4000}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 printf "%-9s %7s %10s %10s %8s %9s\n" kind N pass_s waitcnt_s ratio barriers
-for kind in straight loops wide; do
+for kind in ${KINDS:-straight loops wide}; do
   for n in $sizes; do
     python3 "$root/utils/bench/gen_kernel.py" "$kind" "$n" > "$tmp/k.ll"
     if ! timeout "${TIMEOUT:-300}" /usr/lib/llvm-22/bin/llc -load="$plugin" \
