@@ -96,13 +96,21 @@ llvm::ldsbarriers::findPerWaveBranches(const MachineFunction &MF,
   DenseMap<const MachineBasicBlock *, BitVector> In;
   In[&MF.front()] = VectorUnits; // Work-item ids and lane arguments.
   ReversePostOrderTraversal<const MachineFunction *> RPOT(&MF);
+  // The branches are judged in every pass over the function; the last pass,
+  // in which no state changed, saw the final states.
   for (bool Changed = true; Changed;) {
     Changed = false;
+    Result.clear();
     for (const MachineBasicBlock *MBB : RPOT) {
       BitVector T = In.lookup(MBB);
       T.resize(NumUnits);
-      for (const MachineInstr &MI : *MBB)
+      for (const MachineInstr &MI : *MBB) {
+        if (MI.isConditionalBranch() &&
+            Facts.classify(MI.getOpcode()).Role == OpcodeRole::ScalarBranch &&
+            ReadsTainted(MI, T))
+          Result.insert(MBB);
         Transfer(MI, T);
+      }
       for (const MachineBasicBlock *S : MBB->successors()) {
         BitVector &SIn = In[S];
         SIn.resize(NumUnits);
@@ -110,17 +118,6 @@ llvm::ldsbarriers::findPerWaveBranches(const MachineFunction &MF,
         SIn |= T;
         Changed |= SIn != Old;
       }
-    }
-  }
-  for (const MachineBasicBlock *MBB : RPOT) {
-    BitVector T = In.lookup(MBB);
-    T.resize(NumUnits);
-    for (const MachineInstr &MI : *MBB) {
-      if (MI.isConditionalBranch() &&
-          Facts.classify(MI.getOpcode()).Role == OpcodeRole::ScalarBranch &&
-          ReadsTainted(MI, T))
-        Result.insert(MBB);
-      Transfer(MI, T);
     }
   }
   return Result;
