@@ -168,6 +168,22 @@ std::string randomEvents(std::mt19937 &Rng, unsigned MaxLen) {
   return S;
 }
 
+/// A chain of MinBlocks + Rng() % SpanBlocks blocks of random events (up to
+/// MaxEvents each, random frequencies) plus Rng() % SpanEdges random edges:
+/// back-edges, forward jumps, self-loops. Returns the number of blocks.
+unsigned randomChain(ProgramBuilder &B, std::mt19937 &Rng, unsigned MinBlocks,
+                     unsigned SpanBlocks, unsigned MaxEvents,
+                     unsigned SpanEdges) {
+  unsigned N = MinBlocks + Rng() % SpanBlocks;
+  for (unsigned I = 0; I < N; ++I)
+    B.block(randomEvents(Rng, MaxEvents), 1 + Rng() % 4);
+  for (unsigned I = 0; I + 1 < N; ++I)
+    B.edge(I, I + 1);
+  for (unsigned E = 0, NE = Rng() % SpanEdges; E < NE; ++E)
+    B.edge(Rng() % N, Rng() % N);
+  return N;
+}
+
 TEST(Placement, OptimalOnRandomStraightLinePrograms) {
   std::mt19937 Rng(1234);
   for (unsigned Iter = 0; Iter < 300; ++Iter) {
@@ -206,13 +222,7 @@ TEST(Placement, MinimalWindowsGiveTheSameCount) {
   std::mt19937 Rng(77);
   for (unsigned Iter = 0; Iter < 200; ++Iter) {
     ProgramBuilder B;
-    unsigned N = 1 + Rng() % 4;
-    for (unsigned I = 0; I < N; ++I)
-      B.block(randomEvents(Rng, 6), 1 + Rng() % 4);
-    for (unsigned I = 0; I + 1 < N; ++I)
-      B.edge(I, I + 1);
-    for (unsigned E = 0, NE = Rng() % 3; E < NE; ++E)
-      B.edge(Rng() % N, Rng() % N);
+    unsigned N = randomChain(B, Rng, 1, 4, 6, 3);
     // With divergence, a minimal window without a legal point hides its
     // siblings; the final check must still account for every window.
     bool Divergent = Rng() % 3 == 0;
@@ -235,13 +245,7 @@ TEST(Placement, ValidOnRandomGeneralCFGs) {
   std::mt19937 Rng(7);
   for (unsigned Iter = 0; Iter < 600; ++Iter) {
     ProgramBuilder B;
-    unsigned N = 2 + Rng() % 5;
-    for (unsigned I = 0; I < N; ++I)
-      B.block(randomEvents(Rng, 4), 1 + Rng() % 4);
-    for (unsigned I = 0; I + 1 < N; ++I)
-      B.edge(I, I + 1);
-    for (unsigned E = 0, NE = Rng() % 4; E < NE; ++E)
-      B.edge(Rng() % N, Rng() % N); // Back-edges, forward jumps, self-loops.
+    unsigned N = randomChain(B, Rng, 2, 5, 4, 4);
     if (Rng() % 3 == 0)
       B.divergent(Rng() % N);
     markDivergentBlocks(B.program());
@@ -425,13 +429,7 @@ TEST(Placement, ApproximatePathCutsAreSubsetsAndValid) {
   unsigned Approximated = 0, Missed = 0;
   for (unsigned Iter = 0; Iter < 600; ++Iter) {
     ProgramBuilder B;
-    unsigned N = 2 + Rng() % 6;
-    for (unsigned I = 0; I < N; ++I)
-      B.block(randomEvents(Rng, 4), 1 + Rng() % 4);
-    for (unsigned I = 0; I + 1 < N; ++I)
-      B.edge(I, I + 1);
-    for (unsigned E = 0, NE = Rng() % 4; E < NE; ++E)
-      B.edge(Rng() % N, Rng() % N);
+    unsigned N = randomChain(B, Rng, 2, 6, 4, 4);
     if (Rng() % 3 == 0)
       B.divergent(Rng() % N);
     AbstractProgram &P = B.program();
