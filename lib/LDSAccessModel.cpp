@@ -22,6 +22,7 @@
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/Timer.h"
 
 using namespace llvm;
 using namespace llvm::ldsbarriers;
@@ -55,8 +56,12 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
   const DenseSet<const MachineBasicBlock *> &PerWave = PerWaveBranches;
   if (Earlier)
     PerWaveBranches = Earlier->PerWaveBranches;
-  else if (!TrustScalarBranches)
+  else if (!TrustScalarBranches) {
+    NamedRegionTimer T(
+        "uniformity", "Branch uniformity (in the model)", "amdgpu-lds-barriers",
+        "AMDGPU LDS barrier placement phases", TimePassesIsEnabled);
     PerWaveBranches = findPerWaveBranches(MF, Facts);
+  }
   DenseMap<const MachineBasicBlock *, unsigned> Index;
   for (MachineBasicBlock &MBB : MF) {
     Index[&MBB] = Blocks.size();
