@@ -93,32 +93,45 @@ llvm::ldsbarriers::findPerWaveBranches(const MachineFunction &MF,
         }
   };
 
-  DenseMap<const MachineBasicBlock *, BitVector> In;
-  In[&MF.front()] = VectorUnits; // Work-item ids and lane arguments.
+  // Blocks in reverse post-order, each passed over again only when its
+  // in-state grew after its last pass (behind a back-edge): acyclic code
+  // is walked once. A block's branch is judged on each pass over it, the
+  // last one seeing its final state.
   ReversePostOrderTraversal<const MachineFunction *> RPOT(&MF);
-  // The branches are judged in every pass over the function; the last pass,
-  // in which no state changed, saw the final states.
-  for (bool Changed = true; Changed;) {
-    Changed = false;
-    Result.clear();
-    for (const MachineBasicBlock *MBB : RPOT) {
-      BitVector T = In.lookup(MBB);
-      T.resize(NumUnits);
-      for (const MachineInstr &MI : *MBB) {
+  std::vector<const MachineBasicBlock *> Order(RPOT.begin(), RPOT.end());
+  DenseMap<const MachineBasicBlock *, unsigned> Position;
+  for (unsigned I = 0; I < Order.size(); ++I)
+    Position[Order[I]] = I;
+  std::vector<BitVector> In(Order.size(), BitVector(NumUnits));
+  In[0] = VectorUnits; // Work-item ids and lane arguments.
+  std::vector<uint8_t> Dirty(Order.size(), 1), PerWave(Order.size(), 0);
+  for (bool Again = true; Again;) {
+    Again = false;
+    for (unsigned I = 0; I < Order.size(); ++I) {
+      if (!Dirty[I])
+        continue;
+      Dirty[I] = 0;
+      BitVector T = In[I];
+      PerWave[I] = 0;
+      for (const MachineInstr &MI : *Order[I]) {
         if (MI.isConditionalBranch() &&
             Facts.classify(MI.getOpcode()).Role == OpcodeRole::ScalarBranch &&
             ReadsTainted(MI, T))
-          Result.insert(MBB);
+          PerWave[I] = 1;
         Transfer(MI, T);
       }
-      for (const MachineBasicBlock *S : MBB->successors()) {
-        BitVector &SIn = In[S];
-        SIn.resize(NumUnits);
-        BitVector Old = SIn;
-        SIn |= T;
-        Changed |= SIn != Old;
+      for (const MachineBasicBlock *S : Order[I]->successors()) {
+        unsigned SI = Position.lookup(S);
+        if (!T.subsetOf(In[SI])) {
+          In[SI] |= T;
+          Dirty[SI] = 1;
+          Again |= SI <= I;
+        }
       }
     }
   }
+  for (unsigned I = 0; I < Order.size(); ++I)
+    if (PerWave[I])
+      Result.insert(Order[I]);
   return Result;
 }
