@@ -29,22 +29,11 @@
 #include "llvm/InitializePasses.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
-#include "llvm/Support/Timer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
-#include <optional>
 
 using namespace llvm;
 
-/// Starts timing a phase of the pass (ending the previous one) under
-/// -time-passes, group "amdgpu-lds-barriers", so that each phase's cost can
-/// be set beside other passes'.
-static void startPhase(std::optional<NamedRegionTimer> &Timer, StringRef Name,
-                       StringRef Description) {
-  Timer.reset();
-  Timer.emplace(Name, Description, "amdgpu-lds-barriers",
-                "AMDGPU LDS barrier placement phases", TimePassesIsEnabled);
-}
 using namespace llvm::ldsbarriers;
 
 #define DEBUG_TYPE "amdgpu-lds-barriers"

@@ -22,7 +22,6 @@
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Support/Timer.h"
 
 using namespace llvm;
 using namespace llvm::ldsbarriers;
@@ -53,13 +52,11 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
         MF.getFunction(), ThreadAnalysis == ThreadAnalysisMode::Assume1D);
     Program.Shape = ThreadAddresses->shape();
   }
-  const DenseSet<const MachineBasicBlock *> &PerWave = PerWaveBranches;
-  if (Earlier)
+  if (Earlier) {
     PerWaveBranches = Earlier->PerWaveBranches;
-  else if (!TrustScalarBranches) {
-    NamedRegionTimer T(
-        "uniformity", "Branch uniformity (in the model)", "amdgpu-lds-barriers",
-        "AMDGPU LDS barrier placement phases", TimePassesIsEnabled);
+  } else if (!TrustScalarBranches) {
+    std::optional<NamedRegionTimer> T;
+    startPhase(T, "uniformity", "Branch uniformity (in the model)");
     PerWaveBranches = findPerWaveBranches(MF, Facts);
   }
   DenseMap<const MachineBasicBlock *, unsigned> Index;
@@ -76,7 +73,7 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
       AB.Succs.push_back(Index[S]);
     if (MBFI)
       AB.Freq = MBFI->getBlockFreqRelativeToEntryBlock(&MBB);
-    AB.DivergentBranch = PerWave.contains(&MBB);
+    AB.DivergentBranch = PerWaveBranches.contains(&MBB);
     for (MachineInstr &MI : MBB) {
       if (MI.isTerminator() &&
           Facts.classify(MI.getOpcode()).Role == OpcodeRole::ExecBranch)

@@ -99,9 +99,9 @@ llvm::ldsbarriers::findPerWaveBranches(const MachineFunction &MF,
   // last one seeing its final state.
   ReversePostOrderTraversal<const MachineFunction *> RPOT(&MF);
   std::vector<const MachineBasicBlock *> Order(RPOT.begin(), RPOT.end());
-  DenseMap<const MachineBasicBlock *, unsigned> Position;
+  std::vector<unsigned> Position(MF.getNumBlockIDs(), 0);
   for (unsigned I = 0; I < Order.size(); ++I)
-    Position[Order[I]] = I;
+    Position[Order[I]->getNumber()] = I;
   std::vector<BitVector> In(Order.size(), BitVector(NumUnits));
   In[0] = VectorUnits; // Work-item ids and lane arguments.
   std::vector<uint8_t> Dirty(Order.size(), 1), PerWave(Order.size(), 0);
@@ -121,7 +121,7 @@ llvm::ldsbarriers::findPerWaveBranches(const MachineFunction &MF,
         Transfer(MI, T);
       }
       for (const MachineBasicBlock *S : Order[I]->successors()) {
-        unsigned SI = Position.lookup(S);
+        unsigned SI = Position[S->getNumber()];
         if (!T.subsetOf(In[SI])) {
           In[SI] |= T;
           Dirty[SI] = 1;

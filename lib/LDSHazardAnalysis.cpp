@@ -172,10 +172,8 @@ public:
           Sum[I + 1] = Sum[I] + (I < Row.size() && Row[I]);
       }
       IssuedAt.assign(Accesses.size(), -1);
-      NumPreds.assign(P.Blocks.size(), 0);
-      for (const Block &BB : P.Blocks)
-        for (unsigned S : BB.Succs)
-          ++NumPreds[S];
+      for (const auto &Preds : P.predecessors())
+        NumPreds.push_back(Preds.size());
     }
     NewSync.resize(P.Blocks.size());
     for (const auto &NB : Aug.Barriers) {
