@@ -22,6 +22,7 @@
 #include "llvm/CodeGen/TargetInstrInfo.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/LLVMContext.h"
@@ -124,6 +125,35 @@ void AMDGPULDSBarriers::getAnalysisUsage(AnalysisUsage &AU) const {
   AU.addRequired<MachineBlockFrequencyInfoWrapperPass>();
   AU.addRequired<MachineOptimizationRemarkEmitterPass>();
   MachineFunctionPass::getAnalysisUsage(AU);
+}
+
+/// Why no barrier can serve \p W: the divergent branch its accesses depend
+/// on (with its source location), and what the author can do.
+static std::string explainUncoverable(const AbstractProgram &P,
+                                      const LDSAccessModel &Model,
+                                      const Window &W) {
+  int Source = -1;
+  for (unsigned B : {W.Consumer.Block, W.Producer.Block})
+    if (Source < 0 && P.Blocks[B].NoBarrier)
+      Source = P.Blocks[B].DivergenceSource;
+  if (Source < 0)
+    return "every point that separates them is in divergent control flow or "
+           "between an existing split-barrier signal and its wait";
+  const MachineBasicBlock &MBB = Model.block(Source);
+  std::string Branch = "bb." + std::to_string(MBB.getNumber());
+  for (const MachineInstr &T : MBB.terminators())
+    if (T.isConditionalBranch()) {
+      Branch = describeInstr(T) + " in " + Branch;
+      if (const DebugLoc &DL = T.getDebugLoc())
+        Branch += " (" + DL->getFilename().str() + ":" +
+                  std::to_string(DL.getLine()) + ")";
+      break;
+    }
+  return "every point that separates them depends on the divergent branch " +
+         Branch +
+         ", which waves of one workgroup may take differently; hoist the LDS "
+         "accesses out of the divergent region or make the condition "
+         "uniform across the workgroup";
 }
 
 [[maybe_unused]] static void dumpPlacement(const MachineFunction &MF,
@@ -374,9 +404,7 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
              Twine(getHazardKindName(W.Kind)) + " hazard on " +
                  Model.describeLocation(P.event(W.Consumer).Loc) + " between " +
                  describeInstr(A) + " and " + describeInstr(B) +
-                 " cannot be covered: every point that separates them is in "
-                 "divergent control flow or between an existing split-barrier "
-                 "signal and its wait",
+                 " cannot be covered: " + explainUncoverable(P, Model, W),
              UncoverableIsError ? DS_Error : DS_Warning);
   }
 

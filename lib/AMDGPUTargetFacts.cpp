@@ -157,10 +157,66 @@ OpcodeInfo TargetFacts::classifyShared(unsigned Opcode) const {
   return Info;
 }
 
+/// How the results of the opcode named \p G (generic name) vary across the
+/// lanes and waves of a workgroup.
+static ValueRole classifyValueRole(StringRef Name, StringRef G) {
+  if (G == "COPY" || G == "S_MOV_B32" || G == "S_MOV_B64" ||
+      G == "V_MOV_B32_e32" || G == "V_MOV_B32_e64" || G == "V_MOV_B64_e32" ||
+      G == "V_MOV_B64_e64" || G == "V_MOV_B64_PSEUDO" ||
+      G.starts_with("V_ACCVGPR_WRITE_B32") ||
+      G.starts_with("V_ACCVGPR_READ_B32") || G.starts_with("V_ACCVGPR_MOV_B32"))
+    return ValueRole::Move;
+  if (G.contains("SAVEEXEC"))
+    return ValueRole::ExecSave;
+  if (G == "V_READFIRSTLANE_B32")
+    return ValueRole::ReadFirstLane;
+  if (G == "V_READLANE_B32")
+    return ValueRole::ReadLane;
+  if (G == "V_WRITELANE_B32")
+    return ValueRole::WriteLane;
+  // Lane ids and lane-mixing operations.
+  if (G.starts_with("V_MBCNT_") || G.starts_with("V_PERMLANE") ||
+      G.starts_with("DS_PERMUTE_") || G.starts_with("DS_BPERMUTE_") ||
+      G.starts_with("DS_SWIZZLE_") || Name.contains("_dpp") ||
+      Name.contains("_DPP") || G.starts_with("V_SWAP_B32") ||
+      G.starts_with("V_SWAPREL"))
+    return ValueRole::LaneVarying;
+  // Per-wave state: hardware registers (wave id, ...), timers, message
+  // returns, barrier state, scalar atomics, the isfirst SCC.
+  if ((G.starts_with("S_GET") && !G.starts_with("S_GETPC")) ||
+      G.starts_with("S_MEMTIME") || G.starts_with("S_MEMREALTIME") ||
+      G.starts_with("S_SENDMSG_RTN") || G.starts_with("S_ATOMIC_") ||
+      G.starts_with("S_BUFFER_ATOMIC_") ||
+      G == "S_BARRIER_SIGNAL_ISFIRST_IMM" ||
+      G == "S_BARRIER_SIGNAL_ISFIRST_M0" || G.starts_with("S_TTRACEDATA"))
+    return ValueRole::PerWave;
+  if (G.starts_with("S_LOAD_") || G.starts_with("S_BUFFER_LOAD_"))
+    return ValueRole::ScalarLoad;
+  if (G.starts_with("S_CSELECT_"))
+    return ValueRole::ScalarSelect;
+  if (G.starts_with("S_CMP") || G.starts_with("S_BITCMP"))
+    return ValueRole::ScalarCompare;
+  static const char *const Logic[] = {
+      "S_AND_", "S_OR_",   "S_XOR_", "S_ANDN2_",    "S_ORN2_",   "S_NAND_",
+      "S_NOR_", "S_XNOR_", "S_NOT_", "S_AND_NOT1_", "S_OR_NOT1_"};
+  for (const char *P : Logic)
+    if (G.starts_with(P) && (G.ends_with("_B32") || G.ends_with("_B64")))
+      return ValueRole::ScalarLogic;
+  if (G.starts_with("V_"))
+    return ValueRole::VectorOp;
+  return ValueRole::Generic;
+}
+
 OpcodeInfo TargetFacts::classifyUncached(unsigned Opcode) const {
-  OpcodeInfo Info;
   StringRef Name = MII->getName(Opcode);
   StringRef G = getGenericOpcodeName(Name);
+  OpcodeInfo Info = classifyLDSRole(G);
+  Info.Value = classifyValueRole(Name, G);
+  return Info;
+}
+
+OpcodeInfo TargetFacts::classifyLDSRole(StringRef G) const {
+  OpcodeInfo Info;
 
   if (G == "S_BARRIER") {
     Info.Role = OpcodeRole::Barrier;
@@ -205,16 +261,6 @@ OpcodeInfo TargetFacts::classifyUncached(unsigned Opcode) const {
     Info.Role = OpcodeRole::ScalarBranch;
     return Info;
   }
-  // Lane-varying or wave-specific values: lane ids, lane masks of vector
-  // compares, hardware registers (wave id). V_READFIRSTLANE / V_READLANE
-  // are per-wave only when what they read is lane-varying, which the taint
-  // flow decides.
-  if (G.starts_with("V_MBCNT_") || G.starts_with("S_GETREG_B32") ||
-      G.starts_with("V_CMP")) {
-    Info.Role = OpcodeRole::PerWaveSource;
-    return Info;
-  }
-
   if (G.starts_with("DS_")) {
     // Lane permutes, GWS, GDS-only and ordered-count use no LDS memory.
     if (G.starts_with("DS_GWS_") || G == "DS_ORDERED_COUNT" ||

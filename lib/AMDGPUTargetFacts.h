@@ -58,8 +58,29 @@ enum class OpcodeRole : uint8_t {
   SoftWait,           // Soft waits: promise nothing.
   ExecBranch,         // Branches on EXEC (and unlowered SI_IF/SI_ELSE/SI_LOOP).
   ScalarBranch,       // S_CBRANCH_SCC0/SCC1/VCCZ/VCCNZ.
-  PerWaveSource,      // Defines a lane-varying or per-wave value: V_MBCNT
-                      // (lane ids), S_GETREG, vector compares (lane masks).
+};
+
+/// How an opcode's results vary between the lanes and waves of a workgroup,
+/// given its operands (the branch uniformity analysis,
+/// LDSBranchUniformity.h).
+enum class ValueRole : uint8_t {
+  Generic,       // A function of its register operands only.
+  Move,          // Copies its source (S_MOV_*, COPY, V_MOV_B32/B64).
+  ScalarLogic,   // Bitwise S_AND/OR/XOR/ANDN2/ORN2/NAND/NOR/XNOR/NOT: lane
+                 // masks stay lane masks.
+  ExecSave,      // *_SAVEEXEC_*: the scalar result is the old EXEC.
+  ScalarSelect,  // S_CSELECT_*.
+  ScalarCompare, // S_CMP_* / S_BITCMP*: sets SCC.
+  ScalarLoad,    // S_LOAD_* / S_BUFFER_LOAD_*: uniform where the address is.
+  ReadFirstLane, // V_READFIRSTLANE_B32.
+  ReadLane,      // V_READLANE_B32.
+  WriteLane,     // V_WRITELANE_B32.
+  VectorOp,      // Other V_*: per lane; scalar results are lane masks.
+  LaneVarying,   // Differs between lanes whatever its operands: lane ids
+                 // (V_MBCNT), DPP, lane permutes and swizzles.
+  PerWave,       // Differs between waves whatever its operands: hardware
+                 // registers, timers, message returns, barrier state,
+                 // scalar atomics, the SCC of S_BARRIER_SIGNAL_ISFIRST.
 };
 
 /// Classification of one opcode.
@@ -71,6 +92,8 @@ struct OpcodeInfo {
   /// DS_READ2/WRITE2 forms: their memoperand does not describe two
   /// non-adjacent slots, so their range is not trusted.
   bool TwoAddress = false;
+  /// How its results vary across the workgroup.
+  ValueRole Value = ValueRole::Generic;
 };
 
 /// Facts about one subtarget, resolved once.
@@ -107,6 +130,7 @@ public:
 private:
   OpcodeInfo classifyShared(unsigned Opcode) const;
   OpcodeInfo classifyUncached(unsigned Opcode) const;
+  OpcodeInfo classifyLDSRole(StringRef G) const;
   const MCInstrInfo *MII = nullptr;
   /// This object's copy of the process-wide classification (no lock on
   /// the per-instruction path).

@@ -288,15 +288,41 @@ void llvm::ldsbarriers::markDivergentBlocks(AbstractProgram &P) {
   };
   // Ferrante-Ottenstein-Warren control dependence: for an edge X -> Y where
   // Y does not strictly post-dominate X, the blocks on the post-dominator tree
-  // path from Y up to (excluding) ipdom(X) are control-dependent on X.
-  for (unsigned X = 0; X < N; ++X) {
-    if (!P.Blocks[X].DivergentBranch || IPDom[X] < 0)
+  // path from Y up to (excluding) ipdom(X) are control-dependent on X. The
+  // branches of the blocks found join the work list: dependence on a
+  // divergent branch is transitive.
+  std::vector<unsigned> Work;
+  std::vector<uint8_t> Queued(N, 0);
+  for (unsigned X = 0; X < N; ++X)
+    if (P.Blocks[X].DivergentBranch) {
+      Work.push_back(X);
+      Queued[X] = 1;
+    }
+  // Sources in the order found: a block queued because it is divergent
+  // carries the source that reached it.
+  std::vector<int> Source(N, -1);
+  for (unsigned X : Work)
+    Source[X] = X;
+  while (!Work.empty()) {
+    unsigned X = Work.back();
+    Work.pop_back();
+    if (IPDom[X] < 0 || P.Blocks[X].Succs.size() < 2)
       continue;
     for (unsigned Y : P.Blocks[X].Succs) {
       if (IPDom[Y] < 0 || (Y != X && PostDominates(Y, X)))
         continue;
-      for (int Z = Y; Z >= 0 && Z != IPDom[X] && Z != int(N); Z = IPDom[Z])
-        P.Blocks[Z].NoBarrier = true;
+      for (int Z = Y; Z >= 0 && Z != IPDom[X] && Z != int(N); Z = IPDom[Z]) {
+        Block &BZ = P.Blocks[Z];
+        if (!BZ.NoBarrier) {
+          BZ.NoBarrier = true;
+          BZ.DivergenceSource = Source[X];
+        }
+        if (!Queued[Z]) {
+          Queued[Z] = 1;
+          Source[Z] = Source[X];
+          Work.push_back(Z);
+        }
+      }
     }
   }
 }

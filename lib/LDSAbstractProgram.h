@@ -194,6 +194,9 @@ struct Block {
   /// Set for blocks where a barrier is never allowed (see
   /// markDivergentBlocks).
   bool NoBarrier = false;
+  /// For a NoBarrier block, the block whose divergent branch it depends on
+  /// (for diagnostics), or -1.
+  int DivergenceSource = -1;
   /// False when the block's last event is a terminator (a tail call), so
   /// that nothing can be inserted after it.
   bool HasEndPoint = true;
@@ -274,8 +277,11 @@ std::vector<int> computeImmediatePostDominators(const AbstractProgram &P);
 
 /// Computes, from DivergentBranch flags and post-dominance, which blocks may
 /// be executed by some waves of a workgroup and not others, and sets their
-/// NoBarrier flag. Blocks that cannot reach an exit are unsafe whenever the
-/// program has a divergent branch (post-dominance says nothing about them).
+/// NoBarrier flag: the blocks control dependent on a divergent branch,
+/// transitively (a block inside a divergent region is divergent whatever
+/// branch leads to it there). Blocks that cannot reach an exit are unsafe
+/// whenever the program has a divergent branch (post-dominance says nothing
+/// about them).
 void markDivergentBlocks(AbstractProgram &P);
 
 } // namespace ldsbarriers

@@ -57,7 +57,9 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
   } else if (!TrustScalarBranches) {
     std::optional<NamedRegionTimer> T;
     startPhase(T, "uniformity", "Branch uniformity (in the model)");
-    PerWaveBranches = findPerWaveBranches(MF, Facts);
+    BranchUniformity BU = analyzeBranchUniformity(MF, Facts);
+    PerWaveBranches = std::move(BU.PerWave);
+    UniformVCCBranches = BU.UniformVCCBranches;
   }
   DenseMap<const MachineBasicBlock *, unsigned> Index;
   for (MachineBasicBlock &MBB : MF) {
@@ -174,7 +176,6 @@ void LDSAccessModel::addInstr(unsigned B, MachineInstr &MI) {
   case OpcodeRole::SoftWait:
   case OpcodeRole::ExecBranch:
   case OpcodeRole::ScalarBranch:
-  case OpcodeRole::PerWaveSource:
     // Anything else that claims an LDS memoperand is treated as opaque.
     for (const MachineMemOperand *MMO : MI.memoperands())
       if (MMO->getAddrSpace() == LocalAS)

@@ -61,6 +61,10 @@ public:
 
   const AbstractProgram &program() const { return Program; }
 
+  /// Scalar conditional branches on VCC (vector compares) found
+  /// workgroup-uniform.
+  unsigned uniformVCCBranches() const { return UniformVCCBranches; }
+
   /// Whether any instruction may access LDS.
   bool hasLDSAccesses() const { return NumAccesses != 0; }
 
@@ -120,6 +124,7 @@ private:
   /// constructor).
   DenseMap<const MachineInstr *, unsigned> LentForms;
   DenseSet<const MachineBasicBlock *> PerWaveBranches;
+  unsigned UniformVCCBranches = 0;
   unsigned NumAccesses = 0;
   /// Whether the function has LDS DMA, for which plain vector memory loads
   /// are counting events.

@@ -1,11 +1,14 @@
-//===- LDSBranchUniformity.h - Scalar branches on per-wave values ---------===//
+//===- LDSBranchUniformity.h - Which scalar branches all waves take alike -===//
 //
 // A scalar branch (S_CBRANCH_SCC*/VCC*) is uniform within a wave but not
 // necessarily within a workgroup: when its condition derives from a per-wave
-// value (V_READFIRSTLANE / V_READLANE of lane data, a vector compare's lane
-// mask, S_GETREG of the wave's hardware id), waves of one workgroup may go
-// different ways, and a barrier it controls may hang. This finds such
-// branches with a forward taint dataflow over scalar register units.
+// value (EXEC, a ballot of lane data, V_READFIRSTLANE of lane data, the wave
+// id, a timer), waves of one workgroup may go different ways, and a barrier
+// it controls may hang. Conversely a vector compare of workgroup-uniform
+// values is a lane mask whose every active bit is the same in every wave:
+// a VCC branch on it is workgroup-uniform. This finds the per-wave branches
+// with a forward dataflow of a value-uniformity lattice over the physical
+// registers (the code is post-RA).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,10 +24,17 @@ class MachineFunction;
 namespace ldsbarriers {
 class TargetFacts;
 
-/// Blocks ending in a scalar conditional branch whose condition may depend
-/// on a per-wave value.
-DenseSet<const MachineBasicBlock *>
-findPerWaveBranches(const MachineFunction &MF, const TargetFacts &Facts);
+struct BranchUniformity {
+  /// Blocks ending in a scalar conditional branch whose condition may
+  /// differ between the waves of a workgroup.
+  DenseSet<const MachineBasicBlock *> PerWave;
+  /// Scalar conditional branches on VCC found workgroup-uniform.
+  unsigned UniformVCCBranches = 0;
+};
+
+/// Judges every scalar conditional branch of \p MF.
+BranchUniformity analyzeBranchUniformity(const MachineFunction &MF,
+                                         const TargetFacts &Facts);
 
 } // namespace ldsbarriers
 } // namespace llvm
