@@ -291,10 +291,25 @@ void llvm::ldsbarriers::markDivergentBlocks(AbstractProgram &P) {
   // path from Y up to (excluding) ipdom(X) are control-dependent on X. The
   // branches of the blocks found join the work list: dependence on a
   // divergent branch is transitive.
+  // Branches no wave executes (unreachable blocks) make nothing divergent.
+  std::vector<uint8_t> Reachable(N, 0);
   std::vector<unsigned> Work;
+  if (P.Entry < N) {
+    Reachable[P.Entry] = 1;
+    Work.push_back(P.Entry);
+  }
+  while (!Work.empty()) {
+    unsigned X = Work.back();
+    Work.pop_back();
+    for (unsigned S : P.Blocks[X].Succs)
+      if (!Reachable[S]) {
+        Reachable[S] = 1;
+        Work.push_back(S);
+      }
+  }
   std::vector<uint8_t> Queued(N, 0);
   for (unsigned X = 0; X < N; ++X)
-    if (P.Blocks[X].DivergentBranch) {
+    if (P.Blocks[X].DivergentBranch && Reachable[X]) {
       Work.push_back(X);
       Queued[X] = 1;
     }
@@ -306,7 +321,7 @@ void llvm::ldsbarriers::markDivergentBlocks(AbstractProgram &P) {
   while (!Work.empty()) {
     unsigned X = Work.back();
     Work.pop_back();
-    if (IPDom[X] < 0 || P.Blocks[X].Succs.size() < 2)
+    if (IPDom[X] < 0 || P.Blocks[X].Succs.size() < 2 || !Reachable[X])
       continue;
     for (unsigned Y : P.Blocks[X].Succs) {
       if (IPDom[Y] < 0 || (Y != X && PostDominates(Y, X)))

@@ -11,6 +11,7 @@
 #include "LDSBarrierVerifier.h"
 #include "Materialize.h"
 #include "ProgramBuilder.h"
+#include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 #include <random>
 #include <set>
@@ -163,3 +164,97 @@ TEST(Verifier, PlacementOutputVerifiesClean) {
 }
 
 } // namespace
+
+// The placer's divergence rule (transitive control dependence on the
+// post-dominator tree) and the verifier's (flooding each divergent branch's
+// region up to its immediate post-dominator) are different algorithms for
+// one fact: on random CFGs, with and without nesting, they must mark the same
+// blocks. A barrier in every block makes the verifier report each block it
+// considers divergent.
+TEST(Verifier, AgreesWithThePlacerOnDivergentBlocks) {
+  std::mt19937 Rng(20261124);
+  unsigned Compared = 0;
+  for (unsigned Iter = 0; Iter < 3000; ++Iter) {
+    ProgramBuilder B;
+    unsigned N = 2 + Rng() % 10;
+    for (unsigned I = 0; I < N; ++I)
+      B.block("|");
+    for (unsigned I = 0; I + 1 < N; ++I) {
+      // Mostly forward edges, some back-edges; the last block exits.
+      B.edge(I, I + 1 + Rng() % (N - I - 1));
+      if (Rng() % 2)
+        B.edge(I,
+               Rng() % 4 == 0 ? Rng() % (I + 1) : I + 1 + Rng() % (N - I - 1));
+    }
+    AbstractProgram &P = B.program();
+    for (unsigned I = 0; I < N; ++I) {
+      auto &S = P.Blocks[I].Succs;
+      S.erase(std::unique(S.begin(), S.end()), S.end());
+      if (S.size() == 2 && Rng() % 3 == 0)
+        B.divergent(I);
+    }
+    AbstractProgram Marked = P;
+    markDivergentBlocks(Marked);
+    std::set<unsigned> Flagged;
+    for (const Violation &V : verify(P))
+      if (V.Kind == Violation::DivergentBarrier)
+        Flagged.insert(V.Earlier.Block);
+    std::vector<int> IPDom = computeImmediatePostDominators(P);
+    // Reachable blocks that reach an exit (the placer also bars the others
+    // whenever any branch is divergent; post-dominance says nothing there).
+    std::vector<bool> Reach(N, false);
+    std::vector<unsigned> Work{0};
+    Reach[0] = true;
+    while (!Work.empty()) {
+      unsigned X = Work.back();
+      Work.pop_back();
+      for (unsigned S : P.Blocks[X].Succs)
+        if (!Reach[S]) {
+          Reach[S] = true;
+          Work.push_back(S);
+        }
+    }
+    bool AllExit = true;
+    for (unsigned I = 0; I < N; ++I)
+      AllExit &= IPDom[I] >= 0;
+    if (!AllExit)
+      continue;
+    for (unsigned I = 0; I < N; ++I) {
+      if (!Reach[I])
+        continue;
+      ++Compared;
+      EXPECT_EQ(Marked.Blocks[I].NoBarrier, Flagged.count(I) != 0)
+          << "block " << I << " of program " << Iter << ":\n"
+          << [&] {
+               std::string S;
+               llvm::raw_string_ostream OS(S);
+               P.print(OS);
+               return S;
+             }();
+    }
+  }
+  EXPECT_GT(Compared, 5000u);
+}
+
+// A uniform branch inside a divergent region: the blocks under it are
+// divergent too (placing a barrier there hung waves that skipped the region).
+TEST(Verifier, UniformBranchInsideDivergentRegionIsDivergent) {
+  ProgramBuilder B;
+  unsigned E = B.block(""), Inner = B.block(""), T = B.block("W0 R0"),
+           F = B.block(""), InnerJoin = B.block(""), Join = B.block("");
+  B.edge(E, Inner);
+  B.edge(E, Join);
+  B.edge(Inner, T);
+  B.edge(Inner, F);
+  B.edge(T, InnerJoin);
+  B.edge(F, InnerJoin);
+  B.edge(InnerJoin, Join);
+  B.divergent(E);
+  markDivergentBlocks(B.program());
+  for (unsigned X : {Inner, T, F, InnerJoin}) {
+    EXPECT_TRUE(B.program().Blocks[X].NoBarrier) << X;
+    EXPECT_EQ(B.program().Blocks[X].DivergenceSource, int(E)) << X;
+  }
+  EXPECT_FALSE(B.program().Blocks[E].NoBarrier);
+  EXPECT_FALSE(B.program().Blocks[Join].NoBarrier);
+}
