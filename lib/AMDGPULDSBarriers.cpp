@@ -95,8 +95,8 @@ static cl::opt<bool> SelfCheck(
 static cl::opt<bool> TrustScalarBranches(
     "amdgpu-lds-barriers-trust-scalar-branches",
     cl::desc("Treat every scalar branch as workgroup-uniform, even when its "
-             "condition derives from a per-wave value (V_READFIRSTLANE, "
-             "V_READLANE, a vector compare's lane mask, S_GETREG)"),
+             "condition derives from a per-wave value (EXEC, a ballot, "
+             "V_READFIRSTLANE of lane data, the wave id, a timer)"),
     cl::init(false));
 
 static cl::opt<bool> AdjacentSignal(
