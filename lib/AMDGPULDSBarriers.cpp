@@ -325,6 +325,12 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   // One wave per workgroup: nothing to order between waves, but the wave's
   // own asynchronous transfers still need their counter waits.
   bool SingleWave = isSingleWave(F, Facts.getWaveSize());
+  std::string Ignored = getWorkgroupShape(F).Ignored;
+  if (!Ignored.empty())
+    diagnose(F, DebugLoc(),
+             "ignoring " + Ignored +
+                 ": the workgroup may have up to 1024 work-items",
+             DS_Warning);
 
   const AbstractProgram &P = Model.program();
   assert(P.validate().empty() && "builder made an invalid program");

@@ -40,26 +40,7 @@ void llvm::ldsbarriers::wawPolicy(int Option, bool &DS, bool &Async) {
 }
 
 bool llvm::ldsbarriers::isSingleWave(const Function &F, unsigned WaveSize) {
-  Attribute A = F.getFnAttribute("amdgpu-flat-work-group-size");
-  if (A.isStringAttribute()) {
-    auto [Min, Max] = A.getValueAsString().split(',');
-    unsigned MaxSize;
-    if (!Max.trim().getAsInteger(10, MaxSize) && MaxSize <= WaveSize)
-      return true;
-  }
-  if (const MDNode *MD = F.getMetadata("reqd_work_group_size")) {
-    if (MD->getNumOperands() != 3)
-      return false;
-    uint64_t Size = 1;
-    for (const MDOperand &Op : MD->operands()) {
-      auto *C = mdconst::dyn_extract<ConstantInt>(Op);
-      if (!C)
-        return false;
-      Size *= C->getZExtValue();
-    }
-    return Size <= WaveSize;
-  }
-  return false;
+  return getWorkgroupShape(F).MaxFlat <= WaveSize;
 }
 
 void llvm::ldsbarriers::diagnose(const Function &F, const DebugLoc &DL,

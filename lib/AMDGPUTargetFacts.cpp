@@ -302,9 +302,20 @@ OpcodeInfo TargetFacts::classifyLDSRole(StringRef G) const {
     Info.Role = OpcodeRole::LDSDirect;
     return Info;
   }
+  if (G.starts_with("BUFFER_STORE_LDS_")) {
+    Info.Role = OpcodeRole::LDSDMAStore;
+    Info.LaneBytes = 4;
+    return Info;
+  }
   if ((G.starts_with("BUFFER_LOAD_") && G.contains("_LDS_")) ||
       G.starts_with("GLOBAL_LOAD_LDS_") || G.starts_with("SCRATCH_LOAD_LDS_")) {
     Info.Role = OpcodeRole::LDSDMA;
+    Info.LaneBytes = G.contains("DWORDX4")   ? 16
+                     : G.contains("DWORDX3") ? 12
+                     : G.contains("DWORDX2") ? 8
+                     : G.contains("DWORD")   ? 4
+                     : G.contains("SHORT")   ? 2
+                                             : 1;
     return Info;
   }
   if (G.starts_with("GLOBAL_LOAD_ASYNC_TO_LDS_") ||

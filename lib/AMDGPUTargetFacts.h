@@ -42,6 +42,8 @@ enum class OpcodeRole : uint8_t {
   DSAtomic,           // Read-modify-write of LDS.
   DSUnknown,          // A DS opcode we cannot classify: opaque.
   LDSDMA,             // Asynchronous write of LDS completed on vmcnt.
+  LDSDMAStore,        // BUFFER_STORE_LDS_DWORD: asynchronous read of LDS
+                      // (wave-size dwords from M0) completed on vmcnt.
   AsyncLoadToLDS,     // gfx1250 global/cluster load to LDS (asynccnt).
   AsyncStoreFromLDS,  // gfx1250 global store from LDS (asynccnt).
   TensorLoadToLDS,    // gfx1250 tensor load to LDS (tensorcnt).
@@ -92,6 +94,9 @@ struct OpcodeInfo {
   /// DS_READ2/WRITE2 forms: their memoperand does not describe two
   /// non-adjacent slots, so their range is not trusted.
   bool TwoAddress = false;
+  /// For LDSDMA: the bytes each lane writes (the memoperand says 4 for
+  /// every width).
+  unsigned LaneBytes = 0;
   /// How its results vary across the workgroup.
   ValueRole Value = ValueRole::Generic;
 };

@@ -126,9 +126,10 @@ std::vector<int> llvm::ldsbarriers::computeImmediateDominators(const Graph &G,
 }
 
 bool AbstractProgram::mayOverlap(const Location &A, const Location &B) const {
-  if (A.ScopeTag && B.ScopeTag && A.ScopeTag < ScopeMayAlias.size() &&
-      B.ScopeTag < ScopeMayAlias.size() &&
-      !ScopeMayAlias[A.ScopeTag][B.ScopeTag])
+  if (A.Variable && B.Variable && A.Variable != B.Variable &&
+      A.Variable < VariableDomains.size() &&
+      B.Variable < VariableDomains.size() &&
+      VariableDomains[A.Variable] == VariableDomains[B.Variable])
     return false;
   if (A.Object != Location::AnyObject && B.Object != Location::AnyObject) {
     // An absolutely placed object may overlap any object without an address.
@@ -183,14 +184,6 @@ std::string AbstractProgram::validate() const {
     for (unsigned S : Blocks[B].Succs)
       if (S >= Blocks.size())
         return "successor of bb." + std::to_string(B) + " out of range";
-  for (const auto &Row : ScopeMayAlias)
-    if (Row.size() != ScopeMayAlias.size())
-      return "scope alias table is not square";
-  for (const Block &BB : Blocks)
-    for (const Event &E : BB.Events)
-      if (E.Kind == Event::Access && E.Loc.ScopeTag &&
-          E.Loc.ScopeTag >= ScopeMayAlias.size())
-        return "scope tag out of range";
   return "";
 }
 
@@ -223,8 +216,8 @@ void AbstractProgram::print(raw_ostream &OS) const {
           OS << " obj=" << E.Loc.Object;
         if (E.Loc.Size)
           OS << " [" << E.Loc.Begin << ", " << E.Loc.Begin + E.Loc.Size << ")";
-        if (E.Loc.ScopeTag)
-          OS << " scope=" << E.Loc.ScopeTag;
+        if (E.Loc.Variable)
+          OS << " var=" << E.Loc.Variable;
         break;
       case Event::Barrier:
         OS << "barrier";

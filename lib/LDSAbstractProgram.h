@@ -94,8 +94,11 @@ struct Location {
   int64_t Begin = 0;
   /// Byte count; 0 means "anywhere in the object".
   uint64_t Size = 0;
-  /// Index into AbstractProgram::ScopeMayAlias; 0 carries no scope facts.
-  unsigned ScopeTag = 0;
+  /// The module-LDS variable accessed (index into
+  /// AbstractProgram::VariableDomains), 0 when not known. Accesses to
+  /// different variables of one domain never overlap, whatever the
+  /// work-items.
+  unsigned Variable = 0;
   /// Index into AbstractProgram::ThreadForms; 0: the address is not known as
   /// a function of the work-item.
   unsigned ThreadForm = 0;
@@ -222,9 +225,9 @@ using EventRef = Point;
 struct AbstractProgram {
   std::vector<Block> Blocks;
   unsigned Entry = 0;
-  /// ScopeMayAlias[A][B]: whether accesses with scope tags A and B may
-  /// alias according to alias-scope metadata. Row/column 0 is all true.
-  std::vector<std::vector<bool>> ScopeMayAlias;
+  /// VariableDomains[V]: the domain of module-LDS variable V (entry 0
+  /// unused).
+  std::vector<unsigned> VariableDomains = {0};
   /// ThreadForms[I]: the addresses (one per memoperand) of the accesses
   /// whose Location.ThreadForm is I, as functions of the work-item; entry 0
   /// is unused. Two accesses with forms that no two different work-items can

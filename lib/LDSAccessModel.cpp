@@ -31,6 +31,7 @@ static constexpr unsigned FlatAS = 0, RegionAS = 2, LocalAS = 3;
 
 /// The vmcnt order class of vector memory loads and LDS DMA.
 static constexpr uint8_t VMemLoadClass = 0;
+static constexpr uint8_t VMemStoreClass = 1;
 
 LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
                                const MachineBlockFrequencyInfo *MBFI,
@@ -95,17 +96,6 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
       llvm::erase_if(AB.Events,
                      [](const Event &E) { return E.Kind == Event::Tick; });
 
-  // Scope alias table: tag 0 carries no facts.
-  unsigned N = Scopes.size() + 1;
-  Program.ScopeMayAlias.assign(N, std::vector<bool>(N, true));
-  for (unsigned I = 1; I < N; ++I)
-    for (unsigned J = 1; J < N; ++J) {
-      auto [SI, NI] = Scopes[I - 1];
-      auto [SJ, NJ] = Scopes[J - 1];
-      Program.ScopeMayAlias[I][J] =
-          ScopedNoAliasAAResult::mayAliasInScopes(SI, NJ) &&
-          ScopedNoAliasAAResult::mayAliasInScopes(SJ, NI);
-    }
   markDivergentBlocks(Program);
 }
 
@@ -204,6 +194,20 @@ void LDSAccessModel::addInstr(unsigned B, MachineInstr &MI) {
       return;
     return Opaque();
   case OpcodeRole::LDSDMA:
+  case OpcodeRole::LDSDMAStore:
+    // LDS DMA exists on gfx9 and gfx10 only; the store from LDS on gfx9
+    // only (it counts on vscnt, which the pass does not model, on gfx10).
+    if (Facts.getGeneration() != Generation::GFX9 &&
+        (Info.Role == OpcodeRole::LDSDMAStore ||
+         Facts.getGeneration() != Generation::GFX10)) {
+      Unmodeled.push_back(
+          {&MI,
+           (Info.Role == OpcodeRole::LDSDMA ? "LDS DMA" : "a store from LDS") +
+               std::string(" does not exist on ") + Facts.getCPU().str(),
+           true});
+      return;
+    }
+    [[fallthrough]];
   case OpcodeRole::AsyncLoadToLDS:
   case OpcodeRole::AsyncStoreFromLDS:
   case OpcodeRole::TensorLoadToLDS:
@@ -216,12 +220,18 @@ void LDSAccessModel::addInstr(unsigned B, MachineInstr &MI) {
     bool Exact = false;
     Location L = locationOf(MI, Info, &Exact);
     if (Info.Role == OpcodeRole::LDSDMA) {
+      // The width comes from the opcode: the memoperand says 4 bytes for
+      // every width.
       if (Exact)
-        L.Size *= Facts.getWaveSize();
+        L.Size = uint64_t(Info.LaneBytes) * Facts.getWaveSize();
+    } else if (Info.Role == OpcodeRole::LDSDMAStore) {
+      // Wave-size dwords from M0: no memoperand says where.
+      L = Location();
     } else
       L.Size = 0;
     bool Reads = Info.Role == OpcodeRole::AsyncStoreFromLDS ||
-                 Info.Role == OpcodeRole::TensorStoreFromLDS;
+                 Info.Role == OpcodeRole::TensorStoreFromLDS ||
+                 Info.Role == OpcodeRole::LDSDMAStore;
     Event E = Event::access(Reads ? AccessKind::Read : AccessKind::Write, L);
     E.Async = true;
     switch (Info.Role) {
@@ -229,6 +239,12 @@ void LDSAccessModel::addInstr(unsigned B, MachineInstr &MI) {
       E.Ctr = Counter::VM;
       E.OrderClass = VMemLoadClass;
       HasLDSDMA = true;
+      break;
+    case OpcodeRole::LDSDMAStore:
+      // Stores are not known to complete in order with loads: no later
+      // load counts for it.
+      E.Ctr = Counter::VM;
+      E.OrderClass = VMemStoreClass;
       break;
     case OpcodeRole::AsyncLoadToLDS:
     case OpcodeRole::AsyncStoreFromLDS:
@@ -337,6 +353,48 @@ static const GlobalVariable *underlyingGlobal(const Value *V) {
   return Result;
 }
 
+unsigned LDSAccessModel::variableOf(const MachineMemOperand &MMO) {
+  // Module-LDS lowering gives each variable it packs into the kernel's
+  // struct a scope of an unnamed domain: `distinct !{!S, !D}` with
+  // `!D = distinct !{!D}`, listed in !alias.scope of the accesses to that
+  // variable. Distinct variables are distinct allocations whatever the
+  // work-item. Scopes with names (the inliner's, from restrict arguments,
+  // loop versioning's) hold within one work-item only and are not used.
+  const MDNode *Scopes = MMO.getAAInfo().Scope;
+  const Value *V = MMO.getValue();
+  if (!Scopes || !V)
+    return 0;
+  const auto *GV = dyn_cast<GlobalVariable>(getUnderlyingObject(V));
+  if (!GV || !(GV->getName().starts_with("llvm.amdgcn.kernel.") ||
+               GV->getName() == "llvm.amdgcn.module.lds"))
+    return 0;
+  const MDNode *Found = nullptr, *Domain = nullptr;
+  for (const MDOperand &Op : Scopes->operands()) {
+    const auto *S = dyn_cast<MDNode>(Op);
+    if (!S || !S->isDistinct() || S->getNumOperands() != 2 ||
+        S->getOperand(0) != S)
+      continue;
+    const auto *D = dyn_cast<MDNode>(S->getOperand(1));
+    if (!D || !D->isDistinct() || D->getNumOperands() != 1 ||
+        D->getOperand(0) != D)
+      continue;
+    if (Found)
+      return 0; // Two variables: no single identity.
+    Found = S;
+    Domain = D;
+  }
+  if (!Found)
+    return 0;
+  auto [It, Inserted] = VariableIds.try_emplace(Found, 0);
+  if (Inserted) {
+    It->second = Program.VariableDomains.size();
+    auto [DIt, DInserted] =
+        DomainIds.try_emplace(Domain, unsigned(DomainIds.size()) + 1);
+    Program.VariableDomains.push_back(DIt->second);
+  }
+  return It->second;
+}
+
 Location LDSAccessModel::locationOf(const MachineInstr &MI,
                                     const OpcodeInfo &Info, bool *ExactOffset) {
   if (ExactOffset)
@@ -378,6 +436,7 @@ Location LDSAccessModel::locationOf(const MachineInstr &MI,
     } else {
       return Location();
     }
+    L.Variable = variableOf(*MMO);
     if (First) {
       Result = L;
       First = false;
@@ -390,34 +449,12 @@ Location LDSAccessModel::locationOf(const MachineInstr &MI,
                            L.Begin + int64_t(L.Size));
     Result.Begin = std::min(Result.Begin, L.Begin);
     Result.Size = End - Result.Begin;
+    if (L.Variable != Result.Variable)
+      Result.Variable = 0;
   }
-  if (!First)
-    Result.ScopeTag = scopeTag(MI);
   if (ExactOffset)
     *ExactOffset = Exact && !First && Result.Size;
   return Result;
-}
-
-unsigned LDSAccessModel::scopeTag(const MachineInstr &MI) {
-  // The scopes of the one LDS memoperand (an LDS DMA also has a global one).
-  const MachineMemOperand *LDS = nullptr;
-  for (const MachineMemOperand *MMO : MI.memoperands()) {
-    if (MMO->getAddrSpace() != LocalAS)
-      continue;
-    if (LDS)
-      return 0;
-    LDS = MMO;
-  }
-  if (!LDS)
-    return 0;
-  const AAMDNodes &AA = LDS->getAAInfo();
-  if (!AA.Scope && !AA.NoAlias)
-    return 0;
-  std::pair<const MDNode *, const MDNode *> Key(AA.Scope, AA.NoAlias);
-  auto [It, Inserted] = ScopeTags.try_emplace(Key, Scopes.size() + 1);
-  if (Inserted)
-    Scopes.push_back(Key);
-  return It->second;
 }
 
 unsigned LDSAccessModel::threadForm(const MachineInstr &MI) {

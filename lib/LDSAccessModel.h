@@ -26,6 +26,8 @@
 
 namespace llvm {
 class GlobalVariable;
+class MachineMemOperand;
+class MDNode;
 class MachineBlockFrequencyInfo;
 class MachineFunction;
 class MachineInstr;
@@ -102,7 +104,9 @@ private:
   /// bytes rather than its whole object.
   Location locationOf(const MachineInstr &MI, const OpcodeInfo &Info,
                       bool *ExactOffset = nullptr);
-  unsigned scopeTag(const MachineInstr &MI);
+  /// The module-LDS variable that \p MMO accesses (by its lowering's
+  /// alias scope), or 0.
+  unsigned variableOf(const MachineMemOperand &MMO);
   unsigned threadForm(const MachineInstr &MI);
   int objectId(const GlobalVariable &GV, int64_t &Begin);
 
@@ -114,9 +118,8 @@ private:
   DenseMap<unsigned, OpcodeInfo> OpcodeCache;
   StringMap<unsigned> CommutativeOpIds;
   DenseMap<const GlobalVariable *, int> ObjectIds;
+  DenseMap<const MDNode *, unsigned> VariableIds, DomainIds;
   std::vector<const GlobalVariable *> Objects;
-  DenseMap<std::pair<const MDNode *, const MDNode *>, unsigned> ScopeTags;
-  std::vector<std::pair<const MDNode *, const MDNode *>> Scopes;
   ThreadAnalysisMode ThreadAnalysis;
   std::unique_ptr<ThreadAddressBuilder> ThreadAddresses;
   StringMap<unsigned> ThreadFormIds;

@@ -160,7 +160,7 @@ public:
         const Event &E = P.event(R);
         Key K{uint8_t(E.AK), E.CommutativeOp, uint8_t(E.Ctr),  E.InOrder,
               E.OrderClass,  E.Async,         E.Loc.Object,    E.Loc.Begin,
-              E.Loc.Size,    E.Loc.ScopeTag,  E.Loc.ThreadForm};
+              E.Loc.Size,    E.Loc.Variable,  E.Loc.ThreadForm};
         KeyOf.push_back(Keys.try_emplace(K, Keys.size()).first->second);
       }
       CandidatesBefore.resize(P.Blocks.size());

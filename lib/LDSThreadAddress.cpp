@@ -238,33 +238,59 @@ struct ThreadAddressBuilder::Linear {
 
 static const Module *moduleOf(const Function &F) { return F.getParent(); }
 
+WorkgroupShape llvm::ldsbarriers::getWorkgroupShape(const Function &F) {
+  WorkgroupShape Shape;
+  Attribute Flat = F.getFnAttribute("amdgpu-flat-work-group-size");
+  if (Flat.isStringAttribute()) {
+    StringRef Value = Flat.getValueAsString();
+    auto [MinS, MaxS] = Value.split(',');
+    unsigned Min = 0, Max = 0;
+    if (!MinS.trim().getAsInteger(10, Min) &&
+        !MaxS.trim().getAsInteger(10, Max) && Min >= 1 && Min <= Max &&
+        Max <= 1024)
+      Shape.MaxFlat = Max;
+    else
+      Shape.Ignored = ("\"amdgpu-flat-work-group-size\"=\"" + Value +
+                       "\" (the backend allows up to 1024 work-items)")
+                          .str();
+  }
+  if (const MDNode *N = F.getMetadata("reqd_work_group_size")) {
+    std::array<int64_t, 3> Dims = {0, 0, 0};
+    bool Valid = N->getNumOperands() == 3;
+    int64_t Product = 1;
+    for (unsigned D = 0; Valid && D < 3; ++D) {
+      auto *C = mdconst::dyn_extract<ConstantInt>(N->getOperand(D));
+      Valid = C && C->getZExtValue() >= 1 && C->getZExtValue() <= 1024;
+      if (Valid) {
+        Dims[D] = C->getZExtValue();
+        Product *= Dims[D];
+      }
+    }
+    if (Valid && Product <= 1024) {
+      Shape.MaxDim = Dims;
+      Shape.MaxFlat = std::min(Shape.MaxFlat, Product);
+      Shape.Required = true;
+    } else {
+      if (!Shape.Ignored.empty())
+        Shape.Ignored += " and ";
+      Shape.Ignored += "!reqd_work_group_size (not three sizes from 1 to "
+                       "1024 with a product of at most 1024)";
+    }
+  }
+  for (int64_t &M : Shape.MaxDim)
+    M = std::min(M, Shape.MaxFlat);
+  return Shape;
+}
+
 ThreadAddressBuilder::ThreadAddressBuilder(const Function &F, bool Assume1D)
     : F(F), Assume1D(Assume1D) {
   if (Assume1D)
     Shape.MaxDim[1] = Shape.MaxDim[2] = 1;
-  // amdgpu-flat-work-group-size="min,max" bounds the work-item count;
-  // !reqd_work_group_size fixes each dimension.
-  Attribute Flat = F.getFnAttribute("amdgpu-flat-work-group-size");
-  if (Flat.isStringAttribute()) {
-    auto [MinS, MaxS] = Flat.getValueAsString().split(',');
-    unsigned Max;
-    if (!MaxS.trim().getAsInteger(10, Max) && Max > 0)
-      Shape.MaxFlat = std::min<int64_t>(Max, Shape.MaxFlat);
-  }
-  if (const MDNode *N = F.getMetadata("reqd_work_group_size")) {
-    if (N->getNumOperands() == 3) {
-      int64_t Product = 1;
-      for (unsigned D = 0; D < 3; ++D) {
-        auto *C = mdconst::dyn_extract<ConstantInt>(N->getOperand(D));
-        if (C && C->getZExtValue() > 0 && C->getZExtValue() <= 1024) {
-          Shape.MaxDim[D] = C->getZExtValue();
-          Product *= Shape.MaxDim[D];
-        }
-      }
-      ReqdSize = true;
-      Shape.MaxFlat = std::min(Shape.MaxFlat, Product);
-    }
-  }
+  WorkgroupShape Launch = getWorkgroupShape(F);
+  Launch.MaxDim[1] = std::min(Launch.MaxDim[1], Shape.MaxDim[1]);
+  Launch.MaxDim[2] = std::min(Launch.MaxDim[2], Shape.MaxDim[2]);
+  Shape = Launch;
+  ReqdSize = Shape.Required;
   for (int64_t &M : Shape.MaxDim)
     M = std::min(M, Shape.MaxFlat);
   if (!F.isDeclaration())

@@ -42,7 +42,19 @@ enum class ThreadAnalysisMode {
 struct WorkgroupShape {
   std::array<int64_t, 3> MaxDim = {1024, 1024, 1024};
   int64_t MaxFlat = 1024;
+  /// The bounds come from reqd_work_group_size.
+  bool Required = false;
+  /// Launch attributes that were ignored because LLVM ignores them too
+  /// (for a diagnostic), empty when there were none.
+  std::string Ignored;
 };
+
+/// The launches \p F may have, from its launch attributes, read as the
+/// AMDGPU backend reads them: "amdgpu-flat-work-group-size"="min,max" only
+/// when 1 <= min <= max <= 1024 (AMDGPUSubtarget::getFlatWorkGroupSizes
+/// falls back to 1,1024 otherwise); !reqd_work_group_size only with three
+/// sizes in [1, 1024] whose product is at most 1024.
+WorkgroupShape getWorkgroupShape(const Function &F);
 
 /// An access's bytes [Addr, Addr + Size) for the work-item with id t, where,
 /// modulo 2^32,

@@ -89,8 +89,6 @@ TEST(AbstractProgram, UniformBranchesMarkNothing) {
 
 TEST(AbstractProgram, Overlap) {
   AbstractProgram P;
-  P.ScopeMayAlias = {
-      {true, true, true}, {true, true, false}, {true, false, true}};
   Location A{1, 0, 4, 0}, B{1, 4, 4, 0}, C{1, 2, 4, 0}, D{2, 0, 4, 0};
   EXPECT_FALSE(P.mayOverlap(A, B)); // Adjacent ranges.
   EXPECT_TRUE(P.mayOverlap(A, C));
@@ -100,9 +98,14 @@ TEST(AbstractProgram, Overlap) {
   EXPECT_TRUE(P.mayOverlap(Location(), D)); // Anything.
   Location Abs{Location::AbsoluteObject, 0, 4, 0};
   EXPECT_TRUE(P.mayOverlap(Abs, D));
-  Location S1{1, 0, 0, 1}, S2{1, 0, 0, 2};
-  EXPECT_FALSE(P.mayOverlap(S1, S2)); // Scopes say no alias.
-  EXPECT_TRUE(P.mayOverlap(S1, S1));
+  // Two module-LDS variables of one domain never overlap; of different
+  // domains, nothing is known.
+  P.VariableDomains = {0, 1, 1, 2};
+  Location V1{1, 0, 0, 1}, V2{1, 0, 0, 2}, V3{1, 0, 0, 3};
+  EXPECT_FALSE(P.mayOverlap(V1, V2));
+  EXPECT_TRUE(P.mayOverlap(V1, V1));
+  EXPECT_TRUE(P.mayOverlap(V1, V3));
+  EXPECT_TRUE(P.mayOverlap(Whole, V1));
 }
 
 TEST(AbstractProgram, ValidateCatchesBadEdges) {

@@ -103,11 +103,7 @@ public:
     edge(Then, Join);
   }
   void divergent(unsigned B) { P.Blocks[B].DivergentBranch = true; }
-  AbstractProgram &program() {
-    if (P.ScopeMayAlias.empty())
-      P.ScopeMayAlias.assign(1, std::vector<bool>(1, true));
-    return P;
-  }
+  AbstractProgram &program() { return P; }
 
 private:
   AbstractProgram P;

@@ -1,0 +1,94 @@
+; Launch attributes are read as the AMDGPU backend reads them. A malformed
+; "amdgpu-flat-work-group-size" ("256,64": min above max; "1,0") is ignored
+; by the backend, which then allows 1024 work-items, so the pass must not
+; take the kernel as single-wave; likewise a !reqd_work_group_size that is
+; not three sizes in [1, 1024] with a product of at most 1024. Each gets a
+; warning and the barrier a cross-wave RAW needs. A well-formed "1,64" on a
+; wave64 target is one wave: no barrier, no warning.
+; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 %s -o %t.s 2>&1 | FileCheck --check-prefix=WARN %s
+; RUN: FileCheck %s < %t.s
+
+@s = internal addrspace(3) global [256 x i32] poison, align 4
+
+declare i32 @llvm.amdgcn.workitem.id.x()
+
+define void @body(ptr addrspace(1) %out) alwaysinline {
+  %t = call i32 @llvm.amdgcn.workitem.id.x()
+  %g = getelementptr i32, ptr addrspace(1) %out, i32 %t
+  %v = load i32, ptr addrspace(1) %g
+  %p = getelementptr [256 x i32], ptr addrspace(3) @s, i32 0, i32 %t
+  store i32 %v, ptr addrspace(3) %p
+  %t1 = add i32 %t, 1
+  %m = and i32 %t1, 255
+  %q = getelementptr [256 x i32], ptr addrspace(3) @s, i32 0, i32 %m
+  %w = load i32, ptr addrspace(3) %q
+  store i32 %w, ptr addrspace(1) %g
+  ret void
+}
+
+; WARN: warning: {{.*}}ignoring "amdgpu-flat-work-group-size"="256,64" (the backend allows up to 1024 work-items): the workgroup may have up to 1024 work-items
+; CHECK-LABEL: min_above_max:
+; CHECK: s_barrier
+define amdgpu_kernel void @min_above_max(ptr addrspace(1) %out) #0 {
+  call void @body(ptr addrspace(1) %out)
+  ret void
+}
+
+; WARN: warning: {{.*}}ignoring "amdgpu-flat-work-group-size"="1,0"
+; CHECK-LABEL: zero_max:
+; CHECK: s_barrier
+define amdgpu_kernel void @zero_max(ptr addrspace(1) %out) #1 {
+  call void @body(ptr addrspace(1) %out)
+  ret void
+}
+
+; WARN: warning: {{.*}}ignoring !reqd_work_group_size (not three sizes from 1 to 1024 with a product of at most 1024)
+; CHECK-LABEL: reqd_two_sizes:
+; CHECK: s_barrier
+define amdgpu_kernel void @reqd_two_sizes(ptr addrspace(1) %out) !reqd_work_group_size !0 {
+  call void @body(ptr addrspace(1) %out)
+  ret void
+}
+
+; WARN: warning: {{.*}}ignoring !reqd_work_group_size
+; CHECK-LABEL: reqd_zero:
+; CHECK: s_barrier
+define amdgpu_kernel void @reqd_zero(ptr addrspace(1) %out) !reqd_work_group_size !1 {
+  call void @body(ptr addrspace(1) %out)
+  ret void
+}
+
+; WARN: warning: {{.*}}ignoring !reqd_work_group_size
+; CHECK-LABEL: reqd_overflow:
+; CHECK: s_barrier
+define amdgpu_kernel void @reqd_overflow(ptr addrspace(1) %out) !reqd_work_group_size !2 {
+  call void @body(ptr addrspace(1) %out)
+  ret void
+}
+
+; WARN-NOT: warning
+; CHECK-LABEL: one_wave:
+; CHECK-NOT: s_barrier
+; CHECK: s_endpgm
+define amdgpu_kernel void @one_wave(ptr addrspace(1) %out) #2 {
+  call void @body(ptr addrspace(1) %out)
+  ret void
+}
+
+; A valid !reqd_work_group_size of one wave: no barrier.
+; CHECK-LABEL: reqd_one_wave:
+; CHECK-NOT: s_barrier
+; CHECK: s_endpgm
+define amdgpu_kernel void @reqd_one_wave(ptr addrspace(1) %out) !reqd_work_group_size !3 {
+  call void @body(ptr addrspace(1) %out)
+  ret void
+}
+
+attributes #0 = { "amdgpu-flat-work-group-size"="256,64" }
+attributes #1 = { "amdgpu-flat-work-group-size"="1,0" }
+attributes #2 = { "amdgpu-flat-work-group-size"="1,64" }
+
+!0 = !{i32 64, i32 1}
+!1 = !{i32 0, i32 1, i32 1}
+!2 = !{i32 1024, i32 4, i32 1}
+!3 = !{i32 8, i32 8, i32 1}
