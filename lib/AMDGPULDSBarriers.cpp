@@ -136,6 +136,11 @@ static std::string explainUncoverable(const AbstractProgram &P,
   for (unsigned B : {W.Consumer.Block, W.Producer.Block})
     if (Source < 0 && P.Blocks[B].NoBarrier)
       Source = P.Blocks[B].DivergenceSource;
+  if (Source == Block::NotAKernel)
+    return "the function is not a kernel, and barriers are placed in kernels "
+           "only (a call site may be in divergent control flow or between "
+           "the caller's split-barrier signal and wait); inline the function "
+           "or synchronize its LDS accesses in the caller";
   if (Source < 0)
     return "every point that separates them is in divergent control flow or "
            "between an existing split-barrier signal and its wait";

@@ -198,8 +198,10 @@ struct Block {
   /// markDivergentBlocks).
   bool NoBarrier = false;
   /// For a NoBarrier block, the block whose divergent branch it depends on
-  /// (for diagnostics), or -1.
+  /// (for diagnostics), NotAKernel in a function that is not a kernel, or
+  /// -1.
   int DivergenceSource = -1;
+  static constexpr int NotAKernel = -2;
   /// False when the block's last event is a terminator (a tail call), so
   /// that nothing can be inserted after it.
   bool HasEndPoint = true;

@@ -97,6 +97,16 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
                      [](const Event &E) { return E.Kind == Event::Tick; });
 
   markDivergentBlocks(Program);
+  // A function that is not a kernel gets no barrier: a call site may be
+  // under a divergent branch or between the caller's own signal and wait,
+  // which only the whole module tells. Its hazards are reported instead.
+  CallingConv::ID CC = MF.getFunction().getCallingConv();
+  if (CC != CallingConv::AMDGPU_KERNEL && CC != CallingConv::SPIR_KERNEL)
+    for (Block &BB : Program.Blocks)
+      if (!BB.NoBarrier) {
+        BB.NoBarrier = true;
+        BB.DivergenceSource = Block::NotAKernel;
+      }
 }
 
 LDSAccessModel::~LDSAccessModel() = default;

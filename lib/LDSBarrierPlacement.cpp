@@ -43,8 +43,12 @@ llvm::ldsbarriers::candidatePoints(const AbstractProgram &P) {
     if (!Reachable[B] || P.Blocks[B].NoBarrier)
       continue;
     const auto &Events = P.Blocks[B].Events;
+    // Before accesses, and before an existing signal: a consumer between
+    // that signal and its wait is separated from its producer only there.
     for (unsigned I = 0; I < Events.size(); ++I)
-      if (Events[I].Kind == Event::Access && Allowed(B, I))
+      if ((Events[I].Kind == Event::Access ||
+           Events[I].Kind == Event::Signal) &&
+          Allowed(B, I))
         C.push_back({B, I});
     if (P.Blocks[B].HasEndPoint && Allowed(B, Events.size()))
       C.push_back({B, unsigned(Events.size())});
