@@ -86,11 +86,21 @@ static cl::opt<bool> UncoverableIsError(
              "control flow) as errors instead of warnings"),
     cl::init(false));
 
-static cl::opt<bool> SelfCheck(
+static cl::opt<cl::boolOrDefault> SelfCheck(
     "amdgpu-lds-barriers-verify",
     cl::desc("Check the placer's output with the independent verifier; a "
-             "violation other than a reported uncoverable window is an error"),
-    cl::init(true));
+             "violation other than a reported uncoverable window is an error "
+             "(default: on with -verify-machineinstrs, off otherwise)"));
+
+/// The self-check re-models and re-verifies every function: a debugging
+/// aid, like LLVM's expensive checks, on when machine code is verified.
+static bool selfCheckEnabled() {
+  if (SelfCheck != cl::BOU_UNSET)
+    return SelfCheck == cl::BOU_TRUE;
+  const auto &Options = cl::getRegisteredOptions();
+  auto It = Options.find("verify-machineinstrs");
+  return It != Options.end() && It->second->getNumOccurrences() > 0;
+}
 
 static cl::opt<bool> TrustScalarBranches(
     "amdgpu-lds-barriers-trust-scalar-branches",
@@ -513,7 +523,7 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   bool Changed =
       !R.Barriers.empty() || !R.CompletedBarriers.empty() || !R.Waits.empty();
   Phase.reset();
-  if (SelfCheck) {
+  if (selfCheckEnabled()) {
     startPhase(Phase, "self-check", "Self-check (model and verifier)");
     selfCheck(MF, Facts, R, Model, SingleWave);
   }

@@ -23,26 +23,30 @@ namespace {
 /// do not. Earlier and Later are in path order.
 const char *raceKind(const AbstractProgram &P, const Event &Earlier,
                      const Event &Later, bool WAW, bool AsyncWAW) {
-  if (!P.mayOverlap(Earlier.Loc, Later.Loc))
-    return nullptr;
-  if (Earlier.AK == AccessKind::Opaque || Later.AK == AccessKind::Opaque)
-    return "opaque";
+  // The kinds first: they are cheap, the bytes (thread forms) are not.
+  const char *Kind = nullptr;
   bool EarlierRMW = Earlier.AK == AccessKind::Atomic;
   bool LaterRMW = Later.AK == AccessKind::Atomic;
-  if (EarlierRMW && LaterRMW)
-    return Earlier.CommutativeOp != 0 &&
+  bool EarlierWrites = Earlier.AK == AccessKind::Write;
+  bool LaterWrites = Later.AK == AccessKind::Write;
+  if (Earlier.AK == AccessKind::Opaque || Later.AK == AccessKind::Opaque)
+    Kind = "opaque";
+  else if (EarlierRMW && LaterRMW)
+    Kind = Earlier.CommutativeOp != 0 &&
                    Earlier.CommutativeOp == Later.CommutativeOp
                ? nullptr
                : "atomic";
-  if (EarlierRMW || LaterRMW)
-    return "atomic";
-  bool EarlierWrites = Earlier.AK == AccessKind::Write;
-  bool LaterWrites = Later.AK == AccessKind::Write;
-  if (!EarlierWrites && !LaterWrites)
+  else if (EarlierRMW || LaterRMW)
+    Kind = "atomic";
+  else if (!EarlierWrites && !LaterWrites)
+    Kind = nullptr;
+  else if (EarlierWrites && LaterWrites)
+    Kind = (Earlier.Async || Later.Async ? AsyncWAW : WAW) ? "WAW" : nullptr;
+  else
+    Kind = EarlierWrites ? "RAW" : "WAR";
+  if (!Kind || !P.mayOverlap(Earlier.Loc, Later.Loc))
     return nullptr;
-  if (EarlierWrites && LaterWrites)
-    return (Earlier.Async || Later.Async ? AsyncWAW : WAW) ? "WAW" : nullptr;
-  return EarlierWrites ? "RAW" : "WAR";
+  return Kind;
 }
 
 /// Progress of one producer along a path.

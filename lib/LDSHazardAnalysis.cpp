@@ -41,8 +41,7 @@ bool llvm::ldsbarriers::accessesConflict(const AbstractProgram &P,
                                          const Event &Later,
                                          const AnalysisOptions &Opts,
                                          HazardKind *Kind) {
-  if (!P.mayOverlap(Earlier.Loc, Later.Loc))
-    return false;
+  // The kinds first: they are cheap, the bytes (thread forms) are not.
   HazardKind K;
   if (Earlier.AK == AccessKind::Opaque || Later.AK == AccessKind::Opaque) {
     K = HazardKind::Opaque;
@@ -64,6 +63,8 @@ bool llvm::ldsbarriers::accessesConflict(const AbstractProgram &P,
       return false;
     K = HazardKind::WAW;
   }
+  if (!P.mayOverlap(Earlier.Loc, Later.Loc))
+    return false;
   if (Kind)
     *Kind = K;
   return true;

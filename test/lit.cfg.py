@@ -7,14 +7,14 @@ config.name = "amdgpu-lds-barriers"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mir", ".ll", ".hip", ".test"]
 config.excludes = ["Unit", "Inputs", "CMakeLists.txt", "examples"]
-config.excludes = ["Unit", "Inputs", "CMakeLists.txt"]
 
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.environment.get("PATH", "")])
 
 # %llc runs the distro llc with the plugin loaded.
 config.substitutions.append(
-    ("%llc", os.path.join(config.llvm_tools_dir, "llc") + " -load=" + config.plugin))
+    ("%llc", os.path.join(config.llvm_tools_dir, "llc") + " -load=" + config.plugin +
+     " -amdgpu-lds-barriers-verify"))
 config.substitutions.append(("%plugin", config.plugin))
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%path_to_llc", os.path.join(config.llvm_tools_dir, "llc")))
@@ -22,11 +22,13 @@ config.substitutions.append(("%path_to_llc", os.path.join(config.llvm_tools_dir,
 config.substitutions.append(
     ("%clang_hip", os.path.join(config.llvm_tools_dir, "clang") +
      " -x hip --cuda-device-only -nogpulib -nogpuinc -O2 -S"
-     " -Xclang -load -Xclang " + config.plugin))
+     " -Xclang -load -Xclang " + config.plugin +
+     " -mllvm -amdgpu-lds-barriers-verify"))
 # %hip_compile runs utils/hip-compile.sh with this build's plugin.
 config.substitutions.append(
     ("%hip_compile", "env BUILD_DIR=" +
      os.path.dirname(os.path.dirname(config.plugin)) + " bash " +
-     os.path.join(config.test_source_root, "..", "utils", "hip-compile.sh")))
+     os.path.join(config.test_source_root, "..", "utils", "hip-compile.sh") +
+     " --pass-opt=-amdgpu-lds-barriers-verify"))
 config.substitutions.append(
     ("%examples", os.path.join(config.test_source_root, "..", "utils", "examples")))
