@@ -381,18 +381,40 @@ private:
     // The latest LDS-counter producer of this block pass that X meets: a
     // barrier is forced between it and X.
     int Forced = -1;
+    // Or a producer from a predecessor block with no candidate point after
+    // it there (the store under a divergent if, read after the join): the
+    // path through that edge forces a barrier in this block before X,
+    // after everything that entered the block.
+    bool ForcedAtEntry = false;
+    bool EntryCandidate = candidateBetween(XRef.Block, -1, XRef.Index);
     for (const auto &[AId, L] : S) {
-      if (AId == Id || IssuedAt[AId] <= Forced)
+      if (AId == Id)
+        continue;
+      bool Outside = IssuedAt[AId] < 0;
+      if (Outside ? ForcedAtEntry || Forced >= 0 || !EntryCandidate ||
+                        (AId < AnchorOf.size() && AnchorOf[AId].Block != ~0u)
+                  : IssuedAt[AId] <= Forced)
         continue;
       const Event &A = accessEvent(AId);
-      if (A.Ctr == Counter::LDS && L > Complete &&
-          candidateBetween(XRef.Block, IssuedAt[AId], XRef.Index) &&
+      if (A.Ctr != Counter::LDS || L <= Complete)
+        continue;
+      if (Outside) {
+        EventRef AR = Accesses[AId];
+        if (!llvm::is_contained(P.Blocks[AR.Block].Succs, XRef.Block) ||
+            candidateBetween(AR.Block, AR.Index,
+                             P.Blocks[AR.Block].Events.size()) ||
+            !accessesConflict(P, A, X, Opts))
+          continue;
+        ForcedAtEntry = true;
+        continue;
+      }
+      if (candidateBetween(XRef.Block, IssuedAt[AId], XRef.Index) &&
           accessesConflict(P, A, X, Opts))
         Forced = IssuedAt[AId];
     }
     bool Subsume = CandidatesBefore[XRef.Block][XRef.Index + 2] >
                    CandidatesBefore[XRef.Block][XRef.Index + 1];
-    if (Forced < 0 && !Subsume)
+    if (Forced < 0 && !ForcedAtEntry && !Subsume)
       return;
     S.erase(std::remove_if(S.begin(), S.end(),
                            [&](const std::pair<unsigned, Level> &E) {
@@ -400,7 +422,7 @@ private:
                                return false;
                              if (Subsume && KeyOf[E.first] == KeyOf[Id])
                                return true;
-                             return Forced >= 0 &&
+                             return (Forced >= 0 || ForcedAtEntry) &&
                                     accessEvent(E.first).Ctr == Counter::LDS &&
                                     IssuedAt[E.first] <= Forced;
                            }),
