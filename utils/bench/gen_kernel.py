@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Generates LLVM IR kernels with many LDS accesses for the compile-time
-benchmark: straight-line code, loop nests, and wide CFGs.
+benchmark: straight-line code, loop nests, and wide CFGs (volatile
+accesses), read-only code, and a chain of divergent ifs (plain accesses).
 
-usage: gen_kernel.py {straight,loops,wide} N > kernel.ll
+usage: gen_kernel.py {straight,loops,wide,reads,divchain} N > kernel.ll
 
 Addresses use (tid + k) & 255 so that LLVM cannot prove accesses of one
 thread independent, and every few accesses go to a second object.
@@ -112,6 +113,57 @@ def wide(n, per_block=16):
     return out
 
 
+def reads(n):
+    """N LDS loads of (tid + k) (volatile, so that llc keeps N of them):
+    nothing to synchronize, but every pair of accesses is a pair the
+    analysis could test."""
+    out = []
+    header(out)
+    acc = "%tid"
+    for i in range(n):
+        out.append(f"  %o{i} = add i32 %tid, {i}")
+        out.append(f"  %m{i} = and i32 %o{i}, 255")
+        out.append(f"  %p{i} = getelementptr [256 x i32], ptr addrspace(3) @a, i32 0, i32 %m{i}")
+        out.append(f"  %v{i} = load volatile i32, ptr addrspace(3) %p{i}")
+        out.append(f"  %s{i} = add i32 {acc}, %v{i}")
+        acc = f"%s{i}"
+    footer(out, acc)
+    return out
+
+
+def divchain(n):
+    """N ifs on the work-item id in a row, each storing under the if and
+    loading after its join: every store may meet every later load."""
+    out = []
+    header(out)
+    out.append("  br label %b0")
+    acc = "%tid"
+    for i in range(n):
+        out.append(f"b{i}:")
+        out.append(f"  %c{i} = icmp ult i32 %tid, {i * 13 % 256}")
+        out.append(f"  br i1 %c{i}, label %th{i}, label %j{i}")
+        out.append(f"th{i}:")
+        out.append(f"  %o{i} = add i32 %tid, {i * 29 % 251 + 1}")
+        out.append(f"  %m{i} = and i32 %o{i}, 255")
+        out.append(f"  %p{i} = getelementptr [256 x i32], ptr addrspace(3) @a, i32 0, i32 %m{i}")
+        out.append(f"  store i32 {i}, ptr addrspace(3) %p{i}")
+        out.append(f"  br label %j{i}")
+        out.append(f"j{i}:")
+        out.append(f"  %q{i} = add i32 %tid, {i * 31 % 251 + 2}")
+        out.append(f"  %r{i} = and i32 %q{i}, 255")
+        out.append(f"  %pp{i} = getelementptr [256 x i32], ptr addrspace(3) @a, i32 0, i32 %r{i}")
+        out.append(f"  %v{i} = load i32, ptr addrspace(3) %pp{i}")
+        out.append(f"  %s{i} = add i32 {acc}, %v{i}")
+        out.append(f"  br label %b{i + 1}")
+        acc = f"%s{i}"
+    out.append(f"b{n}:")
+    footer(out, acc)
+    return out
+
+
+KINDS = {"straight": straight, "loops": loops, "wide": wide, "reads": reads,
+         "divchain": divchain}
+
 if __name__ == "__main__":
     kind, n = sys.argv[1], int(sys.argv[2])
-    print("\n".join({"straight": straight, "loops": loops, "wide": wide}[kind](n)))
+    print("\n".join(KINDS[kind](n)))
