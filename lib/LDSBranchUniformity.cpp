@@ -167,10 +167,21 @@ UnitKind kindOfUnitRoot(StringRef Name) {
 /// The dataflow state at a point: one value per tracked unit, and the
 /// scalars known to sit in single lanes of vector registers (V_WRITELANE
 /// with a constant lane), sorted by key.
+using SlotList = std::vector<std::pair<uint64_t, Val>>;
 struct State {
   std::vector<Val> Units;
-  std::vector<std::pair<uint64_t, Val>> Slots;
+  SlotList Slots;
 };
+
+/// The first slot of \p Slots (sorted by key) with a key not below \p Key.
+SlotList::iterator findSlot(SlotList &Slots, uint64_t Key) {
+  return llvm::partition_point(Slots,
+                               [Key](const auto &E) { return E.first < Key; });
+}
+SlotList::const_iterator findSlot(const SlotList &Slots, uint64_t Key) {
+  return llvm::partition_point(Slots,
+                               [Key](const auto &E) { return E.first < Key; });
+}
 
 class Analysis {
 public:
@@ -512,9 +523,7 @@ void Analysis::transfer(const MachineInstr &MI, State &S) {
       ArrayRef<int> Us = units(MI.getOperand(1).getReg().asMCReg());
       if (!Us.empty()) {
         uint64_t Key = slotKey(Us.front(), MI.getOperand(2).getImm());
-        auto It = llvm::lower_bound(
-            S.Slots, std::make_pair(Key, Val()),
-            [](const auto &A, const auto &B) { return A.first < B.first; });
+        auto It = findSlot(S.Slots, Key);
         if (It != S.Slots.end() && It->first == Key)
           Result = It->second;
         else if (S.Units[Us.front()].isUndef())
@@ -534,9 +543,7 @@ void Analysis::transfer(const MachineInstr &MI, State &S) {
       write(S, R, Undef ? Val::undef() : Top, /*KeepSlots=*/true);
       if (!Us.empty()) {
         uint64_t Key = slotKey(Us.front(), MI.getOperand(2).getImm());
-        auto It = llvm::lower_bound(
-            S.Slots, std::make_pair(Key, Val()),
-            [](const auto &A, const auto &B) { return A.first < B.first; });
+        auto It = findSlot(S.Slots, Key);
         if (It != S.Slots.end() && It->first == Key)
           It->second = Src;
         else
@@ -652,9 +659,7 @@ bool Analysis::isUndefIn(const State &S, uint64_t Key) {
   if (!(Obj & (1u << 31)))
     return S.Units[Obj].isUndef();
   uint64_t Whole = (Key & ~0xFFFFFFFFull) | WholeLane;
-  auto It = llvm::lower_bound(
-      S.Slots, std::make_pair(Whole, Val()),
-      [](const auto &A, const auto &B) { return A.first < B.first; });
+  auto It = findSlot(S.Slots, Whole);
   return It != S.Slots.end() && It->first == Whole && It->second.isUndef();
 }
 
@@ -678,14 +683,10 @@ bool Analysis::computeIn(unsigned Block, ArrayRef<const State *> Preds,
   llvm::sort(Keys);
   Keys.erase(std::unique(Keys.begin(), Keys.end()), Keys.end());
   for (uint64_t Key : Keys) {
-    std::pair<uint64_t, Val> E{Key, Val()};
     Vs.clear();
     bool Unknown = false;
     for (const State *P : Preds) {
-      auto It =
-          llvm::lower_bound(P->Slots, E, [](const auto &A, const auto &B) {
-            return A.first < B.first;
-          });
+      auto It = findSlot(P->Slots, Key);
       if (It != P->Slots.end() && It->first == Key)
         Vs.push_back(It->second);
       else if (!isUndefIn(*P, Key))
@@ -695,14 +696,11 @@ bool Analysis::computeIn(unsigned Block, ArrayRef<const State *> Preds,
       continue;
     Val Old = Vs.front();
     if (HadOld) {
-      auto It =
-          llvm::lower_bound(In.Slots, E, [](const auto &A, const auto &B) {
-            return A.first < B.first;
-          });
-      if (It != In.Slots.end() && It->first == E.first)
+      auto It = findSlot(In.Slots, Key);
+      if (It != In.Slots.end() && It->first == Key)
         Old = It->second;
     }
-    New.Slots.push_back({E.first, joinAt(Block, Vs, Old, Settle)});
+    New.Slots.push_back({Key, joinAt(Block, Vs, Old, Settle)});
   }
   bool Changed = !HadOld || New.Units != In.Units || New.Slots != In.Slots;
   In = std::move(New);
@@ -759,9 +757,7 @@ bool Analysis::spillOrReload(const MachineInstr &MI, State &S) {
     Move(RegBase, Base, read(S, R));
     return true;
   }
-  auto It = llvm::lower_bound(
-      S.Slots, std::make_pair(Base | WholeLane, Val()),
-      [](const auto &A, const auto &B) { return A.first < B.first; });
+  auto It = findSlot(S.Slots, Base | WholeLane);
   Val Whole =
       It != S.Slots.end() && It->first == (Base | WholeLane) ? It->second : Top;
   write(S, R, Whole);
