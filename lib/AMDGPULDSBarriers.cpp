@@ -21,6 +21,7 @@
 #include "llvm/CodeGen/MachineOptimizationRemarkEmitter.h"
 #include "llvm/CodeGen/TargetInstrInfo.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
+#include "llvm/IR/CallingConv.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -52,6 +53,8 @@ STATISTIC(NumRedundant, "Number of existing barriers that order nothing");
 STATISTIC(NumWaits, "Number of counter waits inserted for asynchronous "
                     "transfers of the wave itself");
 STATISTIC(NumUncoverable, "Number of hazard windows no barrier can cover");
+STATISTIC(NumStripped, "Number of the source's workgroup barriers deleted "
+                       "(-amdgpu-lds-barriers-strip-existing)");
 
 static cl::opt<cl::boolOrDefault> EnableWAW(
     "amdgpu-lds-barriers-waw",
@@ -114,6 +117,15 @@ static cl::opt<bool> AdjacentSignal(
     cl::desc("On split-barrier targets (gfx12), put each signal immediately "
              "before its wait instead of hoisting it (for comparison and "
              "debugging)"),
+    cl::init(false));
+
+static cl::opt<bool> StripExisting(
+    "amdgpu-lds-barriers-strip-existing",
+    cl::desc("In kernels with LDS accesses, delete the workgroup barriers "
+             "(S_BARRIER; S_BARRIER_SIGNAL and S_BARRIER_WAIT of barrier -1) "
+             "before placing: the source's barriers kept the optimizers from "
+             "reordering LDS accesses across them, and the pass replaces "
+             "them"),
     cl::init(false));
 
 static cl::opt<bool>
@@ -303,6 +315,48 @@ static void reportThreadDisjointPairs(const AbstractProgram &P,
     }
 }
 
+static bool isKernel(const Function &F) {
+  CallingConv::ID CC = F.getCallingConv();
+  return CC == CallingConv::AMDGPU_KERNEL || CC == CallingConv::SPIR_KERNEL;
+}
+
+/// Deletes the workgroup barriers of \p MF for
+/// -amdgpu-lds-barriers-strip-existing; returns whether it deleted any.
+/// S_BARRIER_SIGNAL_ISFIRST defines SCC that the program may branch on, and
+/// its wait cannot go without it: a function with one keeps all its
+/// barriers (with a warning).
+static bool stripWorkgroupBarriers(MachineFunction &MF,
+                                   const TargetFacts &Facts,
+                                   const TargetInstrInfo &TII) {
+  SmallVector<MachineInstr *, 16> Dead;
+  for (MachineBasicBlock &MBB : MF)
+    for (MachineInstr &MI : MBB) {
+      OpcodeRole Role = Facts.classify(MI.getOpcode()).Role;
+      if (Role == OpcodeRole::Barrier) {
+        Dead.push_back(&MI);
+        continue;
+      }
+      if (Role != OpcodeRole::BarrierSignal && Role != OpcodeRole::BarrierWait)
+        continue;
+      if (getGenericOpcodeName(TII.getName(MI.getOpcode()))
+              .contains("ISFIRST")) {
+        diagnose(MF.getFunction(), MI.getDebugLoc(),
+                 describeInstr(MI) +
+                     ": the function's barriers are kept (its SCC result "
+                     "may be used); not stripping them",
+                 DS_Warning);
+        return false;
+      }
+      // The model accepted the function: every signal and wait left is of
+      // the workgroup barrier.
+      Dead.push_back(&MI);
+    }
+  for (MachineInstr *MI : Dead)
+    MI->eraseFromBundle();
+  NumStripped += Dead.size();
+  return !Dead.empty();
+}
+
 bool llvm::placeLDSBarriers(MachineFunction &MF,
                             const MachineBlockFrequencyInfo &MBFI,
                             MachineOptimizationRemarkEmitter &ORE) {
@@ -325,18 +379,30 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
 
   std::optional<NamedRegionTimer> Phase;
   startPhase(Phase, "model", "Access model");
-  LDSAccessModel Model(MF, Facts, &MBFI, TrustScalarBranches, threadAnalysis());
+  std::optional<LDSAccessModel> ModelStorage;
+  ModelStorage.emplace(MF, Facts, &MBFI, TrustScalarBranches, threadAnalysis());
   Phase.reset();
-  if (!Model.unmodeledBarriers().empty()) {
-    for (const auto &U : Model.unmodeledBarriers())
+  if (!ModelStorage->unmodeledBarriers().empty()) {
+    for (const auto &U : ModelStorage->unmodeledBarriers())
       diagnose(F, U.MI->getDebugLoc(),
                describeInstr(*U.MI) + ": " + U.Reason +
                    "; function left unchanged",
                U.Invalid ? DS_Error : DS_Warning);
     return false;
   }
-  if (!Model.hasLDSAccesses())
+  if (!ModelStorage->hasLDSAccesses())
     return false;
+  // Only once the function is known to get a placement: a function left
+  // unchanged keeps its own barriers.
+  bool Stripped = false;
+  if (StripExisting && isKernel(F) && stripWorkgroupBarriers(MF, Facts, TII)) {
+    Stripped = true;
+    startPhase(Phase, "model", "Access model");
+    ModelStorage.emplace(MF, Facts, &MBFI, TrustScalarBranches,
+                         threadAnalysis());
+    Phase.reset();
+  }
+  LDSAccessModel &Model = *ModelStorage;
   // One wave per workgroup: nothing to order between waves, but the wave's
   // own asynchronous transfers still need their counter waits.
   bool SingleWave = isSingleWave(F, Facts.getWaveSize());
@@ -520,8 +586,8 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
       return Rem;
     });
   }
-  bool Changed =
-      !R.Barriers.empty() || !R.CompletedBarriers.empty() || !R.Waits.empty();
+  bool Changed = Stripped || !R.Barriers.empty() ||
+                 !R.CompletedBarriers.empty() || !R.Waits.empty();
   Phase.reset();
   if (selfCheckEnabled()) {
     startPhase(Phase, "self-check", "Self-check (model and verifier)");

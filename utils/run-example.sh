@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Runs amdgpu-lds-barriers on a bundled kernel and shows where the barriers
 # went. Builds the plugin into ./build first if needed (CMake + Ninja), then:
-#  1. deletes the kernel's own `call void @llvm.amdgcn.s.barrier()` lines
-#     (the workgroup fences stay), compiles the rest with the pass in the
-#     pipeline (HIP: clang-22 via utils/hip-compile.sh; IR: llc-22), and
-#     prints the assembly around each barrier and the pass's remarks;
+#  1. compiles it with the pass in the pipeline in place of the kernel's own
+#     barriers (HIP, real headers: clang-22 via utils/hip-compile.sh
+#     --strip-barriers, which lets the pass delete them after the
+#     optimizers; IR: llc-22 on the IR without its
+#     `call void @llvm.amdgcn.s.barrier()` lines), and prints the assembly
+#     around each barrier and the pass's remarks;
 #  2. with --compare, also compiles the kernel as written (its hand-placed
 #     barriers, stock compiler) and prints the same view of it.
 #

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need on Debian 12: LLVM 22 and
-# clang-22 (bookworm-security), CMake, Ninja, GoogleTest, Python for lit.
+# clang-22 (bookworm-security), CMake, Ninja, GoogleTest, Python for lit,
+# and Debian's HIP headers and ROCm device libraries for HIP kernels
+# (utils/hip-device-libs.sh adds what clang-22 needs on top of them).
 # Does nothing when every package is already installed, so it also works
 # without root on a prepared machine; otherwise it needs root or sudo.
 #
@@ -15,6 +17,8 @@ PACKAGES=(
   ninja-build
   libgtest-dev   # the unit tests
   python3        # lit and the fuzzer
+  libamdhip64-dev   # HIP headers (hip/hip_runtime.h) for the HIP kernels
+  rocm-device-libs  # ROCm device libraries (threadIdx, __syncthreads)
 )
 
 missing=()

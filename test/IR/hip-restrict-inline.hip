@@ -9,7 +9,7 @@
 // RUN: %hip_compile --strip-barriers --verify --arch=gfx942 %s -o /dev/null
 // RUN: %hip_compile --strip-barriers --arch=gfx1201 %s | FileCheck --check-prefix=GFX1201 %s
 // RUN: %hip_compile --strip-barriers --verify --arch=gfx1201 %s -o /dev/null
-#include "../../utils/examples/lds_example.h"
+#include <hip/hip_runtime.h>
 
 __device__ __attribute__((always_inline)) static void
 shift(int *__restrict__ dst, const int *__restrict__ src, int t, int v,
@@ -32,7 +32,7 @@ shift(int *__restrict__ dst, const int *__restrict__ src, int t, int v,
 extern "C" __global__ void __launch_bounds__(256)
 shift_kernel(int *out, int half) {
   __shared__ int s[512];
-  int t = threadIdx_x;
+  int t = threadIdx.x;
   int *p = s + (half & 256);
   shift(p, p, t, t * 3, out);
 }

@@ -4,12 +4,12 @@
 // a barrier. Without the thread-index analysis every increment conflicts
 // with every other work-item's, inside a loop whose trip count depends on
 // the work-item (no barrier may go there).
-#include "lds_example.h"
+#include <hip/hip_runtime.h>
 
 extern "C" __global__ __launch_bounds__(256) void
 histogram(unsigned *out, const unsigned char *in, int n) {
   __shared__ unsigned char counts[256 * 4];
-  unsigned t = threadIdx_x;
+  unsigned t = threadIdx.x;
   for (int bin = 0; bin < 4; ++bin)
     counts[t * 4 + bin] = 0;
   for (int i = t; i < n; i += 256)
@@ -19,6 +19,6 @@ histogram(unsigned *out, const unsigned char *in, int n) {
     unsigned sum = 0;
     for (int j = 0; j < 256; ++j)
       sum += counts[j * 4 + t];
-    out[blockIdx_x * 4 + t] = sum;
+    out[blockIdx.x * 4 + t] = sum;
   }
 }

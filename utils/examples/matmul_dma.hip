@@ -3,7 +3,11 @@
 // (global_load_lds_dword, gfx942/gfx950). The loads of tile k+1 are in flight
 // while tile k is multiplied; the vmcnt wait before the barrier must let
 // them stay in flight (vmcnt(2), not vmcnt(0)).
-#include "lds_example.h"
+#include <hip/hip_runtime.h>
+
+// Pointers in the global and LDS address spaces, as the LDS DMA builtin takes.
+typedef __attribute__((address_space(1))) void GlobalVoid;
+typedef __attribute__((address_space(3))) void LocalVoid;
 
 // Each wave's 64 lanes write 64 consecutive floats at Dst + 4 * lane.
 __device__ static void loadTile(LocalVoid *Dst, const float *Src) {
@@ -13,9 +17,9 @@ __device__ static void loadTile(LocalVoid *Dst, const float *Src) {
 extern "C" __global__ __launch_bounds__(256) void
 matmul_dma(float *c, const float *a, const float *b, int n) {
   __shared__ float as[2][256], bs[2][256];
-  unsigned tx = threadIdx_x, ty = threadIdx_y;
+  unsigned tx = threadIdx.x, ty = threadIdx.y;
   unsigned wave = (ty * 16 + tx) / 64;
-  unsigned row = blockIdx_y * 16 + ty, col = blockIdx_x * 16 + tx;
+  unsigned row = blockIdx.y * 16 + ty, col = blockIdx.x * 16 + tx;
   int tiles = n / 16;
   float acc = 0.0f;
   loadTile((LocalVoid *)&as[0][wave * 64], a + row * n + tx);

@@ -5,7 +5,7 @@
 // waves past n skip them); without them, no barrier can go inside the
 // divergent region: the pass warns, naming the branch, and leaves the
 // hazards to the author.
-#include "lds_example.h"
+#include <hip/hip_runtime.h>
 
 struct Body {
   float X, Y, Z, W;
@@ -14,8 +14,8 @@ struct Body {
 extern "C" __global__ __launch_bounds__(256) void
 bodyForce(Body *pos, Body *vel, float dt, int n) {
   __shared__ Body tile[256];
-  unsigned t = threadIdx_x;
-  int i = blockIdx_x * 256 + t;
+  unsigned t = threadIdx.x;
+  int i = blockIdx.x * 256 + t;
   if (i < n) {
     float fx = 0.0f, fy = 0.0f, fz = 0.0f;
     for (int base = 0; base < n; base += 256) {

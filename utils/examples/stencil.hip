@@ -1,22 +1,23 @@
-// A 1-D stencil through LDS, HIP without the HIP headers (compiles with
-// clang-22 -nogpulib -nogpuinc). Its __syncthreads() calls are missing on
-// purpose: the pass places them.
-#define __shared__ __attribute__((shared))
-#define __global__ __attribute__((global))
+// A 1-D three-point stencil through LDS, repeated n times over the same
+// 256-element block: each iteration stages the block with zero borders,
+// then every work-item reads its two neighbours' slots.
+#include <hip/hip_runtime.h>
 
-extern "C" __global__ void stencil(float *out, const float *in, int n) {
+extern "C" __global__ __launch_bounds__(256) void stencil(float *out,
+                                                          const float *in,
+                                                          int n) {
   __shared__ float buf[258];
-  unsigned t = __builtin_amdgcn_workitem_id_x();
-  unsigned base = __builtin_amdgcn_workgroup_id_x() * 256;
+  unsigned t = threadIdx.x;
+  unsigned base = blockIdx.x * 256;
   for (int it = 0; it < n; ++it) {
     buf[t + 1] = in[base + t];
     if (t == 0) {
       buf[0] = 0.0f;
       buf[257] = 0.0f;
     }
-    // __syncthreads() belongs here (RAW: neighbours' slots)...
+    __syncthreads(); // RAW: neighbours' slots
     float v = buf[t] + buf[t + 1] + buf[t + 2];
-    // ...and here (WAR: the next iteration overwrites what others read).
+    __syncthreads(); // WAR: the next iteration overwrites what others read
     out[base + t] += v;
   }
 }
