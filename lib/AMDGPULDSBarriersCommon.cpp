@@ -6,6 +6,7 @@
 #include "llvm/CodeGen/TargetInstrInfo.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Metadata.h"
@@ -46,8 +47,14 @@ bool llvm::ldsbarriers::isSingleWave(const Function &F, unsigned WaveSize) {
 void llvm::ldsbarriers::diagnose(const Function &F, const DebugLoc &DL,
                                  const Twine &Msg,
                                  DiagnosticSeverity Severity) {
+  // The line in the function being compiled, not in an inlined header (the
+  // barrier of __syncthreads(), say): the message names the whole chain.
+  const DILocation *Loc = DL.get();
+  while (Loc && Loc->getInlinedAt())
+    Loc = Loc->getInlinedAt();
   F.getContext().diagnose(DiagnosticInfoGenericWithLoc(
-      "amdgpu-lds-barriers: " + Msg, F, DiagnosticLocation(DL), Severity));
+      "amdgpu-lds-barriers: " + Msg, F, DiagnosticLocation(DebugLoc(Loc)),
+      Severity));
 }
 
 std::string llvm::ldsbarriers::describeInstr(const MachineInstr &MI) {

@@ -30,5 +30,10 @@ config.substitutions.append(
      os.path.dirname(os.path.dirname(config.plugin)) + " bash " +
      os.path.join(config.test_source_root, "..", "utils", "hip-compile.sh") +
      " --pass-opt=-amdgpu-lds-barriers-verify"))
+# %lds_root is the checkout, %lds_build the plugin's build directory.
+config.substitutions.append(
+    ("%lds_root", os.path.join(config.test_source_root, "..")))
+config.substitutions.append(
+    ("%lds_build", os.path.dirname(os.path.dirname(config.plugin))))
 config.substitutions.append(
     ("%examples", os.path.join(config.test_source_root, "..", "utils", "examples")))

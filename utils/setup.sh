@@ -19,6 +19,7 @@ PACKAGES=(
   python3        # lit and the fuzzer
   libamdhip64-dev   # HIP headers (hip/hip_runtime.h) for the HIP kernels
   rocm-device-libs  # ROCm device libraries (threadIdx, __syncthreads)
+  lld-22            # links HIP code objects (the CMake recipe)
 )
 
 missing=()
