@@ -73,7 +73,13 @@ if [ "$strip" -eq 1 ] && [ "$stock" -eq 1 ]; then
   exit 2
 fi
 if [ ! -f "$libs/oclc_isa_version_${arch#gfx}.bc" ]; then
-  "$root/utils/hip-device-libs.sh" "$libs"
+  # Parallel builds may all get here first: one makes the directory.
+  mkdir -p "$build"
+  (
+    flock 9
+    [ -f "$libs/oclc_isa_version_${arch#gfx}.bc" ] ||
+      "$root/utils/hip-device-libs.sh" "$libs"
+  ) 9> "$build/.hip-device-libs.lock"
 fi
 
 # clang-22 no longer defines the wavefront-size macro that HIP 5.2's headers

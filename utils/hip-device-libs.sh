@@ -25,7 +25,8 @@ if [ ! -f "$src/ockl.bc" ] || [ ! -f "$src/hip.bc" ]; then
 fi
 mkdir -p "$dir"
 for f in "$src"/*.bc; do
-  ln -sf "$f" "$dir/"
+  link=$dir/$(basename "$f")
+  [ -e "$link" ] || ln -s "$f" "$link" 2> /dev/null || [ -e "$link" ]
 done
 
 # The data layout clang-22 gives amdgcn, so that linking raises no warning.
@@ -42,7 +43,8 @@ for t in $targets; do
   name=${t%%:*} version=${t##*:}
   out=$dir/oclc_isa_version_$name.bc
   [ -e "$out" ] && continue
+  tmp=$(mktemp "$dir/.isa.XXXXXX")
   printf 'target datalayout = %s\ntarget triple = "amdgcn-amd-amdhsa"\n@__oclc_ISA_version = linkonce_odr protected local_unnamed_addr addrspace(4) constant i32 %s, align 4\n' \
-    "$layout" "$version" | "$as" -o "$out.tmp"
-  mv "$out.tmp" "$out"
+    "$layout" "$version" | "$as" -o "$tmp"
+  mv -f "$tmp" "$out" # Atomic: a concurrent compile sees all or nothing.
 done
