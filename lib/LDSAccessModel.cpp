@@ -501,7 +501,8 @@ unsigned LDSAccessModel::threadForm(const MachineInstr &MI) {
   const WorkgroupShape &Shape = Program.Shape;
   if (llvm::all_of(Forms, [&](const ThreadAddress &TA) {
         for (unsigned D = 0; D < 3; ++D)
-          if (TA.Coef[D] || TA.IdLo[D] > 0 || TA.IdHi[D] < Shape.MaxDim[D] - 1)
+          if (TA.Coef[D] || (TA.Fn && TA.Fn->usesDim(D)) || TA.IdLo[D] > 0 ||
+              TA.IdHi[D] < Shape.MaxDim[D] - 1)
             return false;
         return true;
       }))

@@ -23,6 +23,7 @@
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
+#include "llvm/Support/KnownBits.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 
@@ -36,10 +37,124 @@ static constexpr int64_t Small = int64_t(1) << 28;
 /// \p V modulo 2^32 as a signed 32-bit value.
 static int64_t wrap32(int64_t V) { return int64_t(int32_t(uint32_t(V))); }
 
+//===----------------------------------------------------------------------===//
+// TidExpr
+//===----------------------------------------------------------------------===//
+
+static uint64_t lowBits(uint64_t V, unsigned Width) {
+  return Width >= 64 ? V : V & ((uint64_t(1) << Width) - 1);
+}
+
+static int64_t signExtend(uint64_t V, unsigned Width) {
+  if (Width >= 64)
+    return int64_t(V);
+  uint64_t Sign = uint64_t(1) << (Width - 1);
+  return int64_t((lowBits(V, Width) ^ Sign) - Sign);
+}
+
+uint64_t TidExpr::eval(const std::array<int64_t, 3> &T) const {
+  SmallVector<uint64_t, 8> V(Nodes.size());
+  for (unsigned I = 0; I < Nodes.size(); ++I) {
+    const Node &N = Nodes[I];
+    uint64_t A = N.L >= 0 ? V[N.L] : 0, B = N.R >= 0 ? V[N.R] : 0;
+    uint64_t R = 0;
+    switch (N.K) {
+    case Id:
+      R = uint64_t(T[N.Imm]);
+      break;
+    case Const:
+      R = uint64_t(N.Imm);
+      break;
+    case Add:
+      R = A + B;
+      break;
+    case Sub:
+      R = A - B;
+      break;
+    case Mul:
+      R = A * B;
+      break;
+    case And:
+      R = A & B;
+      break;
+    case Or:
+      R = A | B;
+      break;
+    case Xor:
+      R = A ^ B;
+      break;
+    // Shift amounts of at least the width are poison in the IR; the
+    // builder only makes these nodes for constant amounts below it.
+    case Shl:
+      R = B < N.Width ? A << B : 0;
+      break;
+    case LShr:
+      R = B < N.Width ? A >> B : 0;
+      break;
+    case AShr:
+      R = B < N.Width ? uint64_t(signExtend(A, N.Width) >> B) : 0;
+      break;
+    // Division by zero is undefined in the IR; the builder only makes
+    // these nodes for nonzero constant divisors.
+    case UDiv:
+      R = B ? A / B : 0;
+      break;
+    case URem:
+      R = B ? A % B : 0;
+      break;
+    case ZExt:
+      R = lowBits(A, unsigned(N.Imm));
+      break;
+    case SExt:
+      R = uint64_t(signExtend(A, unsigned(N.Imm)));
+      break;
+    case Trunc:
+      R = A;
+      break;
+    }
+    V[I] = lowBits(R, N.Width);
+  }
+  return V.empty() ? 0 : V.back();
+}
+
+bool TidExpr::usesDim(unsigned D) const {
+  return llvm::any_of(Nodes,
+                      [&](const Node &N) { return N.K == Id && N.Imm == D; });
+}
+
+std::string TidExpr::str() const {
+  static const char *Names[] = {"tid", "",     "+",    "-",    "*",   "&",
+                                "|",   "^",    "<<",   ">>",   ">>s", "/",
+                                "%",   "zext", "sext", "trunc"};
+  SmallVector<std::string, 8> S(Nodes.size());
+  for (unsigned I = 0; I < Nodes.size(); ++I) {
+    const Node &N = Nodes[I];
+    switch (N.K) {
+    case Id:
+      S[I] = std::string("tid.") + "xyz"[N.Imm];
+      break;
+    case Const:
+      S[I] = std::to_string(N.Imm);
+      break;
+    case ZExt:
+    case SExt:
+    case Trunc:
+      S[I] = std::string(Names[N.K]) + std::to_string(N.Width) + "(" + S[N.L] +
+             ")";
+      break;
+    default:
+      S[I] = "(" + S[N.L] + " " + Names[N.K] + " " + S[N.R] + ")";
+      break;
+    }
+  }
+  return S.empty() ? "0" : S.back();
+}
+
 bool ThreadAddress::operator==(const ThreadAddress &O) const {
-  return Const == O.Const && Coef == O.Coef && VarLo == O.VarLo &&
-         VarHi == O.VarHi && Uniform == O.Uniform && IdLo == O.IdLo &&
-         IdHi == O.IdHi && Size == O.Size;
+  bool SameFn = Fn == O.Fn || (Fn && O.Fn && *Fn == *O.Fn);
+  return Const == O.Const && Coef == O.Coef && SameFn && VarLo == O.VarLo &&
+         VarHi == O.VarHi && VarAlign == O.VarAlign && Uniform == O.Uniform &&
+         IdLo == O.IdLo && IdHi == O.IdHi && Size == O.Size;
 }
 
 std::string ThreadAddress::str() const {
@@ -50,8 +165,13 @@ std::string ThreadAddress::str() const {
   for (unsigned D = 0; D < 3; ++D)
     if (Coef[D])
       OS << " + " << Coef[D] << "*tid." << Dim[D];
-  if (VarLo || VarHi)
+  if (Fn)
+    OS << " + " << Fn->str();
+  if (VarLo || VarHi) {
     OS << " + [" << VarLo << ", " << VarHi << "]";
+    if (VarAlign)
+      OS << " * 2^" << VarAlign;
+  }
   for (auto [Sym, C] : Uniform)
     OS << " + " << C << "*u" << Sym;
   OS << " (" << Size << " bytes";
@@ -93,6 +213,8 @@ static IdSpace enumerateIds(const ThreadAddress &A,
       int64_t Term = 0;
       for (unsigned D : Dims)
         Term += A.Coef[D] * Id[D];
+      if (A.Fn) // Its value modulo 2^32, as a signed 32-bit number.
+        Term += wrap32(int64_t(A.Fn->eval(Id)));
       S.Ids.push_back(Id);
       S.Terms.push_back(Term);
       return;
@@ -111,6 +233,51 @@ static IdSpace enumerateIds(const ThreadAddress &A,
   return S;
 }
 
+/// Whether the bytes of A and B, taken modulo 2^K, may meet for two
+/// different work-items (for any work-items when \p AnyPair: dimensions
+/// the enumeration does not see may tell equal-looking ones apart).
+static bool residuesMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
+                               const IdSpace &SA, const IdSpace &SB,
+                               bool AnyPair, unsigned K) {
+  const uint64_t M = uint64_t(1) << K;
+  if (A.Size >= M || B.Size >= M)
+    return true;
+  // Intervals [Begin, End) in [0, M); one that wraps is split in two.
+  struct Piece {
+    uint64_t Begin, End;
+    unsigned Item;
+    bool FromA;
+  };
+  std::vector<Piece> Pieces;
+  auto AddSide = [&](const ThreadAddress &T, const IdSpace &S, bool FromA) {
+    for (unsigned I = 0; I < S.Terms.size(); ++I) {
+      uint64_t Begin = uint64_t(T.Const + S.Terms[I]) & (M - 1);
+      uint64_t End = Begin + T.Size;
+      Pieces.push_back({Begin, std::min(End, M), I, FromA});
+      if (End > M)
+        Pieces.push_back({0, End - M, I, FromA});
+    }
+  };
+  AddSide(A, SA, true);
+  AddSide(B, SB, false);
+  llvm::sort(Pieces,
+             [](const Piece &X, const Piece &Y) { return X.Begin < Y.Begin; });
+  // Sweep: the pieces of each side still open at the current start.
+  std::vector<const Piece *> Open[2];
+  for (const Piece &P : Pieces) {
+    for (auto &Side : Open)
+      llvm::erase_if(Side, [&](const Piece *Q) { return Q->End <= P.Begin; });
+    for (const Piece *Q : Open[P.FromA ? 1 : 0]) {
+      const auto &IdP = P.FromA ? SA.Ids[P.Item] : SB.Ids[P.Item];
+      const auto &IdQ = Q->FromA ? SA.Ids[Q->Item] : SB.Ids[Q->Item];
+      if (AnyPair || IdP != IdQ)
+        return true;
+    }
+    Open[P.FromA ? 0 : 1].push_back(&P);
+  }
+  return false;
+}
+
 bool llvm::ldsbarriers::workItemsMayOverlap(const ThreadAddress &A,
                                             const ThreadAddress &B,
                                             const WorkgroupShape &Shape) {
@@ -122,7 +289,8 @@ bool llvm::ldsbarriers::workItemsMayOverlap(const ThreadAddress &A,
   SmallVector<unsigned, 3> Dims;
   bool OtherDims = false;
   for (unsigned D = 0; D < 3; ++D) {
-    bool Used = A.Coef[D] || B.Coef[D] || A.IdLo[D] > 0 || B.IdLo[D] > 0 ||
+    bool Used = A.Coef[D] || B.Coef[D] || (A.Fn && A.Fn->usesDim(D)) ||
+                (B.Fn && B.Fn->usesDim(D)) || A.IdLo[D] > 0 || B.IdLo[D] > 0 ||
                 A.IdHi[D] < Shape.MaxDim[D] - 1 ||
                 B.IdHi[D] < Shape.MaxDim[D] - 1;
     if (Used)
@@ -136,6 +304,17 @@ bool llvm::ldsbarriers::workItemsMayOverlap(const ThreadAddress &A,
     return true;
   if (SA.Ids.empty() || SB.Ids.empty())
     return false; // One of them runs on no work-item.
+
+  // Per-work-item values that are multiples of 2^K (u * 2^K, with u any
+  // value: a loaded byte times 128, say) leave the address's residue
+  // modulo 2^K to the rest; 2^K divides 2^32, so bytes that differ modulo
+  // 2^K differ.
+  unsigned K = 32;
+  for (const ThreadAddress *T : {&A, &B})
+    if (T->VarLo || T->VarHi)
+      K = std::min(K, T->VarAlign);
+  if (K >= 1 && K < 32 && !residuesMayOverlap(A, B, SA, SB, OtherDims, K))
+    return false;
 
   // Rule out 32-bit wrap-around: every quantity below stays far inside it.
   auto MaxAbs = [](const std::vector<int64_t> &V) {
@@ -182,12 +361,15 @@ bool llvm::ldsbarriers::workItemsMayOverlap(const ThreadAddress &A,
 // ThreadAddressBuilder
 //===----------------------------------------------------------------------===//
 
-/// Const + sum Coef[d] * tid_d + [VarLo, VarHi] + sum Uniform, modulo 2^32
-/// (Const and the coefficients are kept wrapped to 32 bits).
+/// Const + sum Coef[d] * tid_d + Fn(tid) + [VarLo, VarHi] * 2^VarAlign +
+/// sum Uniform, modulo 2^32 (Const and the coefficients are kept wrapped to
+/// 32 bits).
 struct ThreadAddressBuilder::Linear {
   int64_t Const = 0;
   std::array<int64_t, 3> Coef = {0, 0, 0};
+  std::shared_ptr<const TidExpr> Fn;
   int64_t VarLo = 0, VarHi = 0;
+  unsigned VarAlign = 0;
   SmallVector<std::pair<unsigned, int64_t>, 2> Uniform;
 
   static Linear constant(int64_t C) {
@@ -195,14 +377,19 @@ struct ThreadAddressBuilder::Linear {
     L.Const = wrap32(C);
     return L;
   }
+  bool hasVar() const { return VarLo || VarHi; }
   bool isConstant() const {
-    return !Coef[0] && !Coef[1] && !Coef[2] && !VarLo && !VarHi &&
+    return !Coef[0] && !Coef[1] && !Coef[2] && !Fn && !hasVar() &&
            Uniform.empty();
   }
   bool add(const Linear &O) {
     Const = wrap32(Const + O.Const);
     for (unsigned D = 0; D < 3; ++D)
       Coef[D] = wrap32(Coef[D] + O.Coef[D]);
+    if (O.Fn)
+      Fn = Fn ? combine(TidExpr::Add, *Fn, *O.Fn) : O.Fn;
+    if (O.hasVar())
+      VarAlign = hasVar() ? std::min(VarAlign, O.VarAlign) : O.VarAlign;
     VarLo += O.VarLo;
     VarHi += O.VarHi;
     for (auto [Sym, C] : O.Uniform) {
@@ -222,17 +409,46 @@ struct ThreadAddressBuilder::Linear {
     Const = wrap32(Const * K);
     for (int64_t &C : Coef)
       C = wrap32(C * K);
+    if (Fn) {
+      TidExpr Factor;
+      Factor.Nodes.push_back({TidExpr::Const, 32, -1, -1, K & 0xffffffff});
+      Fn = combine(TidExpr::Mul, *Fn, Factor);
+    }
     // The per-work-item range scales exactly or not at all.
-    if ((VarLo || VarHi) && (K > Small || K < -Small))
+    if (hasVar() && (K > Small || K < -Small))
       return false;
     VarLo *= K;
     VarHi *= K;
     if (K < 0)
       std::swap(VarLo, VarHi);
+    if (hasVar())
+      VarAlign = std::min(31u, VarAlign + unsigned(llvm::countr_zero(
+                                              uint64_t(K < 0 ? -K : K))));
+    else
+      VarAlign = 0;
     for (auto &U : Uniform)
       U.second = wrap32(U.second * K);
     llvm::erase_if(Uniform, [](const auto &U) { return U.second == 0; });
     return VarLo > -Small && VarHi < Small;
+  }
+  /// Op(X, Y) at 32 bits, which is all the address keeps.
+  static std::shared_ptr<const TidExpr>
+  combine(TidExpr::Kind Op, const TidExpr &X, const TidExpr &Y) {
+    auto E = std::make_shared<TidExpr>();
+    auto Append = [&](const TidExpr &T) {
+      int32_t Base = E->Nodes.size();
+      for (TidExpr::Node N : T.Nodes) {
+        if (N.L >= 0)
+          N.L += Base;
+        if (N.R >= 0)
+          N.R += Base;
+        E->Nodes.push_back(N);
+      }
+      return int32_t(E->Nodes.size() - 1);
+    };
+    int32_t L = Append(X), R = Append(Y);
+    E->Nodes.push_back({Op, 32, L, R, 0});
+    return E;
   }
 };
 
@@ -468,25 +684,135 @@ ThreadAddressBuilder::linearize(const Value *V, unsigned Depth) {
       break;
     }
   }
-  // Anything else: a value the workgroup shares, or a per-work-item value
-  // of known range, or nothing we can use.
+  // Anything else: a value the workgroup shares, a function of the
+  // work-item id evaluated exactly, a per-work-item value of known range,
+  // or nothing we can use.
   if (V->getType()->isIntegerTy() && V->getType()->getIntegerBitWidth() <= 64) {
     if (isInvariantUniform(V, 0)) {
       Linear L;
       L.Uniform.push_back({symbol(V), 1});
       return L;
     }
-    // Its unsigned range, if small, is its value modulo 2^32 too.
-    ConstantRange R = computeConstantRange(V, /*ForSigned=*/false);
+    if (std::shared_ptr<const TidExpr> E = tidExpr(V)) {
+      Linear L;
+      L.Fn = std::move(E);
+      return L;
+    }
+    // Its unsigned range, if small, is its value modulo 2^32 too (the
+    // known bits give it for a zero-extended load, say).
+    KnownBits Known = computeKnownBits(V, DL);
+    ConstantRange R =
+        computeConstantRange(V, /*ForSigned=*/false)
+            .intersectWith(ConstantRange::fromKnownBits(Known, false),
+                           ConstantRange::Unsigned);
     if (!R.isFullSet() && !R.isEmptySet() && !R.isWrappedSet() &&
         R.getUnsignedMax().ult(uint64_t(Small))) {
       Linear L;
       L.VarLo = R.getUnsignedMin().getZExtValue();
       L.VarHi = R.getUnsignedMax().getZExtValue();
+      L.VarAlign = std::min(31u, Known.countMinTrailingZeros());
       return L;
     }
   }
   return std::nullopt;
+}
+
+std::shared_ptr<const TidExpr> ThreadAddressBuilder::tidExpr(const Value *V) {
+  auto E = std::make_shared<TidExpr>();
+  bool UsesId = false;
+  // Appends V's nodes, returning the index of its value, or -1.
+  auto Rec = [&](auto &&Self, const Value *X, unsigned Depth) -> int32_t {
+    auto *Ty = dyn_cast<IntegerType>(X->getType());
+    if (!Ty || Ty->getBitWidth() > 64 || Depth > 16 || E->Nodes.size() > 64)
+      return -1;
+    uint8_t Width = Ty->getBitWidth();
+    auto Push = [&](TidExpr::Kind K, int32_t L, int32_t R, int64_t Imm) {
+      E->Nodes.push_back({K, Width, L, R, Imm});
+      return int32_t(E->Nodes.size() - 1);
+    };
+    if (const auto *CI = dyn_cast<ConstantInt>(X))
+      return Push(TidExpr::Const, -1, -1, int64_t(CI->getZExtValue()));
+    if (int D = workItemDim(X); D >= 0) {
+      UsesId = true;
+      return Push(TidExpr::Id, -1, -1, D);
+    }
+    const auto *I = dyn_cast<Instruction>(X);
+    if (!I)
+      return -1;
+    if (const auto *C = dyn_cast<CastInst>(I)) {
+      unsigned From = C->getSrcTy()->getScalarSizeInBits();
+      int32_t L = Self(Self, C->getOperand(0), Depth + 1);
+      if (L < 0)
+        return -1;
+      switch (C->getOpcode()) {
+      case Instruction::ZExt:
+        return Push(TidExpr::ZExt, L, -1, From);
+      case Instruction::SExt:
+        return Push(TidExpr::SExt, L, -1, From);
+      case Instruction::Trunc:
+        return Push(TidExpr::Trunc, L, -1, 0);
+      default:
+        return -1;
+      }
+    }
+    const auto *BO = dyn_cast<BinaryOperator>(I);
+    if (!BO)
+      return -1;
+    TidExpr::Kind K;
+    switch (BO->getOpcode()) {
+    case Instruction::Add:
+      K = TidExpr::Add;
+      break;
+    case Instruction::Sub:
+      K = TidExpr::Sub;
+      break;
+    case Instruction::Mul:
+      K = TidExpr::Mul;
+      break;
+    case Instruction::And:
+      K = TidExpr::And;
+      break;
+    case Instruction::Or:
+      K = TidExpr::Or;
+      break;
+    case Instruction::Xor:
+      K = TidExpr::Xor;
+      break;
+    case Instruction::Shl:
+      K = TidExpr::Shl;
+      break;
+    case Instruction::LShr:
+      K = TidExpr::LShr;
+      break;
+    case Instruction::AShr:
+      K = TidExpr::AShr;
+      break;
+    case Instruction::UDiv:
+      K = TidExpr::UDiv;
+      break;
+    case Instruction::URem:
+      K = TidExpr::URem;
+      break;
+    default:
+      return -1;
+    }
+    // Shifts and divisions by constants only: a variable amount may be
+    // poison or undefined, which the evaluation cannot follow.
+    if (BO->isShift() || K == TidExpr::UDiv || K == TidExpr::URem) {
+      const auto *Amount = dyn_cast<ConstantInt>(BO->getOperand(1));
+      if (!Amount || (BO->isShift() && Amount->getZExtValue() >= Width) ||
+          (!BO->isShift() && Amount->isZero()))
+        return -1;
+    }
+    int32_t L = Self(Self, BO->getOperand(0), Depth + 1);
+    int32_t R = L < 0 ? -1 : Self(Self, BO->getOperand(1), Depth + 1);
+    if (R < 0)
+      return -1;
+    return Push(K, L, R, 0);
+  };
+  if (Rec(Rec, V, 0) < 0 || !UsesId)
+    return nullptr;
+  return E;
 }
 
 void ThreadAddressBuilder::applyConditions(ThreadAddress &TA,
@@ -603,8 +929,10 @@ std::optional<ThreadAddress> ThreadAddressBuilder::build(const Value *Ptr,
   ThreadAddress TA;
   TA.Const = L->Const;
   TA.Coef = L->Coef;
+  TA.Fn = L->Fn;
   TA.VarLo = L->VarLo;
   TA.VarHi = L->VarHi;
+  TA.VarAlign = L->hasVar() ? L->VarAlign : 0;
   TA.Uniform = L->Uniform;
   TA.Size = Size;
   applyConditions(TA, At);

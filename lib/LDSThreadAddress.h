@@ -56,17 +56,65 @@ struct WorkgroupShape {
 /// sizes in [1, 1024] whose product is at most 1024.
 WorkgroupShape getWorkgroupShape(const Function &F);
 
+/// An integer function of the work-item id alone, kept as the IR computes
+/// it (masks, shifts, xor, division by constants, at the IR's bit widths)
+/// so that it can be evaluated exactly for every work-item: the parts of an
+/// address an affine form cannot describe, e.g. 4 * (t & 31) + (t >> 5).
+struct TidExpr {
+  enum Kind : uint8_t {
+    Id,    // Imm = the dimension.
+    Const, // Imm = the value.
+    Add,
+    Sub,
+    Mul,
+    And,
+    Or,
+    Xor,
+    Shl,
+    LShr,
+    AShr,
+    UDiv,
+    URem,
+    ZExt,  // Of L, from Imm bits.
+    SExt,  // Of L, from Imm bits.
+    Trunc, // Of L.
+  };
+  struct Node {
+    Kind K;
+    uint8_t Width; // The result's bits (at most 64).
+    int32_t L = -1, R = -1;
+    int64_t Imm = 0;
+    bool operator==(const Node &O) const {
+      return K == O.K && Width == O.Width && L == O.L && R == O.R &&
+             Imm == O.Imm;
+    }
+  };
+  /// Operands come before their users; the last node is the value.
+  SmallVector<Node, 8> Nodes;
+
+  /// The value for the work-item with ids \p T, as the IR computes it (its
+  /// low Width bits, zero-extended).
+  uint64_t eval(const std::array<int64_t, 3> &T) const;
+  bool usesDim(unsigned D) const;
+  bool operator==(const TidExpr &O) const { return Nodes == O.Nodes; }
+  std::string str() const;
+};
+
 /// An access's bytes [Addr, Addr + Size) for the work-item with id t, where,
 /// modulo 2^32,
-///   Addr = Const + sum_d Coef[d] * t[d] + v + sum_s UniformCoef_s * u_s
-/// with v an unknown per-work-item value in [VarLo, VarHi] and u_s values
-/// every work-item of the workgroup shares. Only work-items with
-/// IdLo[d] <= t[d] <= IdHi[d] execute the access (conditions on the id that
-/// dominate it).
+///   Addr = Const + sum_d Coef[d] * t[d] + Fn(t) + v + sum_s UniformCoef_s *
+///   u_s
+/// with Fn an exactly evaluated function of the id (optional), v an unknown
+/// per-work-item value in [VarLo, VarHi] that is a multiple of 2^VarAlign,
+/// and u_s values every work-item of the workgroup shares. Only work-items
+/// with IdLo[d] <= t[d] <= IdHi[d] execute the access (conditions on the id
+/// that dominate it).
 struct ThreadAddress {
   int64_t Const = 0;
   std::array<int64_t, 3> Coef = {0, 0, 0};
+  std::shared_ptr<const TidExpr> Fn;
   int64_t VarLo = 0, VarHi = 0;
+  unsigned VarAlign = 0;
   /// (symbol, coefficient), sorted by symbol, no zero coefficients.
   SmallVector<std::pair<unsigned, int64_t>, 2> Uniform;
   std::array<int64_t, 3> IdLo = {0, 0, 0};
@@ -105,6 +153,9 @@ private:
   struct Linear;
   std::optional<Linear> linearize(const Value *V, unsigned Depth);
   bool isInvariantUniform(const Value *V, unsigned Depth);
+  /// V as a function of the work-item id alone, evaluated exactly; null
+  /// when it depends on anything else or not on the id.
+  std::shared_ptr<const TidExpr> tidExpr(const Value *V);
   unsigned symbol(const void *Key);
   void applyConditions(ThreadAddress &TA, const BasicBlock *At);
 

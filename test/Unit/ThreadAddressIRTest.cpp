@@ -1,0 +1,396 @@
+//===- ThreadAddressIRTest.cpp - The address builder against the IR -------===//
+//
+// Random LDS index expressions in IR (masks, shifts, xor, division and
+// remainder by constants, casts between widths, a loaded byte scaled by a
+// power of two, a kernel argument), built into ThreadAddresses by
+// ThreadAddressBuilder. Every pair the analysis calls disjoint between
+// work-items is checked by an interpreter of the IR written here, on its
+// own: every pair of different work-items of small launches, sampled
+// values of the loaded bytes and the argument. It shares nothing with the
+// builder or the overlap test but LLVM's APInt arithmetic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LDSThreadAddress.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsAMDGPU.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "gtest/gtest.h"
+#include <map>
+#include <random>
+
+using namespace llvm;
+using namespace llvm::ldsbarriers;
+
+namespace {
+
+using Id = std::array<int64_t, 3>;
+
+/// The value of \p V for work-item \p T, loaded bytes \p Loaded (one per
+/// load instruction, by order of creation) and argument \p Arg.
+struct Interpreter {
+  Id T;
+  const std::map<const Value *, uint64_t> *Loaded;
+  uint64_t Arg;
+
+  APInt eval(const Value *V) const {
+    unsigned W = V->getType()->getIntegerBitWidth();
+    if (const auto *C = dyn_cast<ConstantInt>(V))
+      return C->getValue();
+    if (isa<Argument>(V))
+      return APInt(W, Arg);
+    if (const auto *II = dyn_cast<IntrinsicInst>(V)) {
+      switch (II->getIntrinsicID()) {
+      case Intrinsic::amdgcn_workitem_id_x:
+        return APInt(W, T[0]);
+      case Intrinsic::amdgcn_workitem_id_y:
+        return APInt(W, T[1]);
+      default:
+        break;
+      }
+    }
+    if (isa<LoadInst>(V))
+      return APInt(W, Loaded->at(V));
+    const auto *I = cast<Instruction>(V);
+    if (const auto *C = dyn_cast<CastInst>(I)) {
+      APInt X = eval(C->getOperand(0));
+      switch (C->getOpcode()) {
+      case Instruction::ZExt:
+        return X.zext(W);
+      case Instruction::SExt:
+        return X.sext(W);
+      case Instruction::Trunc:
+        return X.trunc(W);
+      default:
+        break;
+      }
+    }
+    APInt A = eval(I->getOperand(0)), B = eval(I->getOperand(1));
+    switch (I->getOpcode()) {
+    case Instruction::Add:
+      return A + B;
+    case Instruction::Sub:
+      return A - B;
+    case Instruction::Mul:
+      return A * B;
+    case Instruction::And:
+      return A & B;
+    case Instruction::Or:
+      return A | B;
+    case Instruction::Xor:
+      return A ^ B;
+    case Instruction::Shl:
+      return A.shl(B);
+    case Instruction::LShr:
+      return A.lshr(B);
+    case Instruction::AShr:
+      return A.ashr(B);
+    case Instruction::UDiv:
+      return A.udiv(B);
+    case Instruction::URem:
+      return A.urem(B);
+    default:
+      ADD_FAILURE() << "unexpected instruction";
+      return APInt(W, 0);
+    }
+  }
+};
+
+struct Generator {
+  std::mt19937 &R;
+  IRBuilder<> &B;
+  Value *TidX, *TidY, *Arg, *Bytes;
+  std::vector<const Value *> Loads;
+
+  int64_t pick(int64_t Lo, int64_t Hi) {
+    return std::uniform_int_distribution<int64_t>(Lo, Hi)(R);
+  }
+  Value *leaf(Type *Ty) {
+    Value *V;
+    switch (pick(0, 5)) {
+    case 0:
+    case 1:
+      V = TidX;
+      break;
+    case 2:
+      V = TidY;
+      break;
+    case 3:
+      return ConstantInt::get(Ty, pick(-3, 40));
+    default:
+      V = TidX;
+      break;
+    }
+    return B.CreateZExtOrTrunc(V, Ty);
+  }
+  /// A tid expression of type \p Ty.
+  Value *expr(Type *Ty, unsigned Depth) {
+    if (Depth == 0 || pick(0, 3) == 0)
+      return leaf(Ty);
+    unsigned W = Ty->getIntegerBitWidth();
+    Value *X = expr(Ty, Depth - 1);
+    auto K = [&](int64_t Lo, int64_t Hi) {
+      return ConstantInt::get(Ty, pick(Lo, Hi));
+    };
+    switch (pick(0, 13)) {
+    case 0:
+      return B.CreateAdd(X, expr(Ty, Depth - 1));
+    case 1:
+      return B.CreateSub(X, expr(Ty, Depth - 1));
+    case 2:
+      return B.CreateMul(X, K(-2, 6));
+    case 3:
+      return B.CreateAnd(X, K(0, 63));
+    case 4:
+      return B.CreateOr(X, K(0, 7));
+    case 5:
+      return B.CreateXor(X, pick(0, 1) ? K(0, 31) : expr(Ty, Depth - 1));
+    case 6:
+      return B.CreateShl(X, ConstantInt::get(Ty, pick(0, 4)));
+    case 7:
+      return B.CreateLShr(X, ConstantInt::get(Ty, pick(0, 5)));
+    case 8:
+      return B.CreateAShr(X, ConstantInt::get(Ty, pick(0, 3)));
+    case 9:
+      return B.CreateUDiv(X, K(1, 9));
+    case 10:
+      return B.CreateURem(X, K(1, 40));
+    case 12: // A negative value shifted right at 64 bits.
+      return B.CreateZExtOrTrunc(
+          B.CreateLShr(
+              B.CreateSExt(B.CreateSub(B.CreateZExtOrTrunc(X, B.getInt32Ty()),
+                                       B.getInt32(pick(1, 8))),
+                           B.getInt64Ty()),
+              ConstantInt::get(B.getInt64Ty(), pick(1, 40))),
+          Ty);
+    case 11: { // Through the other width and back.
+      Type *Other = B.getIntNTy(W == 32 ? 64 : 32);
+      Value *Y = pick(0, 1) ? B.CreateSExt(B.CreateTrunc(X, B.getInt32Ty()),
+                                           B.getInt64Ty())
+                            : B.CreateZExtOrTrunc(X, Other);
+      return B.CreateSExtOrTrunc(Y, Ty);
+    }
+    default:
+      return B.CreateMul(X, expr(Ty, Depth - 1));
+    }
+  }
+  /// An index: a tid expression, often plus a loaded byte times 2^k (a
+  /// per-work-item value only known to be a multiple), with the tid part
+  /// then often masked below 2^k (the sub-histogram layout), sometimes
+  /// plus the kernel argument.
+  Value *index(Type *Ty) {
+    Value *I = expr(Ty, 3);
+    if (pick(0, 1)) {
+      Value *P = B.CreateGEP(B.getInt8Ty(), Bytes, leaf(B.getInt32Ty()));
+      LoadInst *L = B.CreateLoad(B.getInt8Ty(), P);
+      Loads.push_back(L);
+      int64_t K = pick(0, 7);
+      Value *U = B.CreateShl(B.CreateZExt(L, Ty), ConstantInt::get(Ty, K));
+      if (pick(0, 2))
+        I = B.CreateAnd(I, ConstantInt::get(Ty, (int64_t(1) << K) - 1 +
+                                                    pick(0, 1) * pick(0, 8)));
+      I = B.CreateAdd(U, I);
+    }
+    if (pick(0, 4) == 0)
+      I = B.CreateAdd(I, B.CreateZExtOrTrunc(Arg, Ty));
+    return I;
+  }
+};
+
+bool bytesOverlap(uint32_t A, uint64_t SizeA, uint32_t B, uint64_t SizeB) {
+  return uint32_t(B - A) < SizeA || uint32_t(A - B) < SizeB;
+}
+
+TEST(ThreadAddressIRTest, RandomExpressionsAgreeWithTheInterpreter) {
+  std::mt19937 R(20261124);
+  LLVMContext Ctx;
+  unsigned Disjoint = 0, Built = 0, Unsound = 0;
+  const unsigned Trials = 1500;
+  for (unsigned Trial = 0; Trial < Trials; ++Trial) {
+    Module M("t", Ctx);
+    M.setDataLayout("e-p:64:64-p1:64:64-p3:32:32-i64:64-n32:64-S32-A5-G1");
+    IRBuilder<> B(Ctx);
+    auto *Lds =
+        new GlobalVariable(M, ArrayType::get(B.getInt8Ty(), 1 << 20), false,
+                           GlobalValue::InternalLinkage, nullptr, "lds",
+                           nullptr, GlobalValue::NotThreadLocal, 3);
+    auto *FTy = FunctionType::get(B.getVoidTy(),
+                                  {B.getInt32Ty(), B.getPtrTy(1)}, false);
+    Function *F = Function::Create(FTy, GlobalValue::ExternalLinkage, "k", M);
+    F->setCallingConv(CallingConv::AMDGPU_KERNEL);
+    B.SetInsertPoint(BasicBlock::Create(Ctx, "entry", F));
+    Generator G{R, B, nullptr, nullptr, F->getArg(0), F->getArg(1), {}};
+    G.TidX = B.CreateIntrinsic(B.getInt32Ty(), Intrinsic::amdgcn_workitem_id_x,
+                               ArrayRef<Value *>());
+    G.TidY = B.CreateIntrinsic(B.getInt32Ty(), Intrinsic::amdgcn_workitem_id_y,
+                               ArrayRef<Value *>());
+    Value *Idx[2];
+    uint64_t Size[2];
+    for (unsigned S = 0; S < 2; ++S) {
+      Type *Ty = G.pick(0, 1) ? B.getInt32Ty() : B.getInt64Ty();
+      Idx[S] = G.index(Ty);
+      Size[S] = uint64_t(1) << G.pick(0, 3);
+    }
+    B.CreateRetVoid();
+
+    // Launch shapes: the builder's bounds come from the attribute.
+    int64_t MaxFlat = G.pick(2, 24);
+    F->addFnAttr("amdgpu-flat-work-group-size", "1," + std::to_string(MaxFlat));
+    ThreadAddressBuilder TB(*F);
+    std::optional<ThreadAddress> TA[2];
+    for (unsigned S = 0; S < 2; ++S) {
+      Value *Ptr = B.CreateGEP(B.getInt8Ty(), Lds, Idx[S]);
+      TA[S] = TB.build(Ptr, 0, Size[S], nullptr);
+    }
+    if (!TA[0] || !TA[1])
+      continue;
+    ++Built;
+    if (workItemsMayOverlap(*TA[0], *TA[1], TB.shape()))
+      continue;
+    ++Disjoint;
+
+    // Every launch up to MaxFlat work-items, every pair of different
+    // work-items, sampled loaded bytes and arguments.
+    bool Found = false;
+    for (int64_t X = 1; X <= MaxFlat && !Found; ++X)
+      for (int64_t Y = 1; X * Y <= MaxFlat && !Found; ++Y)
+        for (int64_t Z = 1; X * Y * Z <= MaxFlat && !Found; ++Z) {
+          std::vector<Id> Items;
+          for (int64_t I = 0; I < X; ++I)
+            for (int64_t J = 0; J < Y; ++J)
+              for (int64_t L = 0; L < Z; ++L)
+                Items.push_back({I, J, L});
+          // The loaded bytes differ between the two work-items as they may.
+          for (uint64_t Arg : {0ull, 7ull, 0xfffffff0ull})
+            for (uint64_t ByteA : {0ull, 1ull, 3ull, 255ull})
+              for (uint64_t ByteB : {0ull, 2ull, 128ull, 255ull}) {
+                std::map<const Value *, uint64_t> LoadedA, LoadedB;
+                for (const Value *L : G.Loads) {
+                  LoadedA[L] = ByteA;
+                  LoadedB[L] = ByteB;
+                }
+                for (const Id &T1 : Items)
+                  for (const Id &T2 : Items) {
+                    if (T1 == T2)
+                      continue;
+                    Interpreter I1{T1, &LoadedA, Arg}, I2{T2, &LoadedB, Arg};
+                    // The index is in bytes (an i8 array at address 0).
+                    uint32_t A1 = uint32_t(I1.eval(Idx[0]).getZExtValue());
+                    uint32_t A2 = uint32_t(I2.eval(Idx[1]).getZExtValue());
+                    if (bytesOverlap(A1, Size[0], A2, Size[1]))
+                      Found = true;
+                  }
+              }
+        }
+    if (Found) {
+      ++Unsound;
+      ADD_FAILURE() << "unsound: " << TA[0]->str() << " vs " << TA[1]->str()
+                    << " with at most " << MaxFlat << " work-items";
+    }
+  }
+  EXPECT_EQ(Unsound, 0u);
+  RecordProperty("Built", Built);
+  RecordProperty("Disjoint", Disjoint);
+  // The test must exercise the analysis, not pass by proving nothing.
+  EXPECT_GT(Built, Trials * 9 / 10);
+  EXPECT_GT(Disjoint, Trials / 20) << "the analysis proves too little";
+}
+
+} // namespace
+
+namespace {
+
+/// Builds the ThreadAddress of an access of \p Size bytes at byte index
+/// Make(tid.x, tid.y, byte) of an LDS array, in a kernel of at most
+/// \p MaxFlat work-items (one-dimensional when \p OneD).
+struct Case {
+  LLVMContext Ctx;
+  Module M{"t", Ctx};
+  IRBuilder<> B{Ctx};
+  Function *F = nullptr;
+  GlobalVariable *Lds = nullptr;
+  Value *TidX = nullptr, *TidY = nullptr, *Byte = nullptr;
+
+  explicit Case(int64_t MaxFlat) {
+    Lds = new GlobalVariable(M, ArrayType::get(B.getInt8Ty(), 1 << 20), false,
+                             GlobalValue::InternalLinkage, nullptr, "lds",
+                             nullptr, GlobalValue::NotThreadLocal, 3);
+    F = Function::Create(
+        FunctionType::get(B.getVoidTy(), {B.getPtrTy(1)}, false),
+        GlobalValue::ExternalLinkage, "k", M);
+    F->setCallingConv(CallingConv::AMDGPU_KERNEL);
+    F->addFnAttr("amdgpu-flat-work-group-size", "1," + std::to_string(MaxFlat));
+    B.SetInsertPoint(BasicBlock::Create(Ctx, "entry", F));
+    TidX = B.CreateIntrinsic(B.getInt32Ty(), Intrinsic::amdgcn_workitem_id_x,
+                             ArrayRef<Value *>());
+    TidY = B.CreateIntrinsic(B.getInt32Ty(), Intrinsic::amdgcn_workitem_id_y,
+                             ArrayRef<Value *>());
+    Byte =
+        B.CreateZExt(B.CreateLoad(B.getInt8Ty(), F->getArg(0)), B.getInt32Ty());
+  }
+  bool mayOverlap(Value *IdxA, uint64_t SizeA, Value *IdxB, uint64_t SizeB,
+                  bool OneD) {
+    ThreadAddressBuilder TB(*F, OneD);
+    auto A = TB.build(B.CreateGEP(B.getInt8Ty(), Lds, IdxA), 0, SizeA, nullptr);
+    auto C = TB.build(B.CreateGEP(B.getInt8Ty(), Lds, IdxB), 0, SizeB, nullptr);
+    EXPECT_TRUE(A && C);
+    return !A || !C || workItemsMayOverlap(*A, *C, TB.shape());
+  }
+  Value *c(int64_t V) { return B.getInt32(V); }
+};
+
+TEST(ThreadAddressIRTest, ResiduePatterns) {
+  // Histogram256: sub-histograms with the data in the high bits,
+  // s[value * 128 + 4 * (t & 31) + (t >> 5)]: with at most 128 work-items
+  // 4 * (t & 31) + (t >> 5) is injective into [0, 128), so whatever bytes
+  // two work-items load their counters differ...
+  for (int64_t Flat : {128, 129}) {
+    Case K(Flat);
+    auto &B = K.B;
+    Value *Slot = B.CreateAdd(B.CreateMul(B.CreateAnd(K.TidX, K.c(31)), K.c(4)),
+                              B.CreateLShr(K.TidX, K.c(5)));
+    Value *Idx = B.CreateAdd(B.CreateMul(K.Byte, K.c(128)), Slot);
+    // ...but with 129, work-item 128 has t >> 5 = 4: slot 4, work-item 1's.
+    EXPECT_EQ(K.mayOverlap(Idx, 1, Idx, 1, /*OneD=*/true), Flat == 129);
+  }
+  // u * 2 + (t & 3): the residue modulo 2 is all that is known; work-items
+  // 0 and 2 meet (u = 1 and u = 0).
+  {
+    Case K(4);
+    auto &B = K.B;
+    Value *Idx =
+        B.CreateAdd(B.CreateShl(K.Byte, K.c(1)), B.CreateAnd(K.TidX, K.c(3)));
+    EXPECT_TRUE(K.mayOverlap(Idx, 1, Idx, 1, true));
+  }
+  // u * 8 + ((3 * t) & 7), 4 bytes, 3 work-items: residues 0, 3, 6; the
+  // bytes of work-item 2 wrap around to [0, 2), work-item 0's.
+  {
+    Case K(3);
+    auto &B = K.B;
+    Value *Idx = B.CreateAdd(B.CreateShl(K.Byte, K.c(3)),
+                             B.CreateAnd(B.CreateMul(K.TidX, K.c(3)), K.c(7)));
+    EXPECT_TRUE(K.mayOverlap(Idx, 4, Idx, 2, true));
+    EXPECT_FALSE(K.mayOverlap(Idx, 2, Idx, 2, true));
+  }
+  // u * 4 + (tid.x & 3) in a launch that may have two rows: work-items
+  // (0, 0) and (0, 1) have the same residue.
+  {
+    Case K(8);
+    auto &B = K.B;
+    Value *Idx =
+        B.CreateAdd(B.CreateShl(K.Byte, K.c(2)), B.CreateAnd(K.TidX, K.c(3)));
+    EXPECT_TRUE(K.mayOverlap(Idx, 1, Idx, 1, /*OneD=*/false));
+  }
+  {
+    Case K(4);
+    auto &B = K.B;
+    Value *Idx =
+        B.CreateAdd(B.CreateShl(K.Byte, K.c(2)), B.CreateAnd(K.TidX, K.c(3)));
+    EXPECT_FALSE(K.mayOverlap(Idx, 1, Idx, 1, /*OneD=*/true));
+    EXPECT_TRUE(K.mayOverlap(Idx, 1, Idx, 1, /*OneD=*/false));
+  }
+}
+
+} // namespace
