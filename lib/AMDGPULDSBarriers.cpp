@@ -315,6 +315,92 @@ static void reportThreadDisjointPairs(const AbstractProgram &P,
     }
 }
 
+/// Whether every pair of the two accesses' address forms is disjoint
+/// between work-items in launches of \p Shape.
+static bool formsDisjoint(const AbstractProgram &P, const Location &A,
+                          const Location &B, const WorkgroupShape &Shape) {
+  if (!A.ThreadForm || !B.ThreadForm)
+    return false;
+  for (const ThreadAddress &X : P.ThreadForms[A.ThreadForm])
+    for (const ThreadAddress &Y : P.ThreadForms[B.ThreadForm])
+      if (workItemsMayOverlap(X, Y, Shape))
+        return false;
+  return true;
+}
+
+/// What launch bound would prove two accesses disjoint between work-items,
+/// as advice for a remark or warning; empty when none would.
+static std::string boundHint(const AbstractProgram &P, const Location &A,
+                             const Location &B) {
+  if (!A.ThreadForm || !B.ThreadForm)
+    return "";
+  WorkgroupShape OneD = P.Shape;
+  OneD.MaxDim[1] = OneD.MaxDim[2] = 1;
+  bool Is1D = P.Shape.MaxDim[1] == 1 && P.Shape.MaxDim[2] == 1;
+  if (!Is1D && formsDisjoint(P, A, B, OneD))
+    return "; disjoint if the workgroup is one-dimensional (a 1-D launch: "
+           "-amdgpu-lds-assume-1d-workgroups)";
+  // A smaller bound is advice only for a kernel that declares none: one
+  // that does was written for its size.
+  if (P.Shape.MaxFlat < 1024 || P.Shape.Required)
+    return "";
+  // The largest bound that proves it.
+  for (int64_t N = 512; N >= 64; N /= 2)
+    for (bool Flat : {false, true}) {
+      if (Flat && Is1D)
+        continue;
+      WorkgroupShape S = Flat ? OneD : P.Shape;
+      S.MaxFlat = N;
+      for (int64_t &M : S.MaxDim)
+        M = std::min(M, N);
+      if (formsDisjoint(P, A, B, S))
+        return "; disjoint with at most " + std::to_string(N) + " work-items" +
+               (Flat ? " in one dimension" : "") + " (__launch_bounds__(" +
+               std::to_string(N) + ")" + (Flat ? " and a 1-D launch" : "") +
+               ")";
+    }
+  return "";
+}
+
+/// Warns about writes that may meet themselves: two work-items of different
+/// waves executing the same store (or non-commutative atomic) once each may
+/// write the same bytes, and no barrier can order one execution of an
+/// instruction. Only accesses whose address the thread-index analysis
+/// understood are judged (a uniform address written by every work-item is
+/// the common broadcast idiom, not reported), and only collisions that a
+/// one-dimensional launch would keep.
+static void reportSelfRaces(const Function &F, const AbstractProgram &P,
+                            const LDSAccessModel &Model) {
+  constexpr unsigned MaxWarnings = 8;
+  unsigned Emitted = 0;
+  WorkgroupShape OneD = P.Shape;
+  OneD.MaxDim[1] = OneD.MaxDim[2] = 1;
+  for (unsigned B = 0; B < P.Blocks.size() && Emitted < MaxWarnings; ++B)
+    for (unsigned I = 0; I < P.Blocks[B].Events.size(); ++I) {
+      const Event &E = P.Blocks[B].Events[I];
+      bool Writes = E.AK == AccessKind::Write ||
+                    (E.AK == AccessKind::Atomic && !E.CommutativeOp);
+      // Rows of a 2-D launch meeting in an index of threadIdx.x alone are
+      // an assumption about the launch, not a fault of the instruction:
+      // only what a one-dimensional launch would not fix is reported.
+      if (E.Kind != Event::Access || !Writes || !E.Loc.ThreadForm ||
+          P.threadDisjoint(E.Loc, E.Loc) ||
+          formsDisjoint(P, E.Loc, E.Loc, OneD))
+        continue;
+      const MachineInstr &MI = Model.instr({B, I});
+      diagnose(F, MI.getDebugLoc(),
+               describeInstr(MI) +
+                   ": different work-items may write the same LDS bytes in "
+                   "one execution of this instruction (address " +
+                   Model.describeThreadForm(E.Loc) + ", " +
+                   Model.describeShape() + "); no barrier can order them" +
+                   boundHint(P, E.Loc, E.Loc),
+               DS_Warning);
+      if (++Emitted == MaxWarnings)
+        break;
+    }
+}
+
 static bool isKernel(const Function &F) {
   CallingConv::ID CC = F.getCallingConv();
   return CC == CallingConv::AMDGPU_KERNEL || CC == CallingConv::SPIR_KERNEL;
@@ -478,6 +564,9 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
     });
   }
 
+  if (!SingleWave && isKernel(F))
+    reportSelfRaces(F, P, Model);
+
   bool Explain = ORE.allowExtraAnalysis(DEBUG_TYPE) || Dump;
   LLVM_DEBUG(Explain = true);
   if (Explain)
@@ -581,7 +670,8 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
         Rem << "; " << getHazardKindName(W.Kind) << " on "
             << Model.describeLocation(P.event(W.Consumer).Loc) << " between "
             << describeInstr(Model.instr(W.Producer)) << " and "
-            << describeInstr(Model.instr(W.Consumer));
+            << describeInstr(Model.instr(W.Consumer))
+            << boundHint(P, P.event(W.Producer).Loc, P.event(W.Consumer).Loc);
       }
       return Rem;
     });

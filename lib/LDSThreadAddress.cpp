@@ -409,7 +409,7 @@ struct ThreadAddressBuilder::Linear {
     Const = wrap32(Const * K);
     for (int64_t &C : Coef)
       C = wrap32(C * K);
-    if (Fn) {
+    if (Fn && K != 1) {
       TidExpr Factor;
       Factor.Nodes.push_back({TidExpr::Const, 32, -1, -1, K & 0xffffffff});
       Fn = combine(TidExpr::Mul, *Fn, Factor);

@@ -14,11 +14,14 @@
 ; tree_step_overlap that no barrier can fix.
 ; RUN: %llc -amdgpu-lds-barriers -amdgpu-lds-barrier-verify-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 %s -o /dev/null 2>&1 | FileCheck --check-prefix=VERIFY %s
 
-; Only tree_step_overlap warns: work-item 64 writes s[64], which work-item 0
-; reads, inside `if (t < 65)` where no barrier may go.
+; tree_step_overlap warns: work-item 64 writes s[64], which work-item 0
+; reads, inside `if (t < 65)` where no barrier may go. counters_overlap
+; warns of a self-race: with bins 0..7, work-items t and t + 1 may
+; increment the same byte in the same execution of the store.
 ; WARN-NOT: warning
 ; WARN: warning: {{.*}}WAR hazard on LDS{{.*}} cannot be covered
 ; WARN: warning: {{.*}}WAR hazard on LDS{{.*}} cannot be covered
+; WARN: warning: {{.*}}DS_WRITE_B8{{.*}}: different work-items may write the same LDS bytes in one execution of this instruction (address 0 + 4*tid.x + [0, 7] (1 bytes)
 ; WARN-NOT: warning
 
 ; REMARK: remark: {{.*}}no hazard between DS_READ_B32_gfx9 and DS_WRITE_B32_gfx9: different work-items touch different bytes; addresses 0 + 4*tid.x (4 bytes) and 0 + 4*tid.x (4 bytes), at most 256 work-items (256x1x1)
