@@ -33,7 +33,7 @@ STATISTIC(NumBadBarriers,
           "Number of unbalanced or divergent barriers found by the verifier");
 
 static cl::opt<VerifyMode>
-    Mode("amdgpu-lds-barrier-verify",
+    Mode("amdgpu-lds-barrier-verify", cl::Hidden,
          cl::desc("How the amdgpu-lds-barrier-verify pass reports violations"),
          cl::values(clEnumValN(VerifyMode::Remark, "remark",
                                "as missed-optimization remarks"),
@@ -43,13 +43,13 @@ static cl::opt<VerifyMode>
          cl::init(VerifyMode::Warning));
 
 static cl::opt<bool> VerifyTrustScalar(
-    "amdgpu-lds-barrier-verify-trust-scalar-branches",
+    "amdgpu-lds-barrier-verify-trust-scalar-branches", cl::Hidden,
     cl::desc("In the verifier pass, treat every scalar branch as "
              "workgroup-uniform"),
     cl::init(false));
 
 static cl::opt<cl::boolOrDefault> VerifyWAW(
-    "amdgpu-lds-barrier-verify-waw",
+    "amdgpu-lds-barrier-verify-waw", cl::Hidden,
     cl::desc("Report write-after-write pairs as races in the verifier pass "
              "(default: on with the thread-index analysis)"));
 

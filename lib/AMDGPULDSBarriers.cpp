@@ -14,6 +14,7 @@
 #include "LDSBarrierEmitter.h"
 #include "LDSBarrierPlacement.h"
 #include "LDSSplitBarriers.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/CodeGen/MachineBlockFrequencyInfo.h"
@@ -57,18 +58,18 @@ STATISTIC(NumStripped, "Number of the source's workgroup barriers deleted "
                        "(-amdgpu-lds-barriers-strip-existing)");
 
 static cl::opt<cl::boolOrDefault> EnableWAW(
-    "amdgpu-lds-barriers-waw",
+    "amdgpu-lds-barriers-waw", cl::Hidden,
     cl::desc("Treat write-after-write on LDS as a hazard (default: on with "
              "the thread-index analysis, off without it)"));
 
 static cl::opt<unsigned> SearchBudget(
-    "amdgpu-lds-barriers-search-budget",
+    "amdgpu-lds-barriers-search-budget", cl::Hidden,
     cl::desc("Branch-and-bound nodes of the placement search, per function, "
              "before settling for the best cover found"),
     cl::init(2000));
 
 static cl::opt<PlacementStrategy> Strategy(
-    "amdgpu-lds-barriers-strategy",
+    "amdgpu-lds-barriers-strategy", cl::Hidden,
     cl::desc("How barrier points are chosen (the alternatives are other "
              "systems' strategies on the same analysis, for comparison)"),
     cl::values(
@@ -84,13 +85,13 @@ static cl::opt<PlacementStrategy> Strategy(
     cl::init(PlacementStrategy::Optimal));
 
 static cl::opt<bool> UncoverableIsError(
-    "amdgpu-lds-barriers-uncovered-error",
+    "amdgpu-lds-barriers-uncovered-error", cl::Hidden,
     cl::desc("Report hazard windows that no barrier can cover (divergent "
              "control flow) as errors instead of warnings"),
     cl::init(false));
 
 static cl::opt<cl::boolOrDefault> SelfCheck(
-    "amdgpu-lds-barriers-verify",
+    "amdgpu-lds-barriers-verify", cl::Hidden,
     cl::desc("Check the placer's output with the independent verifier; a "
              "violation other than a reported uncoverable window is an error "
              "(default: on with -verify-machineinstrs, off otherwise)"));
@@ -106,21 +107,21 @@ static bool selfCheckEnabled() {
 }
 
 static cl::opt<bool> TrustScalarBranches(
-    "amdgpu-lds-barriers-trust-scalar-branches",
+    "amdgpu-lds-barriers-trust-scalar-branches", cl::Hidden,
     cl::desc("Treat every scalar branch as workgroup-uniform, even when its "
              "condition derives from a per-wave value (EXEC, a ballot, "
              "V_READFIRSTLANE of lane data, the wave id, a timer)"),
     cl::init(false));
 
 static cl::opt<bool> AdjacentSignal(
-    "amdgpu-lds-barriers-adjacent-signal",
+    "amdgpu-lds-barriers-adjacent-signal", cl::Hidden,
     cl::desc("On split-barrier targets (gfx12), put each signal immediately "
              "before its wait instead of hoisting it (for comparison and "
              "debugging)"),
     cl::init(false));
 
 static cl::opt<bool> StripExisting(
-    "amdgpu-lds-barriers-strip-existing",
+    "amdgpu-lds-barriers-strip-existing", cl::Hidden,
     cl::desc("In kernels with LDS accesses, delete the workgroup barriers "
              "(S_BARRIER; S_BARRIER_SIGNAL and S_BARRIER_WAIT of barrier -1) "
              "before placing: the source's barriers kept the optimizers from "
@@ -129,7 +130,7 @@ static cl::opt<bool> StripExisting(
     cl::init(false));
 
 static cl::opt<bool>
-    Dump("amdgpu-lds-barriers-dump",
+    Dump("amdgpu-lds-barriers-dump", cl::Hidden,
          cl::desc("Print the abstract program, the hazard windows and the "
                   "placement of every function to the error stream"),
          cl::init(false));
@@ -375,6 +376,14 @@ static void reportSelfRaces(const Function &F, const AbstractProgram &P,
   unsigned Emitted = 0;
   WorkgroupShape OneD = P.Shape;
   OneD.MaxDim[1] = OneD.MaxDim[2] = 1;
+  // Per address form (many accesses share one): whether it meets itself.
+  DenseMap<unsigned, bool> SelfMeets;
+  auto Meets = [&](const Location &L) {
+    auto [It, Inserted] = SelfMeets.try_emplace(L.ThreadForm, false);
+    if (Inserted)
+      It->second = !P.threadDisjoint(L, L) && !formsDisjoint(P, L, L, OneD);
+    return It->second;
+  };
   for (unsigned B = 0; B < P.Blocks.size() && Emitted < MaxWarnings; ++B)
     for (unsigned I = 0; I < P.Blocks[B].Events.size(); ++I) {
       const Event &E = P.Blocks[B].Events[I];
@@ -384,8 +393,7 @@ static void reportSelfRaces(const Function &F, const AbstractProgram &P,
       // an assumption about the launch, not a fault of the instruction:
       // only what a one-dimensional launch would not fix is reported.
       if (E.Kind != Event::Access || !Writes || !E.Loc.ThreadForm ||
-          P.threadDisjoint(E.Loc, E.Loc) ||
-          formsDisjoint(P, E.Loc, E.Loc, OneD))
+          !Meets(E.Loc))
         continue;
       const MachineInstr &MI = Model.instr({B, I});
       diagnose(F, MI.getDebugLoc(),

@@ -25,7 +25,7 @@ static cl::opt<bool> EnableInPipeline(
     cl::init(false));
 
 static cl::opt<bool> VerifyInPipeline(
-    "amdgpu-lds-barrier-verify-in-pipeline",
+    "amdgpu-lds-barrier-verify-in-pipeline", cl::Hidden,
     cl::desc("Run the LDS synchronization verifier in the codegen pipeline, "
              "after si-insert-waitcnts (checks what the hardware executes)"),
     cl::init(false));

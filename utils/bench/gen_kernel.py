@@ -3,19 +3,29 @@
 benchmark: straight-line code, loop nests, and wide CFGs (volatile
 accesses), read-only code, and a chain of divergent ifs (plain accesses).
 
-usage: gen_kernel.py {straight,loops,wide,reads,divchain} N > kernel.ll
+usage: gen_kernel.py [--plain] [--disjoint] {straight,loops,wide,reads,divchain} N > kernel.ll
+  --plain     plain (not volatile) loads and stores, as user kernels have
+              (volatile ones make SIMemoryLegalizer wait after each access)
+  --disjoint  each work-item its own slots, s[256 * j + tid] with at most
+              256 work-items: the thread-index analysis proves them apart
 
 Addresses use (tid + k) & 255 so that LLVM cannot prove accesses of one
 thread independent, and every few accesses go to a second object.
 """
 import sys
 
+PLAIN = False
+DISJOINT = False
+
 
 def header(out):
-    out.append("@a = internal addrspace(3) global [256 x i32] poison, align 4")
-    out.append("@b = internal addrspace(3) global [256 x i32] poison, align 4")
+    size = 256 * 16 if DISJOINT else 256
+    out.append(f"@a = internal addrspace(3) global [{size} x i32] poison, align 4")
+    out.append(f"@b = internal addrspace(3) global [{size} x i32] poison, align 4")
     out.append("declare i32 @llvm.amdgcn.workitem.id.x()")
-    out.append("define amdgpu_kernel void @k(ptr addrspace(1) %out, i32 %n) {")
+    attrs = ' "amdgpu-flat-work-group-size"="1,256"'
+    out.append(f"attributes #0 = {{ nounwind{attrs} }}")
+    out.append("define amdgpu_kernel void @k(ptr addrspace(1) %out, i32 %n) #0 {")
     out.append("entry:")
     out.append("  %tid = call i32 @llvm.amdgcn.workitem.id.x()")
 
@@ -24,13 +34,19 @@ def access(out, i, acc):
     """One LDS access (a store or a load, alternating in runs); returns the
     new accumulator name."""
     obj = "@b" if i % 7 == 3 else "@a"
-    out.append(f"  %o{i} = add i32 %tid, {i * 13 % 251 + 1}")
-    out.append(f"  %m{i} = and i32 %o{i}, 255")
-    out.append(f"  %p{i} = getelementptr [256 x i32], ptr addrspace(3) {obj}, i32 0, i32 %m{i}")
+    vol = "" if PLAIN else " volatile"
+    if DISJOINT:
+        size = 256 * 16
+        out.append(f"  %m{i} = add i32 %tid, {256 * (i * 13 % 16)}")
+    else:
+        size = 256
+        out.append(f"  %o{i} = add i32 %tid, {i * 13 % 251 + 1}")
+        out.append(f"  %m{i} = and i32 %o{i}, 255")
+    out.append(f"  %p{i} = getelementptr [{size} x i32], ptr addrspace(3) {obj}, i32 0, i32 %m{i}")
     if (i // 3) % 2 == 0:
-        out.append(f"  store volatile i32 {acc}, ptr addrspace(3) %p{i}")
+        out.append(f"  store{vol} i32 {acc}, ptr addrspace(3) %p{i}")
         return acc
-    out.append(f"  %v{i} = load volatile i32, ptr addrspace(3) %p{i}")
+    out.append(f"  %v{i} = load{vol} i32, ptr addrspace(3) %p{i}")
     out.append(f"  %s{i} = add i32 {acc}, %v{i}")
     return f"%s{i}"
 
@@ -165,5 +181,9 @@ KINDS = {"straight": straight, "loops": loops, "wide": wide, "reads": reads,
          "divchain": divchain}
 
 if __name__ == "__main__":
-    kind, n = sys.argv[1], int(sys.argv[2])
+    args = sys.argv[1:]
+    PLAIN = "--plain" in args
+    DISJOINT = "--disjoint" in args
+    args = [a for a in args if not a.startswith("--")]
+    kind, n = args[0], int(args[1])
     print("\n".join(KINDS[kind](n)))
