@@ -152,9 +152,13 @@ bool AbstractProgram::threadDisjoint(const Location &A,
   unsigned Lo = std::min(A.ThreadForm, B.ThreadForm);
   unsigned Hi = std::max(A.ThreadForm, B.ThreadForm);
   auto Compute = [&] {
+    if (IdCacheForms != ThreadForms.size()) {
+      IdCache.clear();
+      IdCacheForms = ThreadForms.size();
+    }
     for (const ThreadAddress &X : ThreadForms[Lo])
       for (const ThreadAddress &Y : ThreadForms[Hi])
-        if (workItemsMayOverlap(X, Y, Shape))
+        if (workItemsMayOverlap(X, Y, Shape, &IdCache))
           return false;
     return true;
   };

@@ -264,6 +264,10 @@ private:
   static constexpr unsigned MaxTableForms = 1024;
   mutable std::vector<int8_t> DisjointTable;
   mutable DenseMap<std::pair<unsigned, unsigned>, bool> DisjointCache;
+  /// Each form's enumeration over the work-items, for its pair tests; valid
+  /// while ThreadForms keeps the size it had when filled.
+  mutable ThreadIdCache IdCache;
+  mutable size_t IdCacheForms = 0;
 };
 
 /// Successor lists of a directed graph.

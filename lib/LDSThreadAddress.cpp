@@ -182,16 +182,7 @@ std::string ThreadAddress::str() const {
   return S;
 }
 
-namespace {
-/// The id tuples (over the dimensions in Dims) an access can run with, and
-/// the tid part of its address for each.
-struct IdSpace {
-  SmallVector<unsigned, 3> Dims;
-  std::vector<std::array<int64_t, 3>> Ids;
-  std::vector<int64_t> Terms;
-  bool TooBig = false;
-};
-} // namespace
+using IdSpace = ThreadIdSpace;
 
 static IdSpace enumerateIds(const ThreadAddress &A,
                             const SmallVector<unsigned, 3> &Dims,
@@ -278,9 +269,22 @@ static bool residuesMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
   return false;
 }
 
+const ThreadIdSpace &ThreadIdCache::get(const ThreadAddress &A,
+                                        const SmallVector<unsigned, 3> &Dims,
+                                        const WorkgroupShape &Shape) {
+  unsigned Mask = 0;
+  for (unsigned D : Dims)
+    Mask |= 1u << D;
+  std::unique_ptr<ThreadIdSpace> &Entry = Spaces[{&A, Mask}];
+  if (!Entry)
+    Entry = std::make_unique<ThreadIdSpace>(enumerateIds(A, Dims, Shape));
+  return *Entry;
+}
+
 bool llvm::ldsbarriers::workItemsMayOverlap(const ThreadAddress &A,
                                             const ThreadAddress &B,
-                                            const WorkgroupShape &Shape) {
+                                            const WorkgroupShape &Shape,
+                                            ThreadIdCache *Cache) {
   if (!A.Size || !B.Size || A.Uniform != B.Uniform)
     return true;
   // The dimensions that tell the two work-items apart in the address or in
@@ -298,8 +302,13 @@ bool llvm::ldsbarriers::workItemsMayOverlap(const ThreadAddress &A,
     else if (Shape.MaxDim[D] > 1 && Shape.MaxFlat > 1)
       OtherDims = true;
   }
-  IdSpace SA = enumerateIds(A, Dims, Shape);
-  IdSpace SB = enumerateIds(B, Dims, Shape);
+  IdSpace OwnA, OwnB;
+  if (!Cache) {
+    OwnA = enumerateIds(A, Dims, Shape);
+    OwnB = enumerateIds(B, Dims, Shape);
+  }
+  const IdSpace &SA = Cache ? Cache->get(A, Dims, Shape) : OwnA;
+  const IdSpace &SB = Cache ? Cache->get(B, Dims, Shape) : OwnB;
   if (SA.TooBig || SB.TooBig)
     return true;
   if (SA.Ids.empty() || SB.Ids.empty())

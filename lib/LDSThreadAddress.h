@@ -125,10 +125,45 @@ struct ThreadAddress {
   std::string str() const;
 };
 
+/// The id tuples (over the dimensions in Dims) an access can run with, and
+/// the tid part of its address for each.
+struct ThreadIdSpace {
+  SmallVector<unsigned, 3> Dims;
+  std::vector<std::array<int64_t, 3>> Ids;
+  std::vector<int64_t> Terms;
+  bool TooBig = false;
+};
+
+/// Enumerations of ThreadIdSpaces kept across the pair tests of one shape:
+/// an address form meets many others, and evaluating it for every
+/// work-item once is enough. Entries are keyed by the address's location
+/// in memory, so the addresses must outlive the cache unchanged.
+class ThreadIdCache {
+public:
+  ThreadIdCache() = default;
+  /// A copy starts empty: its owner's addresses live elsewhere.
+  ThreadIdCache(const ThreadIdCache &) {}
+  ThreadIdCache &operator=(const ThreadIdCache &) {
+    Spaces.clear();
+    return *this;
+  }
+  const ThreadIdSpace &get(const ThreadAddress &A,
+                           const SmallVector<unsigned, 3> &Dims,
+                           const WorkgroupShape &Shape);
+  void clear() { Spaces.clear(); }
+
+private:
+  DenseMap<std::pair<const ThreadAddress *, unsigned>,
+           std::unique_ptr<ThreadIdSpace>>
+      Spaces;
+};
+
 /// Whether some two different work-items of one workgroup executing A and B
-/// may touch a common byte. False only when proven impossible.
+/// may touch a common byte. False only when proven impossible. \p Cache,
+/// if given, must only ever be used with this \p Shape.
 bool workItemsMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
-                         const WorkgroupShape &Shape);
+                         const WorkgroupShape &Shape,
+                         ThreadIdCache *Cache = nullptr);
 
 /// Derives ThreadAddresses from the IR of one function.
 class ThreadAddressBuilder {
