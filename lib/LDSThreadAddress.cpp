@@ -184,6 +184,17 @@ std::string ThreadAddress::str() const {
 
 using IdSpace = ThreadIdSpace;
 
+const std::vector<unsigned> &ThreadIdSpace::sortedOrder() const {
+  if (Order.size() != Terms.size()) {
+    Order.resize(Terms.size());
+    for (unsigned I = 0; I < Order.size(); ++I)
+      Order[I] = I;
+    llvm::sort(Order,
+               [&](unsigned X, unsigned Y) { return Terms[X] < Terms[Y]; });
+  }
+  return Order;
+}
+
 static IdSpace enumerateIds(const ThreadAddress &A,
                             const SmallVector<unsigned, 3> &Dims,
                             const WorkgroupShape &Shape) {
@@ -344,11 +355,7 @@ bool llvm::ldsbarriers::workItemsMayOverlap(const ThreadAddress &A,
   // Lo < a - b < Hi:
   int64_t Lo = -int64_t(A.Size) - DeltaC - (A.VarHi - B.VarLo);
   int64_t Hi = int64_t(B.Size) - DeltaC - (A.VarLo - B.VarHi);
-  std::vector<unsigned> Order(SB.Terms.size());
-  for (unsigned I = 0; I < Order.size(); ++I)
-    Order[I] = I;
-  llvm::sort(Order,
-             [&](unsigned X, unsigned Y) { return SB.Terms[X] < SB.Terms[Y]; });
+  const std::vector<unsigned> &Order = SB.sortedOrder();
   for (unsigned I = 0; I < SA.Terms.size(); ++I) {
     int64_t Va = SA.Terms[I];
     // b in (Va - Hi, Va - Lo).

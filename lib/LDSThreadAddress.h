@@ -132,6 +132,11 @@ struct ThreadIdSpace {
   std::vector<std::array<int64_t, 3>> Ids;
   std::vector<int64_t> Terms;
   bool TooBig = false;
+  /// Indices of Terms in increasing order of term (computed once).
+  const std::vector<unsigned> &sortedOrder() const;
+
+private:
+  mutable std::vector<unsigned> Order;
 };
 
 /// Enumerations of ThreadIdSpaces kept across the pair tests of one shape:
