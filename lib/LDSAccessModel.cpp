@@ -511,11 +511,20 @@ unsigned LDSAccessModel::threadForm(const MachineInstr &MI) {
   std::string Key;
   for (const ThreadAddress &TA : Forms)
     Key += TA.str() + ";";
-  auto [It, Inserted] =
-      ThreadFormIds.try_emplace(Key, Program.ThreadForms.size());
-  if (Inserted)
-    Program.ThreadForms.push_back(std::move(Forms));
-  return It->second;
+  // Each distinct form makes its accesses a location of their own, which
+  // the hazard analysis tracks separately in every block: forms times
+  // blocks stays bounded (a kernel of many different swizzles in many
+  // blocks), and the accesses of forms past the bound are judged without
+  // the thread-index analysis.
+  if (auto It = ThreadFormIds.find(Key); It != ThreadFormIds.end())
+    return It->second;
+  size_t MaxForms = std::max<size_t>(
+      MinFormBudget, FormBlockBudget / std::max<size_t>(1, MI.getMF()->size()));
+  if (Program.ThreadForms.size() > MaxForms)
+    return 0;
+  ThreadFormIds.try_emplace(Key, Program.ThreadForms.size());
+  Program.ThreadForms.push_back(std::move(Forms));
+  return Program.ThreadForms.size() - 1;
 }
 
 std::string LDSAccessModel::describeThreadForm(const Location &L) const {
