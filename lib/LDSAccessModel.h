@@ -125,8 +125,8 @@ private:
   StringMap<unsigned> ThreadFormIds;
   /// Distinct address forms kept per function: forms times blocks at most
   /// FormBlockBudget, but always MinFormBudget (see threadForm).
-  static constexpr size_t FormBlockBudget = size_t(1) << 14;
-  static constexpr size_t MinFormBudget = 16;
+  static constexpr size_t FormBlockBudget = size_t(1) << 16;
+  static constexpr size_t MinFormBudget = 32;
   /// Form ids of the instructions an earlier model lent (see the
   /// constructor).
   DenseMap<const MachineInstr *, unsigned> LentForms;
