@@ -10,19 +10,30 @@
 #  2. with --compare, also compiles the kernel as written (its hand-placed
 #     barriers, stock compiler) and prints the same view of it.
 #
-# usage: utils/run-example.sh [--compare] [kernel.hip|kernel.ll [cpu]]
+# usage: utils/run-example.sh [--compare] [--1d] [kernel.hip|kernel.ll [cpu]]
 #        (default: utils/examples/transpose.hip, gfx942)
+#   --compare       also show the hand-written barriers (step 2)
+#   --1d            let the thread-index analysis assume workgroups of y and
+#                   z size 1 (hip-compile.sh --1d; for IR,
+#                   -amdgpu-lds-assume-1d-workgroups): for the kernels
+#                   indexed by threadIdx.x alone, which HIP cannot declare
+#                   one-dimensional
 #   BUILD_DIR=dir   use the build in dir instead of ./build
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
 llc=/usr/lib/llvm-22/bin/llc   # = llc-22; the plain llc of Debian 12 is LLVM 14
 
-compare=0
-if [ "${1:-}" = "--compare" ]; then
-  compare=1
+compare=0 oned=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --compare) compare=1 ;;
+    --1d) oned=1 ;;
+    -*) echo "run-example: unknown option $1" >&2; exit 2 ;;
+    *) break ;;
+  esac
   shift
-fi
+done
 kernel=${1:-$root/utils/examples/transpose.hip}
 cpu=${2:-gfx942}
 plugin=$build/lib/AMDGPULDSBarriers.so
@@ -38,14 +49,19 @@ if ! log=$(ninja -C "$build" AMDGPULDSBarriers 2>&1); then
   exit 1
 fi
 
+hipopts=(--strip-barriers --remarks) llcopts=(-amdgpu-lds-barriers)
+if [ "$oned" -eq 1 ]; then
+  hipopts=(--1d "${hipopts[@]}")
+  llcopts+=(-amdgpu-lds-assume-1d-workgroups)
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 barrier_re='^\s*((tail|musttail|notail) )?call void @llvm\.amdgcn\.s\.barrier\(\)'
 case "$kernel" in
   *.hip)
     echo "=== $(basename "$kernel"), $cpu: barriers removed, placed by amdgpu-lds-barriers"
-    echo "\$ utils/hip-compile.sh --strip-barriers --remarks --arch=$cpu $(basename "$kernel")"
-    BUILD_DIR=$build "$root/utils/hip-compile.sh" --strip-barriers --remarks \
+    echo "\$ utils/hip-compile.sh ${hipopts[*]} --arch=$cpu $(basename "$kernel")"
+    BUILD_DIR=$build "$root/utils/hip-compile.sh" "${hipopts[@]}" \
       --arch="$cpu" "$kernel" -o "$tmp/pass.s" 2> "$tmp/remarks.txt" ||
       { cat "$tmp/remarks.txt" >&2; exit 1; }
     ;;
@@ -53,9 +69,9 @@ case "$kernel" in
     sed -E "/$barrier_re/d" "$kernel" > "$tmp/stripped.ll"
     removed=$(( $(wc -l < "$kernel") - $(wc -l < "$tmp/stripped.ll") ))
     echo "=== $(basename "$kernel"), $cpu: $removed barrier call(s) removed, placed by amdgpu-lds-barriers"
-    echo "\$ llc-22 -load=$plugin -amdgpu-lds-barriers -pass-remarks=amdgpu-lds-barriers \\"
+    echo "\$ llc-22 -load=$plugin ${llcopts[*]} -pass-remarks=amdgpu-lds-barriers \\"
     echo "    -mtriple=amdgcn-amd-amdhsa -mcpu=$cpu -O2 stripped.ll -o stripped.s"
-    "$llc" -load="$plugin" -amdgpu-lds-barriers -pass-remarks=amdgpu-lds-barriers \
+    "$llc" -load="$plugin" "${llcopts[@]}" -pass-remarks=amdgpu-lds-barriers \
       -mtriple=amdgcn-amd-amdhsa -mcpu="$cpu" -O2 "$tmp/stripped.ll" \
       -o "$tmp/pass.s" 2> "$tmp/remarks.txt" || { cat "$tmp/remarks.txt" >&2; exit 1; }
     ;;
