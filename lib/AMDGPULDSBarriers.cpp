@@ -371,7 +371,7 @@ static std::string boundHint(const AbstractProgram &P, const Location &A,
 /// the common broadcast idiom, not reported), and only collisions that a
 /// one-dimensional launch would keep.
 static void reportSelfRaces(const Function &F, const AbstractProgram &P,
-                            const LDSAccessModel &Model) {
+                            const LDSAccessModel &Model, unsigned WaveSize) {
   constexpr unsigned MaxWarnings = 8;
   unsigned Emitted = 0;
   WorkgroupShape OneD = P.Shape;
@@ -384,6 +384,13 @@ static void reportSelfRaces(const Function &F, const AbstractProgram &P,
       It->second = !P.threadDisjoint(L, L) && !formsDisjoint(P, L, L, OneD);
     return It->second;
   };
+  // An LDS DMA's form is its wave's transfer: only different waves race.
+  auto WavesMeet = [&](const Location &L) {
+    return llvm::any_of(P.ThreadForms[L.ThreadForm],
+                        [&](const ThreadAddress &TA) {
+                          return wavesMayOverlap(TA, P.Shape, WaveSize);
+                        });
+  };
   for (unsigned B = 0; B < P.Blocks.size() && Emitted < MaxWarnings; ++B)
     for (unsigned I = 0; I < P.Blocks[B].Events.size(); ++I) {
       const Event &E = P.Blocks[B].Events[I];
@@ -393,7 +400,7 @@ static void reportSelfRaces(const Function &F, const AbstractProgram &P,
       // an assumption about the launch, not a fault of the instruction:
       // only what a one-dimensional launch would not fix is reported.
       if (E.Kind != Event::Access || !Writes || !E.Loc.ThreadForm ||
-          !Meets(E.Loc))
+          (E.Async && E.Ctr == Counter::VM ? !WavesMeet(E.Loc) : !Meets(E.Loc)))
         continue;
       const MachineInstr &MI = Model.instr({B, I});
       diagnose(F, MI.getDebugLoc(),
@@ -573,7 +580,7 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   }
 
   if (!SingleWave && isKernel(F))
-    reportSelfRaces(F, P, Model);
+    reportSelfRaces(F, P, Model, Facts.getWaveSize());
 
   bool Explain = ORE.allowExtraAnalysis(DEBUG_TYPE) || Dump;
   LLVM_DEBUG(Explain = true);

@@ -125,7 +125,8 @@ std::vector<int> llvm::ldsbarriers::computeImmediateDominators(const Graph &G,
   return IDom;
 }
 
-bool AbstractProgram::mayOverlap(const Location &A, const Location &B) const {
+bool AbstractProgram::mayOverlap(const Location &A, const Location &B,
+                                 bool SameIteration) const {
   if (A.Variable && B.Variable && A.Variable != B.Variable &&
       A.Variable < VariableDomains.size() &&
       B.Variable < VariableDomains.size() &&
@@ -141,14 +142,31 @@ bool AbstractProgram::mayOverlap(const Location &A, const Location &B) const {
          B.Begin >= A.Begin + int64_t(A.Size)))
       return false;
   }
-  return !threadDisjoint(A, B);
+  return !threadDisjoint(A, B, SameIteration);
 }
 
-bool AbstractProgram::threadDisjoint(const Location &A,
-                                     const Location &B) const {
+unsigned AbstractProgram::stageLoop(const Location &L) const {
+  if (!L.ThreadForm || L.ThreadForm >= ThreadForms.size())
+    return 0;
+  unsigned Loop = 0;
+  for (const ThreadAddress &TA : ThreadForms[L.ThreadForm]) {
+    if (!TA.StageLoop)
+      continue;
+    if (Loop && TA.StageLoop != Loop)
+      return 0;
+    Loop = TA.StageLoop;
+  }
+  return Loop;
+}
+
+bool AbstractProgram::threadDisjoint(const Location &A, const Location &B,
+                                     bool SameIteration) const {
   if (!A.ThreadForm || !B.ThreadForm || A.ThreadForm >= ThreadForms.size() ||
       B.ThreadForm >= ThreadForms.size())
     return false;
+  // One iteration is only known for accesses of one stage loop.
+  unsigned Loop = stageLoop(A);
+  SameIteration = SameIteration && Loop && Loop == stageLoop(B);
   unsigned Lo = std::min(A.ThreadForm, B.ThreadForm);
   unsigned Hi = std::max(A.ThreadForm, B.ThreadForm);
   auto Compute = [&] {
@@ -158,7 +176,7 @@ bool AbstractProgram::threadDisjoint(const Location &A,
     }
     for (const ThreadAddress &X : ThreadForms[Lo])
       for (const ThreadAddress &Y : ThreadForms[Hi])
-        if (workItemsMayOverlap(X, Y, Shape, &IdCache))
+        if (workItemsMayOverlap(X, Y, Shape, &IdCache, SameIteration))
           return false;
     return true;
   };
@@ -166,14 +184,16 @@ bool AbstractProgram::threadDisjoint(const Location &A,
   // table while the forms are few, a hash map beyond.
   unsigned N = ThreadForms.size();
   if (N <= MaxTableForms) {
-    if (DisjointTable.size() != size_t(N) * N)
-      DisjointTable.assign(size_t(N) * N, -1);
-    int8_t &Entry = DisjointTable[size_t(Lo) * N + Hi];
+    if (DisjointTable.size() != size_t(N) * N * 2)
+      DisjointTable.assign(size_t(N) * N * 2, -1);
+    int8_t &Entry =
+        DisjointTable[(size_t(Lo) * N + Hi) * 2 + (SameIteration ? 1 : 0)];
     if (Entry < 0)
       Entry = Compute();
     return Entry;
   }
-  auto [It, Inserted] = DisjointCache.try_emplace({Lo, Hi}, false);
+  auto [It, Inserted] =
+      DisjointCache.try_emplace({Lo, Hi, unsigned(SameIteration)}, false);
   if (Inserted)
     It->second = Compute();
   return It->second;
@@ -199,6 +219,9 @@ void AbstractProgram::print(raw_ostream &OS) const {
       OS << " divergent-branch";
     if (BB.NoBarrier)
       OS << " no-barrier";
+    for (unsigned L = 1; L < StageInside.size(); ++L)
+      if (B < StageInside[L].size() && StageInside[L][B])
+        OS << " in-stage" << L;
     OS << " succs:";
     for (unsigned S : BB.Succs)
       OS << " bb." << S;
@@ -222,6 +245,9 @@ void AbstractProgram::print(raw_ostream &OS) const {
           OS << " [" << E.Loc.Begin << ", " << E.Loc.Begin + E.Loc.Size << ")";
         if (E.Loc.Variable)
           OS << " var=" << E.Loc.Variable;
+        if (E.Loc.ThreadForm && E.Loc.ThreadForm < ThreadForms.size())
+          for (const ThreadAddress &TA : ThreadForms[E.Loc.ThreadForm])
+            OS << " {" << TA.str() << "}";
         break;
       case Event::Barrier:
         OS << "barrier";

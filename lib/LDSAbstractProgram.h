@@ -236,6 +236,13 @@ struct AbstractProgram {
   /// share a byte through do not overlap across waves.
   std::vector<SmallVector<ThreadAddress, 2>> ThreadForms;
   WorkgroupShape Shape;
+  /// StageInside[L][B], for the stage loop L of thread forms
+  /// (ThreadAddress::StageLoop): entering block B keeps the iteration of
+  /// L (B is in the loop and not its header). An access with a stage
+  /// slot of L and a later access of L meet in one iteration of L when no
+  /// block entered in between leaves it. A missing or empty row: every
+  /// block may change the iteration.
+  std::vector<std::vector<uint8_t>> StageInside;
 
   const Event &event(EventRef R) const {
     return Blocks[R.Block].Events[R.Index];
@@ -248,11 +255,24 @@ struct AbstractProgram {
   std::vector<unsigned> reversePostOrder() const;
 
   /// Whether two locations, accessed by different work-items, may share a
-  /// byte.
-  bool mayOverlap(const Location &A, const Location &B) const;
+  /// byte. With \p SameIteration, A and B are accessed in one iteration of
+  /// the stage loop of A (nothing between them left it or re-entered its
+  /// header).
+  bool mayOverlap(const Location &A, const Location &B,
+                  bool SameIteration = false) const;
   /// Whether the thread forms of A and B prove that different work-items
   /// touch different bytes.
-  bool threadDisjoint(const Location &A, const Location &B) const;
+  bool threadDisjoint(const Location &A, const Location &B,
+                      bool SameIteration = false) const;
+  /// The stage loop of \p L's thread forms, 0 when none (or when forms
+  /// name different loops: no iteration is then the same).
+  unsigned stageLoop(const Location &L) const;
+  /// Whether entering block \p B leaves the current iteration of stage
+  /// loop \p Loop.
+  bool leavesIteration(unsigned Loop, unsigned B) const {
+    return Loop >= StageInside.size() || B >= StageInside[Loop].size() ||
+           !StageInside[Loop][B];
+  }
 
   /// Checks the structural invariants (edges in range, scope table square);
   /// returns an empty string or a description of the first problem.
@@ -262,8 +282,11 @@ struct AbstractProgram {
 
 private:
   static constexpr unsigned MaxTableForms = 1024;
+  /// Pair results by (form, form, same iteration): a table while the forms
+  /// are few, a hash map beyond.
   mutable std::vector<int8_t> DisjointTable;
-  mutable DenseMap<std::pair<unsigned, unsigned>, bool> DisjointCache;
+  mutable DenseMap<std::tuple<unsigned, unsigned, unsigned>, bool>
+      DisjointCache;
   /// Each form's enumeration over the work-items, for its pair tests; valid
   /// while ThreadForms keeps the size it had when filled.
   mutable ThreadIdCache IdCache;

@@ -53,6 +53,8 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
         MF.getFunction(), ThreadAnalysis == ThreadAnalysisMode::Assume1D);
     Program.Shape = ThreadAddresses->shape();
   }
+  if (Earlier && ThreadAnalysis != ThreadAnalysisMode::Off)
+    Program.StageInside = Earlier->Program.StageInside;
   if (Earlier) {
     PerWaveBranches = Earlier->PerWaveBranches;
   } else if (!TrustScalarBranches) {
@@ -88,6 +90,9 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
     if (!AB.Events.empty() && Instrs[AB.Events.back().Tag]->isTerminator())
       AB.HasEndPoint = false;
   }
+
+  if (!Earlier && ThreadAddresses)
+    computeStageLoops();
 
   // Vector loads count for LDS DMA only: without any, their ticks go (one
   // walk over the instructions, which is what costs).
@@ -232,8 +237,10 @@ void LDSAccessModel::addInstr(unsigned B, MachineInstr &MI) {
     if (Info.Role == OpcodeRole::LDSDMA) {
       // The width comes from the opcode: the memoperand says 4 bytes for
       // every width.
+      uint64_t WaveBytes = uint64_t(Info.LaneBytes) * Facts.getWaveSize();
       if (Exact)
-        L.Size = uint64_t(Info.LaneBytes) * Facts.getWaveSize();
+        L.Size = WaveBytes;
+      L.ThreadForm = threadForm(MI, WaveBytes);
     } else if (Info.Role == OpcodeRole::LDSDMAStore) {
       // Wave-size dwords from M0: no memoperand says where.
       L = Location();
@@ -467,7 +474,8 @@ Location LDSAccessModel::locationOf(const MachineInstr &MI,
   return Result;
 }
 
-unsigned LDSAccessModel::threadForm(const MachineInstr &MI) {
+unsigned LDSAccessModel::threadForm(const MachineInstr &MI,
+                                    uint64_t WaveBytes) {
   if (ThreadAnalysis == ThreadAnalysisMode::Off)
     return 0;
   if (auto It = LentForms.find(&MI); It != LentForms.end())
@@ -488,6 +496,11 @@ unsigned LDSAccessModel::threadForm(const MachineInstr &MI) {
         MI.getParent()->getBasicBlock());
     if (!TA)
       return 0;
+    if (WaveBytes) {
+      if (!isWaveUniform(*TA, ThreadAddresses->shape(), Facts.getWaveSize()))
+        return 0;
+      TA->Size = WaveBytes;
+    }
     Forms.push_back(*TA);
   }
   if (Forms.empty())
@@ -500,6 +513,8 @@ unsigned LDSAccessModel::threadForm(const MachineInstr &MI) {
   // other access and keep equal accesses apart in the analysis.
   const WorkgroupShape &Shape = Program.Shape;
   if (llvm::all_of(Forms, [&](const ThreadAddress &TA) {
+        if (!TA.Stage.empty())
+          return false;
         for (unsigned D = 0; D < 3; ++D)
           if (TA.Coef[D] || (TA.Fn && TA.Fn->usesDim(D)) || TA.IdLo[D] > 0 ||
               TA.IdHi[D] < Shape.MaxDim[D] - 1)
@@ -525,6 +540,104 @@ unsigned LDSAccessModel::threadForm(const MachineInstr &MI) {
   ThreadFormIds.try_emplace(Key, Program.ThreadForms.size());
   Program.ThreadForms.push_back(std::move(Forms));
   return Program.ThreadForms.size() - 1;
+}
+
+/// The iteration of an IR loop changes where its header's phis execute. In
+/// the machine CFG that is the entry of the one block made from the header,
+/// when that block heads a natural loop whose other cycles are the IR's own
+/// inner loops; code motion inside the loop keeps iterations apart. Tail
+/// duplication of the header into a latch or a preheader moves the start
+/// of an iteration into the middle of another block: it leaves the header
+/// without a back-edge, makes a second loop head, or gives the loop a
+/// second entry, and the loop is then not used (every block entry counts
+/// as a new iteration).
+void LDSAccessModel::computeStageLoops() {
+  SmallVector<unsigned, 4> Loops = ThreadAddresses->stageLoops();
+  if (Loops.empty())
+    return;
+  unsigned N = Blocks.size();
+  Graph G(N);
+  for (unsigned B = 0; B < N; ++B)
+    G[B] = Program.Blocks[B].Succs;
+  std::vector<int> IDom = computeImmediateDominators(G, Program.Entry);
+  auto Dominates = [&](unsigned A, unsigned B) {
+    for (int X = B; X >= 0; X = IDom[X]) {
+      if (unsigned(X) == A)
+        return true;
+      if (IDom[X] == X)
+        break;
+    }
+    return false;
+  };
+  std::vector<SmallVector<unsigned, 2>> Preds = Program.predecessors();
+  Program.StageInside.resize(Loops.back() + 1);
+  for (unsigned L : Loops) {
+    const BasicBlock *Header = ThreadAddresses->stageHeader(L);
+    int H = -1;
+    for (unsigned B = 0; B < N; ++B)
+      if (Blocks[B]->getBasicBlock() == Header)
+        H = H < 0 ? int(B) : N; // A second one: duplicated.
+    if (H < 0 || unsigned(H) == N || IDom[H] < 0)
+      continue;
+    // The natural loop of the header's back-edges.
+    std::vector<uint8_t> In(N, 0);
+    std::vector<unsigned> Work;
+    for (unsigned P : Preds[H])
+      if (Dominates(H, P) && !In[P]) {
+        In[P] = 1;
+        Work.push_back(P);
+      }
+    if (Work.empty())
+      continue;
+    In[H] = 1;
+    bool Valid = true;
+    while (!Work.empty() && Valid) {
+      unsigned B = Work.back();
+      Work.pop_back();
+      Valid = Dominates(H, B);
+      for (unsigned P : Preds[B])
+        if (!In[P]) {
+          In[P] = 1;
+          Work.push_back(P);
+        }
+    }
+    // Every other cycle in it is an inner loop of the IR.
+    for (unsigned B = 0; B < N && Valid; ++B)
+      if (In[B] && int(B) != H)
+        for (unsigned S : G[B])
+          if (In[S] && int(S) != H && Dominates(S, B) &&
+              (Blocks[S]->getBasicBlock() == Header ||
+               !Blocks[S]->getBasicBlock() ||
+               !ThreadAddresses->isLoopHeader(Blocks[S]->getBasicBlock())))
+            Valid = false;
+    // And no cycle avoids being a natural loop (irreducible).
+    if (Valid) {
+      std::vector<uint8_t> State(N, 0); // 1: on the stack, 2: done.
+      std::vector<std::pair<unsigned, unsigned>> Stack = {{unsigned(H), 0}};
+      State[H] = 1;
+      while (!Stack.empty() && Valid) {
+        auto &[B, I] = Stack.back();
+        if (I == G[B].size()) {
+          State[B] = 2;
+          Stack.pop_back();
+          continue;
+        }
+        unsigned S = G[B][I++];
+        if (!In[S] || int(S) == H)
+          continue;
+        if (State[S] == 1 && !Dominates(S, B))
+          Valid = false;
+        else if (!State[S]) {
+          State[S] = 1;
+          Stack.push_back({S, 0});
+        }
+      }
+    }
+    if (!Valid)
+      continue;
+    In[H] = 0;
+    Program.StageInside[L] = std::move(In);
+  }
 }
 
 std::string LDSAccessModel::describeThreadForm(const Location &L) const {

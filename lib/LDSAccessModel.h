@@ -107,7 +107,12 @@ private:
   /// The module-LDS variable that \p MMO accesses (by its lowering's
   /// alias scope), or 0.
   unsigned variableOf(const MachineMemOperand &MMO);
-  unsigned threadForm(const MachineInstr &MI);
+  /// With \p WaveBytes, the access writes that many bytes from the first
+  /// active lane's address (LDS DMA): a form only when every lane of a wave
+  /// has that address.
+  unsigned threadForm(const MachineInstr &MI, uint64_t WaveBytes = 0);
+  /// Fills Program.StageInside for the stage loops of the thread forms.
+  void computeStageLoops();
   int objectId(const GlobalVariable &GV, int64_t &Begin);
 
   const TargetFacts &Facts;

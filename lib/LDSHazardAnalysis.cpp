@@ -40,7 +40,7 @@ bool llvm::ldsbarriers::accessesConflict(const AbstractProgram &P,
                                          const Event &Earlier,
                                          const Event &Later,
                                          const AnalysisOptions &Opts,
-                                         HazardKind *Kind) {
+                                         HazardKind *Kind, bool SameIteration) {
   // The kinds first: they are cheap, the bytes (thread forms) are not.
   HazardKind K;
   if (Earlier.AK == AccessKind::Opaque || Later.AK == AccessKind::Opaque) {
@@ -63,7 +63,7 @@ bool llvm::ldsbarriers::accessesConflict(const AbstractProgram &P,
       return false;
     K = HazardKind::WAW;
   }
-  if (!P.mayOverlap(Earlier.Loc, Later.Loc))
+  if (!P.mayOverlap(Earlier.Loc, Later.Loc, SameIteration))
     return false;
   if (Kind)
     *Kind = K;
@@ -148,8 +148,10 @@ public:
         if (Events[I].Kind == Event::Access) {
           AccessIds[B][I] = Accesses.size();
           Accesses.push_back({B, I});
+          StageOf.push_back(P.stageLoop(Events[I].Loc));
         }
     }
+    Crossed.assign(Accesses.size(), 0);
     if (Opts.Candidates) {
       // Accesses with one key conflict with every other access alike and
       // complete alike.
@@ -164,6 +166,7 @@ public:
               E.Loc.Size,    E.Loc.Variable,  E.Loc.ThreadForm};
         KeyOf.push_back(Keys.try_emplace(K, Keys.size()).first->second);
       }
+      NextKey = Keys.size();
       CandidatesBefore.resize(P.Blocks.size());
       for (unsigned B = 0; B < P.Blocks.size(); ++B) {
         const auto &Row = (*Opts.Candidates)[B];
@@ -319,7 +322,8 @@ private:
         // The recording sweep meets each (producer, consumer) pair once per
         // anchor: the state holds an entry at most once, and each block is
         // replayed once.
-        if (accessesConflict(P, A, X, Opts, &K)) {
+        bool Same = !Crossed[AId];
+        if (accessesConflict(P, A, X, Opts, &K, Same)) {
           Window W{Accesses[AId], XRef, K};
           if (AId < AnchorOf.size())
             W.Anchor = AnchorOf[AId];
@@ -348,7 +352,7 @@ private:
                              X.AK == AccessKind::Write && A.Ctr == X.Ctr &&
                              A.OrderClass == X.OrderClass;
         if (A.Async && L > Complete && !OrderedWrites &&
-            accessesConflict(P, A, X, SameWave, &K))
+            accessesConflict(P, A, X, SameWave, &K, Same))
           Result.InFlight.push_back({Accesses[AId], XRef, K});
       }
     }
@@ -403,13 +407,13 @@ private:
         if (!llvm::is_contained(P.Blocks[AR.Block].Succs, XRef.Block) ||
             candidateBetween(AR.Block, AR.Index,
                              P.Blocks[AR.Block].Events.size()) ||
-            !accessesConflict(P, A, X, Opts))
+            !accessesConflict(P, A, X, Opts, nullptr, !Crossed[AId]))
           continue;
         ForcedAtEntry = true;
         continue;
       }
       if (candidateBetween(XRef.Block, IssuedAt[AId], XRef.Index) &&
-          accessesConflict(P, A, X, Opts))
+          accessesConflict(P, A, X, Opts, nullptr, !Crossed[AId]))
         Forced = IssuedAt[AId];
     }
     bool Subsume = CandidatesBefore[XRef.Block][XRef.Index + 2] >
@@ -435,12 +439,56 @@ private:
     auto [It, New] = AnchoredIds.try_emplace({B, Key}, Accesses.size());
     if (New) {
       Accesses.push_back(Accesses[Rep]);
+      StageOf.push_back(StageOf[Rep]);
+      Crossed.push_back(Crossed[Rep]);
       KeyOf.push_back(Key);
       IssuedAt.push_back(-1);
       AnchorOf.resize(Accesses.size(), Point{~0u, 0});
       AnchorOf.back() = {B, 0};
     }
     return It->second;
+  }
+
+  /// The entry that stands for \p Id after its stage loop's iteration ended
+  /// at the entry of block \p B: it conflicts as in any iteration, and only
+  /// on paths through that entry, where it is anchored when a barrier may
+  /// go there (otherwise its window keeps every path from the producer).
+  unsigned crossedEntry(unsigned Id, unsigned B) {
+    auto [It, New] = CrossedIds.try_emplace({Id, B}, Accesses.size());
+    if (New) {
+      Accesses.push_back(Accesses[Id]);
+      StageOf.push_back(StageOf[Id]);
+      Crossed.push_back(1);
+      AnchorOf.resize(Accesses.size(), Point{~0u, 0});
+      if (Opts.Candidates) {
+        KeyOf.push_back(NextKey++);
+        IssuedAt.push_back(-1);
+        if (CandidatesBefore[B][1])
+          AnchorOf.back() = {B, 0};
+      }
+    }
+    return It->second;
+  }
+
+  /// At the entry of block \p B: the entries whose stage loop iteration
+  /// ends there become their crossed entries.
+  void crossAt(unsigned B, State &S) {
+    bool Any = false;
+    for (auto &[Id, L] : S)
+      if (!Crossed[Id] && StageOf[Id] && P.leavesIteration(StageOf[Id], B)) {
+        Id = crossedEntry(Id, B);
+        Any = true;
+      }
+    if (!Any)
+      return;
+    std::sort(S.begin(), S.end());
+    State Out;
+    for (const auto &E : S)
+      if (!Out.empty() && Out.back().first == E.first)
+        Out.back().second = std::max(Out.back().second, E.second);
+      else
+        Out.push_back(E);
+    S = std::move(Out);
   }
 
   /// AnalysisOptions::MergeAbove: merges, at the entry of join \p B, the
@@ -479,6 +527,7 @@ private:
     for (unsigned Id : Issued)
       IssuedAt[Id] = -1;
     Issued.clear();
+    crossAt(B, S);
     mergeAtJoin(B, S);
     const auto &Events = P.Blocks[B].Events;
     const auto &Extra = NewSync[B];
@@ -529,6 +578,13 @@ private:
   const AnalysisOptions &Opts;
   std::vector<EventRef> Accesses;
   std::vector<std::vector<int>> AccessIds;
+  /// Per entry id: the stage loop of its access (0: none) and whether its
+  /// iteration of that loop has ended on the paths it stands for; the
+  /// crossed entries by (entry, block where the iteration ended).
+  std::vector<unsigned> StageOf;
+  std::vector<uint8_t> Crossed;
+  std::map<std::pair<unsigned, unsigned>, unsigned> CrossedIds;
+  unsigned NextKey = 0;
   /// With AnalysisOptions::Candidates: per access, its key class; per block,
   /// the number of candidates before each point; per access, its index if
   /// issued in the current block pass (else -1), and those accesses.

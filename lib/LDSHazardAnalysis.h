@@ -64,10 +64,12 @@ struct AnalysisOptions {
 };
 
 /// Decides whether \p Later, issued by some wave, conflicts with \p Earlier
-/// issued by another wave, and why. Both must be accesses.
+/// issued by another wave, and why. Both must be accesses. With
+/// \p SameIteration, no block entered between them left the iteration of
+/// Earlier's stage loop (AbstractProgram::StageInside).
 bool accessesConflict(const AbstractProgram &P, const Event &Earlier,
                       const Event &Later, const AnalysisOptions &Opts,
-                      HazardKind *Kind = nullptr);
+                      HazardKind *Kind = nullptr, bool SameIteration = false);
 
 /// A hazard window: some path from Producer reaches Consumer with Producer
 /// not ordered before it by a barrier.
@@ -77,8 +79,10 @@ struct Window {
   HazardKind Kind;
   /// Where the window's paths are taken to begin when not right after the
   /// producer: the entry of a join block where the analysis merged the
-  /// producers of one key (AnalysisOptions::MergeAbove); the window then
-  /// stands for each of them, on the paths through that entry.
+  /// producers of one key (AnalysisOptions::MergeAbove), or of a block
+  /// where the producer's iteration of its stage loop ended (only paths
+  /// through there conflict); the window then stands for each of them, on
+  /// the paths through that entry.
   Point Anchor = {~0u, 0};
   bool isAnchored() const { return Anchor.Block != ~0u; }
   /// The first point of the window's paths.

@@ -10,8 +10,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "LDSThreadAddress.h"
+#include "LDSLoopStages.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Dominators.h"
@@ -26,6 +28,7 @@
 #include "llvm/Support/KnownBits.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
+#include <numeric>
 
 using namespace llvm;
 using namespace llvm::ldsbarriers;
@@ -154,7 +157,8 @@ bool ThreadAddress::operator==(const ThreadAddress &O) const {
   bool SameFn = Fn == O.Fn || (Fn && O.Fn && *Fn == *O.Fn);
   return Const == O.Const && Coef == O.Coef && SameFn && VarLo == O.VarLo &&
          VarHi == O.VarHi && VarAlign == O.VarAlign && Uniform == O.Uniform &&
-         IdLo == O.IdLo && IdHi == O.IdHi && Size == O.Size;
+         IdLo == O.IdLo && IdHi == O.IdHi && Size == O.Size &&
+         StageLoop == O.StageLoop && Stage == O.Stage;
 }
 
 std::string ThreadAddress::str() const {
@@ -174,6 +178,13 @@ std::string ThreadAddress::str() const {
   }
   for (auto [Sym, C] : Uniform)
     OS << " + " << C << "*u" << Sym;
+  if (!Stage.empty()) {
+    OS << " + stage" << StageLoop << "[";
+    ListSeparator LS(", ");
+    for (int64_t V : Stage)
+      OS << LS << V;
+    OS << "]";
+  }
   OS << " (" << Size << " bytes";
   for (unsigned D = 0; D < 3; ++D)
     if (IdLo[D] > 0 || IdHi[D] < INT32_MAX)
@@ -240,7 +251,7 @@ static IdSpace enumerateIds(const ThreadAddress &A,
 /// the enumeration does not see may tell equal-looking ones apart).
 static bool residuesMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
                                const IdSpace &SA, const IdSpace &SB,
-                               bool AnyPair, unsigned K) {
+                               bool AnyPair, unsigned K, int64_t ShiftA) {
   const uint64_t M = uint64_t(1) << K;
   if (A.Size >= M || B.Size >= M)
     return true;
@@ -253,7 +264,8 @@ static bool residuesMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
   std::vector<Piece> Pieces;
   auto AddSide = [&](const ThreadAddress &T, const IdSpace &S, bool FromA) {
     for (unsigned I = 0; I < S.Terms.size(); ++I) {
-      uint64_t Begin = uint64_t(T.Const + S.Terms[I]) & (M - 1);
+      uint64_t Begin =
+          uint64_t(T.Const + (FromA ? ShiftA : 0) + S.Terms[I]) & (M - 1);
       uint64_t End = Begin + T.Size;
       Pieces.push_back({Begin, std::min(End, M), I, FromA});
       if (End > M)
@@ -292,39 +304,11 @@ const ThreadIdSpace &ThreadIdCache::get(const ThreadAddress &A,
   return *Entry;
 }
 
-bool llvm::ldsbarriers::workItemsMayOverlap(const ThreadAddress &A,
-                                            const ThreadAddress &B,
-                                            const WorkgroupShape &Shape,
-                                            ThreadIdCache *Cache) {
-  if (!A.Size || !B.Size || A.Uniform != B.Uniform)
-    return true;
-  // The dimensions that tell the two work-items apart in the address or in
-  // who executes the accesses; in any other dimension two work-items may
-  // differ while looking alike here.
-  SmallVector<unsigned, 3> Dims;
-  bool OtherDims = false;
-  for (unsigned D = 0; D < 3; ++D) {
-    bool Used = A.Coef[D] || B.Coef[D] || (A.Fn && A.Fn->usesDim(D)) ||
-                (B.Fn && B.Fn->usesDim(D)) || A.IdLo[D] > 0 || B.IdLo[D] > 0 ||
-                A.IdHi[D] < Shape.MaxDim[D] - 1 ||
-                B.IdHi[D] < Shape.MaxDim[D] - 1;
-    if (Used)
-      Dims.push_back(D);
-    else if (Shape.MaxDim[D] > 1 && Shape.MaxFlat > 1)
-      OtherDims = true;
-  }
-  IdSpace OwnA, OwnB;
-  if (!Cache) {
-    OwnA = enumerateIds(A, Dims, Shape);
-    OwnB = enumerateIds(B, Dims, Shape);
-  }
-  const IdSpace &SA = Cache ? Cache->get(A, Dims, Shape) : OwnA;
-  const IdSpace &SB = Cache ? Cache->get(B, Dims, Shape) : OwnB;
-  if (SA.TooBig || SB.TooBig)
-    return true;
-  if (SA.Ids.empty() || SB.Ids.empty())
-    return false; // One of them runs on no work-item.
-
+/// The pair test of workItemsMayOverlap with \p Shift added to A's
+/// address (a difference of stage slots).
+static bool shiftedMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
+                              const IdSpace &SA, const IdSpace &SB,
+                              bool OtherDims, int64_t Shift) {
   // Per-work-item values that are multiples of 2^K (u * 2^K, with u any
   // value: a loaded byte times 128, say) leave the address's residue
   // modulo 2^K to the rest; 2^K divides 2^32, so bytes that differ modulo
@@ -333,7 +317,8 @@ bool llvm::ldsbarriers::workItemsMayOverlap(const ThreadAddress &A,
   for (const ThreadAddress *T : {&A, &B})
     if (T->VarLo || T->VarHi)
       K = std::min(K, T->VarAlign);
-  if (K >= 1 && K < 32 && !residuesMayOverlap(A, B, SA, SB, OtherDims, K))
+  if (K >= 1 && K < 32 &&
+      !residuesMayOverlap(A, B, SA, SB, OtherDims, K, Shift))
     return false;
 
   // Rule out 32-bit wrap-around: every quantity below stays far inside it.
@@ -343,7 +328,7 @@ bool llvm::ldsbarriers::workItemsMayOverlap(const ThreadAddress &A,
       M = std::max(M, X < 0 ? -X : X);
     return M;
   };
-  int64_t DeltaC = wrap32(A.Const - B.Const);
+  int64_t DeltaC = wrap32(A.Const + Shift - B.Const);
   for (int64_t X :
        {DeltaC, MaxAbs(SA.Terms), MaxAbs(SB.Terms), A.VarLo, A.VarHi, B.VarLo,
         B.VarHi, int64_t(A.Size), int64_t(B.Size)})
@@ -373,6 +358,108 @@ bool llvm::ldsbarriers::workItemsMayOverlap(const ThreadAddress &A,
   return false;
 }
 
+bool llvm::ldsbarriers::workItemsMayOverlap(const ThreadAddress &A,
+                                            const ThreadAddress &B,
+                                            const WorkgroupShape &Shape,
+                                            ThreadIdCache *Cache,
+                                            bool SameIteration) {
+  if (!A.Size || !B.Size || A.Uniform != B.Uniform)
+    return true;
+  // The dimensions that tell the two work-items apart in the address or in
+  // who executes the accesses; in any other dimension two work-items may
+  // differ while looking alike here.
+  SmallVector<unsigned, 3> Dims;
+  bool OtherDims = false;
+  for (unsigned D = 0; D < 3; ++D) {
+    bool Used = A.Coef[D] || B.Coef[D] || (A.Fn && A.Fn->usesDim(D)) ||
+                (B.Fn && B.Fn->usesDim(D)) || A.IdLo[D] > 0 || B.IdLo[D] > 0 ||
+                A.IdHi[D] < Shape.MaxDim[D] - 1 ||
+                B.IdHi[D] < Shape.MaxDim[D] - 1;
+    if (Used)
+      Dims.push_back(D);
+    else if (Shape.MaxDim[D] > 1 && Shape.MaxFlat > 1)
+      OtherDims = true;
+  }
+  IdSpace OwnA, OwnB;
+  if (!Cache) {
+    OwnA = enumerateIds(A, Dims, Shape);
+    OwnB = enumerateIds(B, Dims, Shape);
+  }
+  const IdSpace &SA = Cache ? Cache->get(A, Dims, Shape) : OwnA;
+  const IdSpace &SB = Cache ? Cache->get(B, Dims, Shape) : OwnB;
+  if (SA.TooBig || SB.TooBig)
+    return true;
+  if (SA.Ids.empty() || SB.Ids.empty())
+    return false; // One of them runs on no work-item.
+
+  // The stage slots: what A's address minus B's gains from them, over the
+  // iterations the two may run in.
+  SmallVector<int64_t, 16> Shifts;
+  if (A.Stage.empty() && B.Stage.empty()) {
+    Shifts.push_back(0);
+  } else if (SameIteration && A.StageLoop == B.StageLoop && !A.Stage.empty() &&
+             !B.Stage.empty()) {
+    size_t L = std::lcm(A.Stage.size(), B.Stage.size());
+    for (size_t N = 0; N < L; ++N)
+      Shifts.push_back(
+          wrap32(A.Stage[N % A.Stage.size()] - B.Stage[N % B.Stage.size()]));
+  } else {
+    static const int64_t Zero = 0;
+    ArrayRef<int64_t> SA = A.Stage.empty() ? ArrayRef(Zero) : A.Stage;
+    ArrayRef<int64_t> SB = B.Stage.empty() ? ArrayRef(Zero) : B.Stage;
+    for (int64_t X : SA)
+      for (int64_t Y : SB)
+        Shifts.push_back(wrap32(X - Y));
+  }
+  llvm::sort(Shifts);
+  Shifts.erase(std::unique(Shifts.begin(), Shifts.end()), Shifts.end());
+  return llvm::any_of(Shifts, [&](int64_t Shift) {
+    return shiftedMayOverlap(A, B, SA, SB, OtherDims, Shift);
+  });
+}
+
+bool llvm::ldsbarriers::isWaveUniform(const ThreadAddress &A,
+                                      const WorkgroupShape &Shape,
+                                      unsigned WaveSize) {
+  // Waves are runs of consecutive flat ids: work-item ids along x alone in
+  // a one-dimensional launch.
+  if (A.VarLo || A.VarHi || Shape.MaxDim[1] > 1 || Shape.MaxDim[2] > 1 ||
+      A.Coef[1] || A.Coef[2] || !WaveSize ||
+      (A.Fn && (A.Fn->usesDim(1) || A.Fn->usesDim(2))))
+    return false;
+  int64_t First = 0;
+  for (int64_t X = 0; X < Shape.MaxDim[0]; ++X) {
+    int64_t Term = A.Coef[0] * X;
+    if (A.Fn)
+      Term += wrap32(int64_t(A.Fn->eval({X, 0, 0})));
+    Term = wrap32(Term);
+    if (X % WaveSize == 0)
+      First = Term;
+    else if (Term != First)
+      return false;
+  }
+  return true;
+}
+
+bool llvm::ldsbarriers::wavesMayOverlap(const ThreadAddress &A,
+                                        const WorkgroupShape &Shape,
+                                        unsigned WaveSize) {
+  if (!isWaveUniform(A, Shape, WaveSize))
+    return true;
+  // The waves' ranges, by their first work-item (stage slots and uniform
+  // terms are the same for all of them).
+  std::vector<int64_t> Bases;
+  for (int64_t X = 0; X < Shape.MaxDim[0]; X += WaveSize)
+    Bases.push_back(
+        wrap32(A.Coef[0] * X + (A.Fn ? int64_t(A.Fn->eval({X, 0, 0})) : 0)));
+  llvm::sort(Bases);
+  for (size_t I = 1; I < Bases.size(); ++I)
+    if (Bases[I] - Bases[I - 1] < int64_t(A.Size))
+      return true;
+  return Bases.size() > 1 &&
+         Bases.back() - Bases.front() > (int64_t(1) << 32) - int64_t(A.Size);
+}
+
 //===----------------------------------------------------------------------===//
 // ThreadAddressBuilder
 //===----------------------------------------------------------------------===//
@@ -387,6 +474,8 @@ struct ThreadAddressBuilder::Linear {
   int64_t VarLo = 0, VarHi = 0;
   unsigned VarAlign = 0;
   SmallVector<std::pair<unsigned, int64_t>, 2> Uniform;
+  /// A part that depends on the iteration of one loop.
+  std::optional<StageValue> Stage;
 
   static Linear constant(int64_t C) {
     Linear L;
@@ -396,9 +485,15 @@ struct ThreadAddressBuilder::Linear {
   bool hasVar() const { return VarLo || VarHi; }
   bool isConstant() const {
     return !Coef[0] && !Coef[1] && !Coef[2] && !Fn && !hasVar() &&
-           Uniform.empty();
+           Uniform.empty() && !Stage;
   }
   bool add(const Linear &O) {
+    if (O.Stage) {
+      if (!Stage)
+        Stage = O.Stage;
+      else if (!Stage->add(*O.Stage, 1))
+        return false;
+    }
     Const = wrap32(Const + O.Const);
     for (unsigned D = 0; D < 3; ++D)
       Coef[D] = wrap32(Coef[D] + O.Coef[D]);
@@ -445,6 +540,8 @@ struct ThreadAddressBuilder::Linear {
     for (auto &U : Uniform)
       U.second = wrap32(U.second * K);
     llvm::erase_if(Uniform, [](const auto &U) { return U.second == 0; });
+    if (Stage && !Stage->scale(K))
+      return false;
     return VarLo > -Small && VarHi < Small;
   }
   /// Op(X, Y) at 32 bits, which is all the address keeps.
@@ -525,8 +622,28 @@ ThreadAddressBuilder::ThreadAddressBuilder(const Function &F, bool Assume1D)
   ReqdSize = Shape.Required;
   for (int64_t &M : Shape.MaxDim)
     M = std::min(M, Shape.MaxFlat);
-  if (!F.isDeclaration())
+  if (!F.isDeclaration()) {
     DT = std::make_unique<DominatorTree>(const_cast<Function &>(F));
+    Stages = std::make_unique<LoopStageAnalysis>(*DT);
+  }
+}
+
+const BasicBlock *ThreadAddressBuilder::stageHeader(unsigned StageLoop) const {
+  return StageHeaders.lookup(StageLoop);
+}
+
+SmallVector<unsigned, 4> ThreadAddressBuilder::stageLoops() const {
+  SmallVector<unsigned, 4> Loops;
+  for (const auto &KV : StageHeaders)
+    Loops.push_back(KV.first);
+  llvm::sort(Loops);
+  return Loops;
+}
+
+bool ThreadAddressBuilder::isLoopHeader(const BasicBlock *BB) const {
+  return DT && DT->getNode(BB) && llvm::any_of(predecessors(BB), [&](auto *P) {
+           return DT->dominates(BB, P);
+         });
 }
 
 ThreadAddressBuilder::~ThreadAddressBuilder() = default;
@@ -700,9 +817,22 @@ ThreadAddressBuilder::linearize(const Value *V, unsigned Depth) {
       break;
     }
   }
+  // A pointer that advances by a constant each iteration of a loop.
+  if (Stages)
+    if (auto Ind = Stages->pointerInduction(V)) {
+      std::optional<Linear> L = linearize(Ind->first, Depth + 1);
+      if (!L || L->Stage)
+        return std::nullopt;
+      StageValue S;
+      S.Loop = cast<Instruction>(V)->getParent();
+      S.A1 = Ind->second;
+      S.Exact = false;
+      L->Stage = S;
+      return L;
+    }
   // Anything else: a value the workgroup shares, a function of the
-  // work-item id evaluated exactly, a per-work-item value of known range,
-  // or nothing we can use.
+  // work-item id evaluated exactly, a function of a loop's iteration, a
+  // per-work-item value of known range, or nothing we can use.
   if (V->getType()->isIntegerTy() && V->getType()->getIntegerBitWidth() <= 64) {
     if (isInvariantUniform(V, 0)) {
       Linear L;
@@ -714,6 +844,12 @@ ThreadAddressBuilder::linearize(const Value *V, unsigned Depth) {
       L.Fn = std::move(E);
       return L;
     }
+    if (Stages)
+      if (std::optional<StageValue> S = Stages->get(V)) {
+        Linear L;
+        L.Stage = std::move(S);
+        return L;
+      }
     // Its unsigned range, if small, is its value modulo 2^32 too (the
     // known bits give it for a zero-extended load, say).
     KnownBits Known = computeKnownBits(V, DL);
@@ -940,10 +1076,28 @@ std::optional<ThreadAddress> ThreadAddressBuilder::build(const Value *Ptr,
   if (!Size || Size > uint64_t(Small))
     return std::nullopt;
   std::optional<Linear> L = linearize(Ptr, 0);
-  if (!L || !L->add(Linear::constant(Offset)))
-    return std::nullopt;
+  if (!L || !L->add(Linear::constant(Offset)) ||
+      (L->Stage && !L->Stage->isPeriodic())) {
+    // Not a stage slot (an address that moves with the iteration, say):
+    // the form without iteration terms, if there is one.
+    if (!Stages)
+      return std::nullopt;
+    std::unique_ptr<LoopStageAnalysis> Saved = std::move(Stages);
+    L = linearize(Ptr, 0);
+    Stages = std::move(Saved);
+    if (!L || !L->add(Linear::constant(Offset)))
+      return std::nullopt;
+  }
   ThreadAddress TA;
-  TA.Const = L->Const;
+  if (L->Stage && L->Stage->Loop) {
+    TA.StageLoop = symbol(L->Stage->Loop);
+    StageHeaders[TA.StageLoop] = L->Stage->Loop;
+    for (int64_t V : L->Stage->table())
+      TA.Stage.push_back(wrap32(V));
+  } else if (L->Stage) {
+    TA.Const = wrap32(TA.Const + L->Stage->at(0));
+  }
+  TA.Const = wrap32(TA.Const + L->Const);
   TA.Coef = L->Coef;
   TA.Fn = L->Fn;
   TA.VarLo = L->VarLo;

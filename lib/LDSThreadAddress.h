@@ -30,6 +30,7 @@ class Function;
 class Value;
 
 namespace ldsbarriers {
+class LoopStageAnalysis;
 
 enum class ThreadAnalysisMode {
   Off,
@@ -120,6 +121,14 @@ struct ThreadAddress {
   std::array<int64_t, 3> IdLo = {0, 0, 0};
   std::array<int64_t, 3> IdHi = {INT32_MAX, INT32_MAX, INT32_MAX};
   uint64_t Size = 0;
+  /// A stage slot: a term that depends on the iteration n of one loop (the
+  /// n-th entry into its header since the loop was entered) and is
+  /// periodic in it: Stage[n mod Stage.size()], wrapped to 32 bits. The
+  /// same for every work-item in one iteration (e.g. 1024 * ((i + 1) & 1)).
+  /// StageLoop names the loop (an id of the builder; 0 and an empty Stage:
+  /// none).
+  unsigned StageLoop = 0;
+  SmallVector<int64_t, 4> Stage;
 
   bool operator==(const ThreadAddress &O) const;
   std::string str() const;
@@ -165,10 +174,26 @@ private:
 
 /// Whether some two different work-items of one workgroup executing A and B
 /// may touch a common byte. False only when proven impossible. \p Cache,
-/// if given, must only ever be used with this \p Shape.
+/// if given, must only ever be used with this \p Shape. With
+/// \p SameIteration, A and B run in the same iteration of their stage loop
+/// when both have stage slots of one loop; otherwise their iterations may
+/// be any two (and a stage slot proves nothing on its own).
 bool workItemsMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
                          const WorkgroupShape &Shape,
-                         ThreadIdCache *Cache = nullptr);
+                         ThreadIdCache *Cache = nullptr,
+                         bool SameIteration = false);
+
+/// Whether \p A is the same for every work-item of each wave (of
+/// \p WaveSize work-items) of every launch \p Shape allows: the base
+/// address of a transfer that takes it from the first active lane. Known
+/// for one-dimensional launches only.
+bool isWaveUniform(const ThreadAddress &A, const WorkgroupShape &Shape,
+                   unsigned WaveSize);
+
+/// For a wave-uniform \p A (isWaveUniform) whose Size bytes one wave
+/// writes at once: whether two waves may write a common byte.
+bool wavesMayOverlap(const ThreadAddress &A, const WorkgroupShape &Shape,
+                     unsigned WaveSize);
 
 /// Derives ThreadAddresses from the IR of one function.
 class ThreadAddressBuilder {
@@ -189,6 +214,14 @@ public:
   /// Why the shape is what it is (attributes found), for remarks.
   std::string describeShape() const;
 
+  /// The header of the loop of a ThreadAddress::StageLoop this builder
+  /// assigned.
+  const BasicBlock *stageHeader(unsigned StageLoop) const;
+  /// The stage loops of the forms built so far.
+  SmallVector<unsigned, 4> stageLoops() const;
+  /// Whether \p BB heads an IR loop (a predecessor it dominates).
+  bool isLoopHeader(const BasicBlock *BB) const;
+
 private:
   struct Linear;
   std::optional<Linear> linearize(const Value *V, unsigned Depth);
@@ -204,6 +237,9 @@ private:
   bool ReqdSize = false;
   bool Assume1D = false;
   std::unique_ptr<DominatorTree> DT;
+  /// Loop-iteration values; null while building a form without them.
+  std::unique_ptr<LoopStageAnalysis> Stages;
+  DenseMap<unsigned, const BasicBlock *> StageHeaders;
   DenseMap<const void *, unsigned> Symbols;
   /// Id bounds from the conditions that dominate a block.
   DenseMap<const BasicBlock *,

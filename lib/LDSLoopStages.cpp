@@ -1,0 +1,455 @@
+//===- LDSLoopStages.cpp - Values as functions of a loop's iteration ------===//
+//
+// Every operation keeps the representation exact: ring operations (add,
+// sub, mul, shl) act on the numerator, modulo 2^Width unless the IR's
+// no-wrap flags make the result exact; masks, remainders, quotients and
+// shifts right look at the value modulo some M, which is periodic in n with
+// a period the operation computes, and are evaluated for one period.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LDSLoopStages.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
+#include <numeric>
+
+using namespace llvm;
+using namespace llvm::ldsbarriers;
+
+static bool inBounds(int64_t V) {
+  return V < StageValue::MaxMagnitude && V > -StageValue::MaxMagnitude;
+}
+
+StageValue StageValue::constant(int64_t C, unsigned Width) {
+  StageValue S;
+  S.P = {C};
+  S.Width = Width;
+  return S;
+}
+
+int64_t StageValue::at(uint64_t N) const {
+  return (A0 + A1 * int64_t(N) + P[N % P.size()]) / D;
+}
+
+bool StageValue::add(const StageValue &O, int64_t Sign) {
+  if (Loop && O.Loop && Loop != O.Loop)
+    return false;
+  if (!Loop)
+    Loop = O.Loop;
+  int64_t L = std::lcm(D, O.D);
+  size_t Period = std::lcm(P.size(), O.P.size());
+  if (!inBounds(L) || Period > MaxPeriod)
+    return false;
+  int64_t F1 = L / D, F2 = Sign * (L / O.D);
+  SmallVector<int64_t, 8> Sum(Period);
+  for (size_t I = 0; I < Period; ++I)
+    Sum[I] = P[I % P.size()] * F1 + O.P[I % O.P.size()] * F2;
+  A0 = A0 * F1 + O.A0 * F2;
+  A1 = A1 * F1 + O.A1 * F2;
+  P = std::move(Sum);
+  D = L;
+  normalize();
+  return inBounds(A0) && inBounds(A1) && llvm::all_of(P, inBounds);
+}
+
+bool StageValue::scale(int64_t K) {
+  if (!inBounds(K))
+    return false;
+  A0 *= K;
+  A1 *= K;
+  for (int64_t &X : P)
+    X *= K;
+  normalize();
+  return inBounds(A0) && inBounds(A1) && llvm::all_of(P, inBounds);
+}
+
+void StageValue::normalize() {
+  for (int64_t &X : P)
+    X += A0;
+  A0 = 0;
+  int64_t G = D;
+  G = std::gcd(G, A1);
+  for (int64_t X : P)
+    G = std::gcd(G, X);
+  if (G > 1) {
+    D /= G;
+    A1 /= G;
+    for (int64_t &X : P)
+      X /= G;
+  }
+  for (size_t Len = 1; Len < P.size(); ++Len) {
+    if (P.size() % Len)
+      continue;
+    bool Repeats = true;
+    for (size_t I = Len; I < P.size() && Repeats; ++I)
+      Repeats = P[I] == P[I - Len];
+    if (Repeats) {
+      P.resize(Len);
+      break;
+    }
+  }
+}
+
+SmallVector<int64_t, 8> StageValue::table() const {
+  SmallVector<int64_t, 8> T;
+  for (size_t N = 0; N < P.size(); ++N)
+    T.push_back(at(N));
+  return T;
+}
+
+/// The low \p Width bits of \p V, zero-extended.
+static int64_t lowBits(int64_t V, unsigned Width) {
+  return Width >= 64 ? V : int64_t(uint64_t(V) & ((uint64_t(1) << Width) - 1));
+}
+
+/// A period after which \p S changes by a multiple of \p Mod (so that
+/// S modulo Mod repeats), or 0 when too long.
+static size_t periodModulo(const StageValue &S, int64_t Mod) {
+  int64_t Step = S.D * Mod;
+  if (!inBounds(Step))
+    return 0;
+  int64_t G = std::gcd(S.A1, Step);
+  int64_t Len = S.A1 ? Step / G : 1;
+  if (Len > int64_t(StageValue::MaxPeriod))
+    return 0;
+  size_t L = std::lcm(S.P.size(), size_t(Len));
+  return L <= StageValue::MaxPeriod ? L : 0;
+}
+
+/// The periodic value f(v(n)) for n over a period of v modulo \p Mod (f
+/// must depend on v modulo Mod only).
+template <typename Fn>
+static std::optional<StageValue> tabulate(const StageValue &S, int64_t Mod,
+                                          unsigned Width, Fn F) {
+  size_t L = periodModulo(S, Mod);
+  if (!L)
+    return std::nullopt;
+  StageValue R;
+  R.Loop = S.Loop;
+  R.Width = Width;
+  R.P.clear();
+  for (size_t N = 0; N < L; ++N)
+    R.P.push_back(F(S.at(N)));
+  R.normalize();
+  return R;
+}
+
+std::optional<StageValue> LoopStageAnalysis::get(const Value *V) {
+  std::optional<StageValue> S = operand(V, 0);
+  if (!S || !S->Loop)
+    return std::nullopt;
+  return S;
+}
+
+std::optional<StageValue> LoopStageAnalysis::operand(const Value *V,
+                                                     unsigned Depth) {
+  if (const auto *CI = dyn_cast<ConstantInt>(V)) {
+    if (CI->getBitWidth() > 64)
+      return std::nullopt;
+    return StageValue::constant(int64_t(CI->getZExtValue()), CI->getBitWidth());
+  }
+  if (auto It = Cache.find(V); It != Cache.end())
+    return It->second;
+  if (Depth > 16)
+    return std::nullopt;
+  std::optional<StageValue> S = compute(V, Depth);
+  if (S && (!S->Exact && S->D != 1))
+    S.reset(); // Division is only exact on exact values.
+  Cache[V] = S;
+  return S;
+}
+
+std::optional<StageValue> LoopStageAnalysis::induction(const Value *V) const {
+  const auto *Phi = dyn_cast<PHINode>(V);
+  auto *Ty = Phi ? dyn_cast<IntegerType>(Phi->getType()) : nullptr;
+  if (!Ty || Ty->getBitWidth() > 64)
+    return std::nullopt;
+  const BasicBlock *H = Phi->getParent();
+  const ConstantInt *Init = nullptr;
+  const BinaryOperator *Next = nullptr;
+  for (unsigned I = 0; I < Phi->getNumIncomingValues(); ++I) {
+    const Value *In = Phi->getIncomingValue(I);
+    if (DT.dominates(H, Phi->getIncomingBlock(I))) { // A back-edge.
+      const auto *BO = dyn_cast<BinaryOperator>(In);
+      if (!BO || (Next && BO != Next))
+        return std::nullopt;
+      Next = BO;
+    } else {
+      const auto *C = dyn_cast<ConstantInt>(In);
+      if (!C || (Init && C != Init))
+        return std::nullopt;
+      Init = C;
+    }
+  }
+  if (!Init || !Next || Next->getOperand(0) != Phi ||
+      !isa<ConstantInt>(Next->getOperand(1)) ||
+      (Next->getOpcode() != Instruction::Add &&
+       Next->getOpcode() != Instruction::Sub))
+    return std::nullopt;
+  const auto *Step = cast<ConstantInt>(Next->getOperand(1));
+  StageValue S;
+  S.Loop = H;
+  S.Width = Ty->getBitWidth();
+  S.P = {int64_t(Init->getZExtValue())};
+  int64_t Signed = Step->getSExtValue();
+  // Exact: no increment wraps (nuw), or none overflows signed (nsw) from a
+  // non-negative start with a non-negative step.
+  bool NUW = Next->getOpcode() == Instruction::Add &&
+             Next->hasNoUnsignedWrap() && !Step->isNegative();
+  bool NSW = Next->getOpcode() == Instruction::Add && Next->hasNoSignedWrap() &&
+             !Init->isNegative() && !Step->isNegative();
+  S.Exact = NUW || NSW;
+  S.A1 = Next->getOpcode() == Instruction::Add ? Signed : -Signed;
+  if (!inBounds(S.A1) || !inBounds(S.P[0]))
+    return std::nullopt;
+  S.normalize();
+  return S;
+}
+
+std::optional<std::pair<const Value *, int64_t>>
+LoopStageAnalysis::pointerInduction(const Value *V) const {
+  const auto *Phi = dyn_cast<PHINode>(V);
+  if (!Phi || !Phi->getType()->isPointerTy())
+    return std::nullopt;
+  const BasicBlock *H = Phi->getParent();
+  const DataLayout &DL = H->getModule()->getDataLayout();
+  const Value *Base = nullptr;
+  const GEPOperator *Next = nullptr;
+  for (unsigned I = 0; I < Phi->getNumIncomingValues(); ++I) {
+    const Value *In = Phi->getIncomingValue(I);
+    if (DT.dominates(H, Phi->getIncomingBlock(I))) {
+      const auto *GEP = dyn_cast<GEPOperator>(In);
+      if (!GEP || GEP->getPointerOperand() != Phi || (Next && GEP != Next))
+        return std::nullopt;
+      Next = GEP;
+    } else {
+      if (Base && In != Base)
+        return std::nullopt;
+      Base = In;
+    }
+  }
+  if (!Base || !Next)
+    return std::nullopt;
+  APInt Offset(DL.getIndexTypeSizeInBits(Phi->getType()), 0);
+  if (!Next->accumulateConstantOffset(DL, Offset) ||
+      Offset.getSignificantBits() > 40)
+    return std::nullopt;
+  return std::make_pair(Base, Offset.getSExtValue());
+}
+
+std::optional<StageValue> LoopStageAnalysis::compute(const Value *V,
+                                                     unsigned Depth) {
+  auto *Ty = dyn_cast<IntegerType>(V->getType());
+  if (!Ty || Ty->getBitWidth() > 64)
+    return std::nullopt;
+  unsigned W = Ty->getBitWidth();
+  if (isa<PHINode>(V))
+    return induction(V);
+  auto Op = [&](const Value *X) { return operand(X, Depth + 1); };
+  auto IsConst = [](const StageValue &S) {
+    return !S.Loop && S.A1 == 0 && S.P.size() == 1 && S.D == 1;
+  };
+  // The mask M of v & M depends on v modulo 2^(highest bit of M + 1).
+  auto And = [&](const StageValue &S, uint64_t M) {
+    int64_t Mod = int64_t(1) << std::min(62u, unsigned(64 - countl_zero(M)));
+    return tabulate(S, std::max<int64_t>(Mod, 1), W,
+                    [&](int64_t X) { return int64_t(uint64_t(X) & M); });
+  };
+
+  if (const auto *Cast = dyn_cast<CastInst>(V)) {
+    std::optional<StageValue> S = Op(Cast->getOperand(0));
+    if (!S)
+      return std::nullopt;
+    unsigned From = S->Width;
+    switch (Cast->getOpcode()) {
+    case Instruction::ZExt:
+      if (!S->Exact) {
+        if (!S->isPeriodic())
+          return std::nullopt;
+        for (int64_t &X : S->P)
+          X = lowBits(X, From);
+        S->Exact = true;
+      }
+      S->Width = W;
+      return S;
+    case Instruction::SExt:
+    case Instruction::Trunc:
+      if (!S->isPeriodic())
+        return std::nullopt;
+      S->P = S->table();
+      S->D = 1;
+      for (int64_t &X : S->P) {
+        X = lowBits(X, std::min(From, W));
+        if (Cast->getOpcode() == Instruction::SExt && From < 64 &&
+            (X >> (From - 1)) & 1)
+          X -= int64_t(1) << From;
+      }
+      S->Exact = llvm::all_of(S->P, [](int64_t X) { return X >= 0; });
+      S->Width = W;
+      S->normalize();
+      return S;
+    default:
+      return std::nullopt;
+    }
+  }
+
+  if (const auto *Sel = dyn_cast<SelectInst>(V)) {
+    std::optional<StageValue> C = Op(Sel->getCondition());
+    std::optional<StageValue> X = C ? Op(Sel->getTrueValue()) : std::nullopt;
+    std::optional<StageValue> Y = X ? Op(Sel->getFalseValue()) : std::nullopt;
+    if (!Y || !C->isPeriodic() || !X->isPeriodic() || !Y->isPeriodic())
+      return std::nullopt;
+    StageValue R = *C;
+    if (!R.add(*X, 0) || !R.add(*Y, 0)) // The common loop and period.
+      return std::nullopt;
+    R.A1 = 0;
+    R.D = 1;
+    size_t L = R.P.size();
+    L = std::lcm(L, std::lcm(C->P.size(), std::lcm(X->P.size(), Y->P.size())));
+    if (L > StageValue::MaxPeriod)
+      return std::nullopt;
+    R.P.resize(L);
+    for (size_t N = 0; N < L; ++N)
+      R.P[N] = (C->at(N) & 1) ? X->at(N) : Y->at(N);
+    R.Exact = X->Exact && Y->Exact;
+    R.Width = W;
+    R.normalize();
+    return R;
+  }
+
+  if (const auto *Cmp = dyn_cast<ICmpInst>(V)) {
+    std::optional<StageValue> X = Op(Cmp->getOperand(0));
+    std::optional<StageValue> Y = X ? Op(Cmp->getOperand(1)) : std::nullopt;
+    if (!Y || !X->isPeriodic() || !Y->isPeriodic())
+      return std::nullopt;
+    StageValue R = *X;
+    if (!R.add(*Y, 0))
+      return std::nullopt;
+    size_t L = std::lcm(X->P.size(), Y->P.size());
+    unsigned OW = X->Width;
+    R.A1 = 0;
+    R.D = 1;
+    R.P.resize(L);
+    for (size_t N = 0; N < L; ++N) {
+      APInt A = APInt(64, uint64_t(X->at(N)), true).zextOrTrunc(OW);
+      APInt B = APInt(64, uint64_t(Y->at(N)), true).zextOrTrunc(OW);
+      R.P[N] = ICmpInst::compare(A, B, Cmp->getPredicate());
+    }
+    R.Exact = true;
+    R.Width = 1;
+    R.normalize();
+    return R;
+  }
+
+  const auto *BO = dyn_cast<BinaryOperator>(V);
+  if (!BO)
+    return std::nullopt;
+  std::optional<StageValue> X = Op(BO->getOperand(0));
+  std::optional<StageValue> Y = X ? Op(BO->getOperand(1)) : std::nullopt;
+  if (!Y || (!X->Loop && !Y->Loop))
+    return std::nullopt;
+  bool NUW = isa<OverflowingBinaryOperator>(BO) && BO->hasNoUnsignedWrap();
+  // The constant operand of a commutative operation, and the other one.
+  const StageValue *K = IsConst(*Y) ? &*Y : IsConst(*X) ? &*X : nullptr;
+  const StageValue *S = K == &*Y ? &*X : &*Y;
+  switch (BO->getOpcode()) {
+  case Instruction::Add:
+  case Instruction::Sub: {
+    StageValue R = *X;
+    bool IsSub = BO->getOpcode() == Instruction::Sub;
+    if (!R.add(*Y, IsSub ? -1 : 1))
+      return std::nullopt;
+    R.Exact = X->Exact && Y->Exact && NUW;
+    return R;
+  }
+  case Instruction::Mul:
+  case Instruction::Shl: {
+    bool IsShl = BO->getOpcode() == Instruction::Shl;
+    if (IsShl ? !IsConst(*Y) : !K)
+      return std::nullopt;
+    const StageValue &F = IsShl ? *Y : *K;
+    StageValue R = IsShl ? *X : *S;
+    int64_t Factor = F.P[0];
+    if (IsShl) {
+      if (Factor >= int64_t(W) || Factor > 40)
+        return std::nullopt;
+      Factor = int64_t(1) << Factor;
+    } else if (W < 64 && Factor >= int64_t(1) << (W - 1)) {
+      Factor -= int64_t(1) << W; // The constant as a signed number.
+    }
+    if (!R.scale(Factor))
+      return std::nullopt;
+    R.Exact = R.Exact && NUW && Factor >= 0;
+    return R;
+  }
+  case Instruction::And:
+    if (!K)
+      return std::nullopt;
+    return And(*S, uint64_t(K->P[0]));
+  case Instruction::Or:
+  case Instruction::Xor: {
+    if (BO->getOpcode() == Instruction::Or &&
+        cast<PossiblyDisjointInst>(BO)->isDisjoint()) {
+      StageValue R = *X;
+      if (!R.add(*Y, 1))
+        return std::nullopt;
+      R.Exact = X->Exact && Y->Exact;
+      return R;
+    }
+    if (!K)
+      return std::nullopt;
+    // v | c = v + c - (v & c); v ^ c = v + c - 2 (v & c): both below 2^W.
+    std::optional<StageValue> Common = And(*S, uint64_t(K->P[0]));
+    StageValue R = *S;
+    bool IsXor = BO->getOpcode() == Instruction::Xor;
+    if (!Common || !R.add(*K, 1) || !R.add(*Common, IsXor ? -2 : -1))
+      return std::nullopt;
+    R.Exact = S->Exact;
+    return R;
+  }
+  case Instruction::URem:
+  case Instruction::UDiv:
+  case Instruction::LShr: {
+    if (!IsConst(*Y))
+      return std::nullopt;
+    int64_t Divisor = Y->P[0];
+    if (BO->getOpcode() == Instruction::LShr) {
+      if (Divisor >= int64_t(W) || Divisor > 40)
+        return std::nullopt;
+      Divisor = int64_t(1) << Divisor;
+    }
+    if (Divisor <= 0 || !inBounds(Divisor))
+      return std::nullopt;
+    if (!X->Exact) {
+      // Only the value modulo 2^W is known: a periodic one has its
+      // unsigned values at hand.
+      if (!X->isPeriodic())
+        return std::nullopt;
+      for (int64_t &E : X->P)
+        E = lowBits(X->D == 1 ? E : E / X->D, W);
+      X->D = 1;
+      X->Exact = true;
+    }
+    std::optional<StageValue> Rem =
+        tabulate(*X, Divisor, W, [&](int64_t E) { return E % Divisor; });
+    if (!Rem || BO->getOpcode() == Instruction::URem)
+      return Rem;
+    // v / d = (v - v mod d) / d.
+    StageValue R = *X;
+    if (!R.add(*Rem, -1))
+      return std::nullopt;
+    R.D *= Divisor;
+    if (!inBounds(R.D))
+      return std::nullopt;
+    R.normalize();
+    R.Exact = true;
+    return R;
+  }
+  default:
+    return std::nullopt;
+  }
+}
