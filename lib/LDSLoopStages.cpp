@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LDSLoopStages.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Dominators.h"
@@ -134,6 +135,34 @@ static std::optional<StageValue> tabulate(const StageValue &S, int64_t Mod,
   R.P.clear();
   for (size_t N = 0; N < L; ++N)
     R.P.push_back(F(S.at(N)));
+  R.normalize();
+  return R;
+}
+
+/// The periodic value F(v1(n), ..., vk(n)) of periodic operands (of one
+/// loop at most), over the least common multiple of their periods.
+static std::optional<StageValue>
+pointwise(ArrayRef<const StageValue *> Ops, unsigned Width,
+          function_ref<int64_t(ArrayRef<int64_t>)> F) {
+  StageValue R;
+  size_t L = 1;
+  for (const StageValue *S : Ops) {
+    if (!S->isPeriodic() || (R.Loop && S->Loop && R.Loop != S->Loop))
+      return std::nullopt;
+    if (!R.Loop)
+      R.Loop = S->Loop;
+    L = std::lcm(L, S->P.size());
+  }
+  if (L > StageValue::MaxPeriod)
+    return std::nullopt;
+  R.Width = Width;
+  R.P.clear();
+  SmallVector<int64_t, 4> Args(Ops.size());
+  for (size_t N = 0; N < L; ++N) {
+    for (size_t I = 0; I < Ops.size(); ++I)
+      Args[I] = Ops[I]->at(N);
+    R.P.push_back(F(Args));
+  }
   R.normalize();
   return R;
 }
@@ -301,48 +330,27 @@ std::optional<StageValue> LoopStageAnalysis::compute(const Value *V,
     std::optional<StageValue> C = Op(Sel->getCondition());
     std::optional<StageValue> X = C ? Op(Sel->getTrueValue()) : std::nullopt;
     std::optional<StageValue> Y = X ? Op(Sel->getFalseValue()) : std::nullopt;
-    if (!Y || !C->isPeriodic() || !X->isPeriodic() || !Y->isPeriodic())
+    if (!Y)
       return std::nullopt;
-    StageValue R = *C;
-    if (!R.add(*X, 0) || !R.add(*Y, 0)) // The common loop and period.
-      return std::nullopt;
-    R.A1 = 0;
-    R.D = 1;
-    size_t L = R.P.size();
-    L = std::lcm(L, std::lcm(C->P.size(), std::lcm(X->P.size(), Y->P.size())));
-    if (L > StageValue::MaxPeriod)
-      return std::nullopt;
-    R.P.resize(L);
-    for (size_t N = 0; N < L; ++N)
-      R.P[N] = (C->at(N) & 1) ? X->at(N) : Y->at(N);
-    R.Exact = X->Exact && Y->Exact;
-    R.Width = W;
-    R.normalize();
+    std::optional<StageValue> R =
+        pointwise({&*C, &*X, &*Y}, W,
+                  [](ArrayRef<int64_t> A) { return (A[0] & 1) ? A[1] : A[2]; });
+    if (R)
+      R->Exact = X->Exact && Y->Exact;
     return R;
   }
 
   if (const auto *Cmp = dyn_cast<ICmpInst>(V)) {
     std::optional<StageValue> X = Op(Cmp->getOperand(0));
     std::optional<StageValue> Y = X ? Op(Cmp->getOperand(1)) : std::nullopt;
-    if (!Y || !X->isPeriodic() || !Y->isPeriodic())
+    if (!Y)
       return std::nullopt;
-    StageValue R = *X;
-    if (!R.add(*Y, 0))
-      return std::nullopt;
-    size_t L = std::lcm(X->P.size(), Y->P.size());
     unsigned OW = X->Width;
-    R.A1 = 0;
-    R.D = 1;
-    R.P.resize(L);
-    for (size_t N = 0; N < L; ++N) {
-      APInt A = APInt(64, uint64_t(X->at(N)), true).zextOrTrunc(OW);
-      APInt B = APInt(64, uint64_t(Y->at(N)), true).zextOrTrunc(OW);
-      R.P[N] = ICmpInst::compare(A, B, Cmp->getPredicate());
-    }
-    R.Exact = true;
-    R.Width = 1;
-    R.normalize();
-    return R;
+    return pointwise({&*X, &*Y}, 1, [&](ArrayRef<int64_t> A) -> int64_t {
+      return ICmpInst::compare(APInt(64, uint64_t(A[0]), true).zextOrTrunc(OW),
+                               APInt(64, uint64_t(A[1]), true).zextOrTrunc(OW),
+                               Cmp->getPredicate());
+    });
   }
 
   const auto *BO = dyn_cast<BinaryOperator>(V);
