@@ -430,11 +430,35 @@ static bool stripWorkgroupBarriers(MachineFunction &MF,
                                    const TargetFacts &Facts,
                                    const TargetInstrInfo &TII) {
   SmallVector<MachineInstr *, 16> Dead;
+  // The soft waits of LDS alone right before a barrier (what the release
+  // fence of __syncthreads() waits for LDS and LDS DMA) go with it: the
+  // pass places the waits its barriers need. Waits of other memory stay.
+  auto LDSOnlySoftWait = [&](const MachineInstr &MI) {
+    if (Facts.classify(MI.getOpcode()).Role != OpcodeRole::SoftWait)
+      return false;
+    StringRef G = getGenericOpcodeName(TII.getName(MI.getOpcode()));
+    if (G == "S_WAITCNT_lds_direct")
+      return true;
+    if (!MI.getNumOperands() || !MI.getOperand(0).isImm())
+      return false;
+    WaitThresholds W =
+        Facts.decodeWait(MI.getOpcode(), MI.getOperand(0).getImm());
+    for (unsigned C = 0; C < NumCounters; ++C)
+      if (W.Value[C] != WaitThresholds::NoWait && Counter(C) != Counter::LDS)
+        return false;
+    return W.any();
+  };
+  auto StripWith = [&](MachineInstr &MI) {
+    Dead.push_back(&MI);
+    for (auto It = std::next(MI.getReverseIterator());
+         It != MI.getParent()->rend() && LDSOnlySoftWait(*It); ++It)
+      Dead.push_back(&*It);
+  };
   for (MachineBasicBlock &MBB : MF)
     for (MachineInstr &MI : MBB) {
       OpcodeRole Role = Facts.classify(MI.getOpcode()).Role;
       if (Role == OpcodeRole::Barrier) {
-        Dead.push_back(&MI);
+        StripWith(MI);
         continue;
       }
       if (Role != OpcodeRole::BarrierSignal && Role != OpcodeRole::BarrierWait)
@@ -450,7 +474,7 @@ static bool stripWorkgroupBarriers(MachineFunction &MF,
       }
       // The model accepted the function: every signal and wait left is of
       // the workgroup barrier.
-      Dead.push_back(&MI);
+      StripWith(MI);
     }
   for (MachineInstr *MI : Dead)
     MI->eraseFromBundle();

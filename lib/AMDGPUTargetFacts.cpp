@@ -381,6 +381,7 @@ std::array<unsigned, NumCounters> TargetFacts::getCounterMax() const {
 WaitThresholds TargetFacts::decodeWait(unsigned Opcode, int64_t Imm) const {
   WaitThresholds W;
   StringRef G = getGenericOpcodeName(MII->getName(Opcode));
+  G.consume_back("_soft"); // A soft wait encodes its counters alike.
   auto Set = [&W](Counter C, int64_t V, int64_t Max) {
     if (V < Max)
       W[C] = int(V);

@@ -126,7 +126,7 @@ std::vector<int> llvm::ldsbarriers::computeImmediateDominators(const Graph &G,
 }
 
 bool AbstractProgram::mayOverlap(const Location &A, const Location &B,
-                                 bool SameIteration) const {
+                                 IterationRelation Rel) const {
   if (A.Variable && B.Variable && A.Variable != B.Variable &&
       A.Variable < VariableDomains.size() &&
       B.Variable < VariableDomains.size() &&
@@ -142,7 +142,7 @@ bool AbstractProgram::mayOverlap(const Location &A, const Location &B,
          B.Begin >= A.Begin + int64_t(A.Size)))
       return false;
   }
-  return !threadDisjoint(A, B, SameIteration);
+  return !threadDisjoint(A, B, Rel);
 }
 
 unsigned AbstractProgram::stageLoop(const Location &L) const {
@@ -159,16 +159,55 @@ unsigned AbstractProgram::stageLoop(const Location &L) const {
   return Loop;
 }
 
+IterationState AbstractProgram::crossEdge(IterationState S, unsigned From,
+                                          unsigned To) const {
+  auto Inside = [&](unsigned L, unsigned B) {
+    return L < StageInside.size() && B < StageInside[L].size() &&
+           StageInside[L][B];
+  };
+  auto IsHeader = [&](unsigned L, unsigned B) {
+    return L < StageHeader.size() && StageHeader[L] == int(B);
+  };
+  if (!S.Loop) {
+    // Entering a stage loop from outside: its first iteration.
+    for (unsigned L = 1; L < StageHeader.size(); ++L)
+      if (IsHeader(L, To) && !Inside(L, From) && !IsHeader(L, From))
+        return {L, 1, true};
+    return S;
+  }
+  if (S.K == IterationState::Many || Inside(S.Loop, To))
+    return S;
+  // The header from inside the loop is the next iteration; anything else
+  // (the header from outside, leaving the loop, a loop the model did not
+  // find) loses count.
+  bool BackEdge =
+      IsHeader(S.Loop, To) && (Inside(S.Loop, From) || IsHeader(S.Loop, From));
+  S.K = BackEdge && !S.Absolute ? S.K + 1 : IterationState::Many;
+  return S;
+}
+
+IterationRelation AbstractProgram::relation(IterationState S,
+                                            const Location &Later) const {
+  unsigned L = stageLoop(Later);
+  if (!L || S.Loop != L || S.K == IterationState::Many)
+    return {};
+  if (S.Absolute)
+    return IterationRelation::first(L);
+  return IterationRelation::distance(L, S.K);
+}
+
 bool AbstractProgram::threadDisjoint(const Location &A, const Location &B,
-                                     bool SameIteration) const {
+                                     IterationRelation Rel) const {
   if (!A.ThreadForm || !B.ThreadForm || A.ThreadForm >= ThreadForms.size() ||
       B.ThreadForm >= ThreadForms.size())
     return false;
-  // One iteration is only known for accesses of one stage loop.
-  unsigned Loop = stageLoop(A);
-  SameIteration = SameIteration && Loop && Loop == stageLoop(B);
-  unsigned Lo = std::min(A.ThreadForm, B.ThreadForm);
-  unsigned Hi = std::max(A.ThreadForm, B.ThreadForm);
+  // Unknown and one-iteration relations are symmetric: the pair is cached
+  // either way round; others in the order given.
+  bool Symmetric = Rel.K == IterationRelation::Unknown ||
+                   (Rel.K == IterationRelation::Distance && Rel.Dist == 0);
+  unsigned Lo = A.ThreadForm, Hi = B.ThreadForm;
+  if (Symmetric && Lo > Hi)
+    std::swap(Lo, Hi);
   auto Compute = [&] {
     if (IdCacheForms != ThreadForms.size()) {
       IdCache.clear();
@@ -176,24 +215,22 @@ bool AbstractProgram::threadDisjoint(const Location &A, const Location &B,
     }
     for (const ThreadAddress &X : ThreadForms[Lo])
       for (const ThreadAddress &Y : ThreadForms[Hi])
-        if (workItemsMayOverlap(X, Y, Shape, &IdCache, SameIteration))
+        if (workItemsMayOverlap(X, Y, Shape, &IdCache, Rel))
           return false;
     return true;
   };
   // This runs for every pair of unordered accesses the analysis meets: a
-  // table while the forms are few, a hash map beyond.
+  // table while the forms are few (unknown relations), a hash map beyond.
   unsigned N = ThreadForms.size();
-  if (N <= MaxTableForms) {
-    if (DisjointTable.size() != size_t(N) * N * 2)
-      DisjointTable.assign(size_t(N) * N * 2, -1);
-    int8_t &Entry =
-        DisjointTable[(size_t(Lo) * N + Hi) * 2 + (SameIteration ? 1 : 0)];
+  if (N <= MaxTableForms && Rel.K == IterationRelation::Unknown) {
+    if (DisjointTable.size() != size_t(N) * N)
+      DisjointTable.assign(size_t(N) * N, -1);
+    int8_t &Entry = DisjointTable[size_t(Lo) * N + Hi];
     if (Entry < 0)
       Entry = Compute();
     return Entry;
   }
-  auto [It, Inserted] =
-      DisjointCache.try_emplace({Lo, Hi, unsigned(SameIteration)}, false);
+  auto [It, Inserted] = DisjointCache.try_emplace({Lo, Hi, Rel.code()}, false);
   if (Inserted)
     It->second = Compute();
   return It->second;

@@ -18,6 +18,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace llvm {
@@ -223,6 +224,26 @@ struct Point {
 /// The position of an event.
 using EventRef = Point;
 
+/// Where a path stands, since an access, in the iterations of a stage
+/// loop: K header entries along it (Many: two or more, or the loop was
+/// left), counted for the access's own stage loop, or (Absolute) for the
+/// first stage loop the path entered from outside, whose first iteration
+/// then runs while K = 1.
+struct IterationState {
+  static constexpr uint8_t Many = 2;
+  unsigned Loop = 0;
+  uint8_t K = 0;
+  bool Absolute = false;
+  bool operator==(const IterationState &O) const {
+    return Loop == O.Loop && K == O.K && Absolute == O.Absolute;
+  }
+  bool operator<(const IterationState &O) const {
+    return std::tie(Loop, K, Absolute) < std::tie(O.Loop, O.K, O.Absolute);
+  }
+  /// A small integer that names the state (0 for the start without loop).
+  unsigned code() const { return (Loop << 3) | (K << 1) | Absolute; }
+};
+
 /// The abstract program.
 struct AbstractProgram {
   std::vector<Block> Blocks;
@@ -236,13 +257,14 @@ struct AbstractProgram {
   /// share a byte through do not overlap across waves.
   std::vector<SmallVector<ThreadAddress, 2>> ThreadForms;
   WorkgroupShape Shape;
-  /// StageInside[L][B], for the stage loop L of thread forms
-  /// (ThreadAddress::StageLoop): entering block B keeps the iteration of
-  /// L (B is in the loop and not its header). An access with a stage
-  /// slot of L and a later access of L meet in one iteration of L when no
-  /// block entered in between leaves it. A missing or empty row: every
-  /// block may change the iteration.
+  /// For each stage loop L of thread forms (ThreadAddress::StageLoop):
+  /// StageInside[L][B] when entering block B keeps the iteration of L (B is
+  /// in the loop and not its header), and StageHeader[L], the header
+  /// block, where each entry starts another iteration. A loop without a
+  /// row (the model could not find it in the machine CFG) changes its
+  /// iteration on every edge.
   std::vector<std::vector<uint8_t>> StageInside;
+  std::vector<int> StageHeader;
 
   const Event &event(EventRef R) const {
     return Blocks[R.Block].Events[R.Index];
@@ -255,24 +277,27 @@ struct AbstractProgram {
   std::vector<unsigned> reversePostOrder() const;
 
   /// Whether two locations, accessed by different work-items, may share a
-  /// byte. With \p SameIteration, A and B are accessed in one iteration of
-  /// the stage loop of A (nothing between them left it or re-entered its
-  /// header).
+  /// byte, B after A with the iterations of stage loops related by \p Rel.
   bool mayOverlap(const Location &A, const Location &B,
-                  bool SameIteration = false) const;
+                  IterationRelation Rel = {}) const;
   /// Whether the thread forms of A and B prove that different work-items
   /// touch different bytes.
   bool threadDisjoint(const Location &A, const Location &B,
-                      bool SameIteration = false) const;
+                      IterationRelation Rel = {}) const;
   /// The stage loop of \p L's thread forms, 0 when none (or when forms
   /// name different loops: no iteration is then the same).
   unsigned stageLoop(const Location &L) const;
-  /// Whether entering block \p B leaves the current iteration of stage
-  /// loop \p Loop.
-  bool leavesIteration(unsigned Loop, unsigned B) const {
-    return Loop >= StageInside.size() || B >= StageInside[Loop].size() ||
-           !StageInside[Loop][B];
+  /// Where a path from an access at \p L starts in the iterations of stage
+  /// loops, and where it stands after the edge \p From -> \p To.
+  IterationState startIteration(const Location &L) const {
+    return {stageLoop(L), 0, false};
   }
+  IterationState crossEdge(IterationState S, unsigned From, unsigned To) const;
+  /// How an access reached in state \p S relates to a later access at
+  /// \p Later.
+  IterationRelation relation(IterationState S, const Location &Later) const;
+  /// Whether some thread form has a stage slot of a loop.
+  bool hasStageLoops() const { return !StageHeader.empty(); }
 
   /// Checks the structural invariants (edges in range, scope table square);
   /// returns an empty string or a description of the first problem.
@@ -282,8 +307,8 @@ struct AbstractProgram {
 
 private:
   static constexpr unsigned MaxTableForms = 1024;
-  /// Pair results by (form, form, same iteration): a table while the forms
-  /// are few, a hash map beyond.
+  /// Pair results by (form, form, relation): a table while the forms are
+  /// few and the relation unknown, a hash map beyond.
   mutable std::vector<int8_t> DisjointTable;
   mutable DenseMap<std::tuple<unsigned, unsigned, unsigned>, bool>
       DisjointCache;

@@ -53,8 +53,10 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
         MF.getFunction(), ThreadAnalysis == ThreadAnalysisMode::Assume1D);
     Program.Shape = ThreadAddresses->shape();
   }
-  if (Earlier && ThreadAnalysis != ThreadAnalysisMode::Off)
+  if (Earlier && ThreadAnalysis != ThreadAnalysisMode::Off) {
     Program.StageInside = Earlier->Program.StageInside;
+    Program.StageHeader = Earlier->Program.StageHeader;
+  }
   if (Earlier) {
     PerWaveBranches = Earlier->PerWaveBranches;
   } else if (!TrustScalarBranches) {
@@ -93,6 +95,14 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
 
   if (!Earlier && ThreadAddresses)
     computeStageLoops();
+  // Every stage loop of a form has an entry (a loop not found: -1), so
+  // that the analyses see the program has stage slots.
+  for (const auto &Forms : Program.ThreadForms)
+    for (const ThreadAddress &TA : Forms)
+      if (TA.StageLoop >= Program.StageHeader.size()) {
+        Program.StageHeader.resize(TA.StageLoop + 1, -1);
+        Program.StageInside.resize(TA.StageLoop + 1);
+      }
 
   // Vector loads count for LDS DMA only: without any, their ticks go (one
   // walk over the instructions, which is what costs).
@@ -571,6 +581,7 @@ void LDSAccessModel::computeStageLoops() {
   };
   std::vector<SmallVector<unsigned, 2>> Preds = Program.predecessors();
   Program.StageInside.resize(Loops.back() + 1);
+  Program.StageHeader.assign(Loops.back() + 1, -1);
   for (unsigned L : Loops) {
     const BasicBlock *Header = ThreadAddresses->stageHeader(L);
     int H = -1;
@@ -582,14 +593,18 @@ void LDSAccessModel::computeStageLoops() {
     // The natural loop of the header's back-edges.
     std::vector<uint8_t> In(N, 0);
     std::vector<unsigned> Work;
-    for (unsigned P : Preds[H])
-      if (Dominates(H, P) && !In[P]) {
-        In[P] = 1;
-        Work.push_back(P);
-      }
-    if (Work.empty())
-      continue;
+    bool BackEdge = false;
     In[H] = 1;
+    for (unsigned P : Preds[H])
+      if (Dominates(H, P)) {
+        BackEdge = true;
+        if (!In[P]) { // Not the header itself (a one-block loop).
+          In[P] = 1;
+          Work.push_back(P);
+        }
+      }
+    if (!BackEdge)
+      continue;
     bool Valid = true;
     while (!Work.empty() && Valid) {
       unsigned B = Work.back();
@@ -637,6 +652,7 @@ void LDSAccessModel::computeStageLoops() {
       continue;
     In[H] = 0;
     Program.StageInside[L] = std::move(In);
+    Program.StageHeader[L] = H;
   }
 }
 

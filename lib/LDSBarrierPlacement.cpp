@@ -511,17 +511,23 @@ struct Components {
   void unite(unsigned A, unsigned B) { Parent[find(A)] = find(B); }
 };
 
+/// A window's producer as the analysis tracks it: the instruction and its
+/// iteration state (only some earlier iterations' instances may conflict).
+using ProducerRef = std::pair<EventRef, unsigned>;
+ProducerRef producerOf(const Window &W) { return {W.Producer, W.Iteration}; }
+
 /// The waits that complete \p Producers at a point whose incomplete accesses
 /// are \p Pending: zero for the LDS and export counters, and for the
 /// asynchronous counters the largest value that still guarantees each
 /// producer (its count of later in-order operations, minimum over paths).
 WaitThresholds exactWaits(const AbstractProgram &P,
-                          const std::vector<EventRef> &Producers,
+                          const std::vector<ProducerRef> &Producers,
                           const std::vector<PendingAccess> &Pending,
                           const PlacementOptions &Opts) {
   WaitThresholds W;
   for (const PendingAccess &PA : Pending) {
-    if (!std::binary_search(Producers.begin(), Producers.end(), PA.Access))
+    if (!std::binary_search(Producers.begin(), Producers.end(),
+                            ProducerRef{PA.Access, PA.Iteration}))
       continue;
     const Event &A = P.event(PA.Access);
     WaitThresholds One;
@@ -534,15 +540,15 @@ WaitThresholds exactWaits(const AbstractProgram &P,
   return W;
 }
 
-std::vector<EventRef> sortedProducers(const std::vector<Window> &Ws,
-                                      const std::vector<unsigned> *Idx) {
-  std::vector<EventRef> Out;
+std::vector<ProducerRef> sortedProducers(const std::vector<Window> &Ws,
+                                         const std::vector<unsigned> *Idx) {
+  std::vector<ProducerRef> Out;
   if (Idx)
     for (unsigned I : *Idx)
-      Out.push_back(Ws[I].Producer);
+      Out.push_back(producerOf(Ws[I]));
   else
     for (const Window &W : Ws)
-      Out.push_back(W.Producer);
+      Out.push_back(producerOf(W));
   std::sort(Out.begin(), Out.end());
   return Out;
 }
@@ -565,9 +571,9 @@ static void addInFlightWaits(const AbstractProgram &P,
   std::vector<Window> InFlight = analyzeHazards(P, AOpts, Aug).InFlight;
   if (InFlight.empty())
     return;
-  std::map<Point, std::vector<EventRef>> ByConsumer;
+  std::map<Point, std::vector<ProducerRef>> ByConsumer;
   for (const Window &W : InFlight)
-    ByConsumer[W.Consumer].push_back(W.Producer);
+    ByConsumer[W.Consumer].push_back(producerOf(W));
   for (const auto &[At, Prods] : ByConsumer)
     Aug.Queries.push_back(At);
   HazardResult QR = analyzeHazards(P, AOpts, Aug);
@@ -886,10 +892,10 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
       Q.Queries.push_back(PB.Barrier);
     HazardResult QR = analyzeHazards(P, AOpts, Q);
     for (unsigned I = 0; I < Q.Queries.size(); ++I) {
-      std::vector<EventRef> Producers;
+      std::vector<ProducerRef> Producers;
       for (const Window &W : Initial.Windows)
         if (pointCutsWindow(P, Q.Queries[I], W, PC))
-          Producers.push_back(W.Producer);
+          Producers.push_back(producerOf(W));
       std::sort(Producers.begin(), Producers.end());
       WaitThresholds W = exactWaits(P, Producers, QR.Queried[I], POpts);
       if (W.any())
@@ -1197,15 +1203,17 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
     // after it (or where it is complete already), so that the earlier ones
     // need not stall for it.
     auto ByAccess = [](const PendingAccess &X, const PendingAccess &Y) {
-      return X.Access < Y.Access;
+      return ProducerRef{X.Access, X.Iteration} <
+             ProducerRef{Y.Access, Y.Iteration};
     };
     for (auto &Q : QR.Queried)
       std::sort(Q.begin(), Q.end(), ByAccess);
-    auto Later = [&](unsigned I, EventRef A) -> unsigned {
+    auto Later = [&](unsigned I, const Window &W) -> unsigned {
       const auto &Q = QR.Queried[I];
-      auto It =
-          std::lower_bound(Q.begin(), Q.end(), PendingAccess{A, 0}, ByAccess);
-      if (It != Q.end() && It->Access == A)
+      PendingAccess Key{W.Producer, 0, W.Iteration};
+      auto It = std::lower_bound(Q.begin(), Q.end(), Key, ByAccess);
+      if (It != Q.end() && It->Access == W.Producer &&
+          It->Iteration == W.Iteration)
         return It->Later;
       return ~0u; // Complete there.
     };
@@ -1214,7 +1222,7 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
     std::vector<unsigned> AssignedLater(Ws.size(), 0);
     for (unsigned I = 0; I < Result.Barriers.size(); ++I)
       for (unsigned W : Result.Serves[I]) {
-        unsigned L = Later(I, Ws[W].Producer);
+        unsigned L = Later(I, Ws[W]);
         if (Assigned[W] == None || L > AssignedLater[W]) {
           Assigned[W] = I;
           AssignedLater[W] = L;

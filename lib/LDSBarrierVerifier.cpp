@@ -23,7 +23,7 @@ namespace {
 /// do not. Earlier and Later are in path order.
 const char *raceKind(const AbstractProgram &P, const Event &Earlier,
                      const Event &Later, bool WAW, bool AsyncWAW,
-                     bool SameIteration) {
+                     IterationRelation Rel) {
   // The kinds first: they are cheap, the bytes (thread forms) are not.
   const char *Kind = nullptr;
   bool EarlierRMW = Earlier.AK == AccessKind::Atomic;
@@ -45,7 +45,7 @@ const char *raceKind(const AbstractProgram &P, const Event &Earlier,
     Kind = (Earlier.Async || Later.Async ? AsyncWAW : WAW) ? "WAW" : nullptr;
   else
     Kind = EarlierWrites ? "RAW" : "WAR";
-  if (!Kind || !P.mayOverlap(Earlier.Loc, Later.Loc, SameIteration))
+  if (!Kind || !P.mayOverlap(Earlier.Loc, Later.Loc, Rel))
     return nullptr;
   return Kind;
 }
@@ -54,11 +54,11 @@ const char *raceKind(const AbstractProgram &P, const Event &Earlier,
 struct Progress {
   enum : uint8_t { InFlight, Complete, Signalled } State = InFlight;
   uint8_t Later = 0; // Later in-order operations of its counter (<= 63).
-  /// The path has left the producer's iteration of its stage loop.
-  bool NewIteration = false;
+  /// Where the path stands in the iterations of stage loops.
+  IterationState Iteration;
   bool operator<(const Progress &O) const {
-    return std::tie(State, Later, NewIteration) <
-           std::tie(O.State, O.Later, O.NewIteration);
+    return std::tie(State, Later, Iteration) <
+           std::tie(O.State, O.Later, O.Iteration);
   }
 };
 
@@ -110,15 +110,15 @@ private:
       const Event &E = Events[I];
       switch (E.Kind) {
       case Event::Access:
-        if (const char *Why =
-                raceKind(P, AE, E, Opts.WAW, Opts.AsyncWAW, !Pr.NewIteration))
+        if (const char *Why = raceKind(P, AE, E, Opts.WAW, Opts.AsyncWAW,
+                                       P.relation(Pr.Iteration, E.Loc)))
           if (Reported.insert({A, {B, I}}).second)
             Out.push_back({Violation::Race, A, {B, I}, Why});
         // The issuing wave itself must not touch the bytes of its own
         // asynchronous transfer before the transfer's counter says so.
         if (AE.Async && Pr.State == Progress::InFlight && !landsAfter(AE, E) &&
             raceKind(P, AE, E, /*WAW=*/true, /*AsyncWAW=*/true,
-                     !Pr.NewIteration) &&
+                     P.relation(Pr.Iteration, E.Loc)) &&
             ReportedInFlight.insert({A, {B, I}}).second)
           Out.push_back({Violation::InFlight,
                          A,
@@ -165,23 +165,25 @@ private:
   void checkProducer(EventRef A) {
     std::set<std::pair<unsigned, Progress>> Seen;
     std::vector<std::pair<unsigned, Progress>> Work;
+    // Each edge taken may start another iteration of a stage loop.
+    auto Follow = [&](unsigned B, Progress Pr) {
+      for (unsigned S : P.Blocks[B].Succs) {
+        Progress Next = Pr;
+        Next.Iteration = P.crossEdge(Pr.Iteration, B, S);
+        Work.push_back({S, Next});
+      }
+    };
     Progress Start;
+    Start.Iteration = P.startIteration(P.event(A).Loc);
     if (walk(A, A.Block, A.Index + 1, Start))
-      for (unsigned S : P.Blocks[A.Block].Succs)
-        Work.push_back({S, Start});
-    unsigned Loop = P.stageLoop(P.event(A).Loc);
+      Follow(A.Block, Start);
     while (!Work.empty()) {
       auto [B, Pr] = Work.back();
       Work.pop_back();
-      // Entering B may start another iteration of the producer's stage
-      // loop, after which its stage slot proves nothing.
-      if (Loop && P.leavesIteration(Loop, B))
-        Pr.NewIteration = true;
       if (!Seen.insert({B, Pr}).second)
         continue;
       if (walk(A, B, 0, Pr))
-        for (unsigned S : P.Blocks[B].Succs)
-          Work.push_back({S, Pr});
+        Follow(B, Pr);
     }
   }
 

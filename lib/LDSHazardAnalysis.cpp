@@ -36,11 +36,9 @@ StringRef llvm::ldsbarriers::getHazardKindName(HazardKind K) {
   return "?";
 }
 
-bool llvm::ldsbarriers::accessesConflict(const AbstractProgram &P,
-                                         const Event &Earlier,
-                                         const Event &Later,
-                                         const AnalysisOptions &Opts,
-                                         HazardKind *Kind, bool SameIteration) {
+bool llvm::ldsbarriers::accessesConflict(
+    const AbstractProgram &P, const Event &Earlier, const Event &Later,
+    const AnalysisOptions &Opts, HazardKind *Kind, IterationRelation Rel) {
   // The kinds first: they are cheap, the bytes (thread forms) are not.
   HazardKind K;
   if (Earlier.AK == AccessKind::Opaque || Later.AK == AccessKind::Opaque) {
@@ -63,7 +61,7 @@ bool llvm::ldsbarriers::accessesConflict(const AbstractProgram &P,
       return false;
     K = HazardKind::WAW;
   }
-  if (!P.mayOverlap(Earlier.Loc, Later.Loc, SameIteration))
+  if (!P.mayOverlap(Earlier.Loc, Later.Loc, Rel))
     return false;
   if (Kind)
     *Kind = K;
@@ -148,10 +146,12 @@ public:
         if (Events[I].Kind == Event::Access) {
           AccessIds[B][I] = Accesses.size();
           Accesses.push_back({B, I});
-          StageOf.push_back(P.stageLoop(Events[I].Loc));
+          IterOf.push_back(P.startIteration(Events[I].Loc));
         }
     }
-    Crossed.assign(Accesses.size(), 0);
+    OrigOf.resize(Accesses.size());
+    for (unsigned I = 0; I < OrigOf.size(); ++I)
+      OrigOf[I] = I;
     if (Opts.Candidates) {
       // Accesses with one key conflict with every other access alike and
       // complete alike.
@@ -216,11 +216,14 @@ public:
         Dirty[B] = 0;
         State S = In[B];
         transferBlock(B, S, /*Record=*/false);
-        for (unsigned Succ : P.Blocks[B].Succs)
-          if (join(In[Succ], S)) {
+        for (unsigned Succ : P.Blocks[B].Succs) {
+          State T;
+          const State &Out = crossEdge(B, Succ, S, T);
+          if (join(In[Succ], Out)) {
             Dirty[Succ] = 1;
             Changed = true;
           }
+        }
       }
     }
     // The states are final: replay each block once, recording.
@@ -266,7 +269,8 @@ private:
       if (Record)
         for (const auto &[Id, L] : S)
           if (L > Complete)
-            Result.Queried[E.Query].push_back({Accesses[Id], pendingCount(L)});
+            Result.Queried[E.Query].push_back(
+                {Accesses[Id], pendingCount(L), IterOf[Id].code()});
       return;
     case SyncOwnWait:
       return applyWait(S, E.Waits);
@@ -312,7 +316,8 @@ private:
       SameWave.WAW = SameWave.AsyncWAW =
           true; // One wave's overlapping writes race too.
       // With MinimalWindows: (key, window index) of this consumer's windows.
-      SmallVector<std::pair<std::tuple<unsigned, bool, uint8_t, uint8_t, bool>,
+      SmallVector<std::pair<std::tuple<unsigned, bool, uint8_t, uint8_t, bool,
+                                       unsigned>,
                             unsigned>,
                   8>
           Kept;
@@ -322,9 +327,10 @@ private:
         // The recording sweep meets each (producer, consumer) pair once per
         // anchor: the state holds an entry at most once, and each block is
         // replayed once.
-        bool Same = !Crossed[AId];
-        if (accessesConflict(P, A, X, Opts, &K, Same)) {
+        IterationRelation Rel = P.relation(IterOf[AId], X.Loc);
+        if (accessesConflict(P, A, X, Opts, &K, Rel)) {
           Window W{Accesses[AId], XRef, K};
+          W.Iteration = IterOf[AId].code();
           if (AId < AnchorOf.size())
             W.Anchor = AnchorOf[AId];
           if (!Opts.MinimalWindows) {
@@ -333,7 +339,7 @@ private:
             Point St = W.start();
             auto Key = std::make_tuple(
                 St.Block, St.Block == XRef.Block && St.Index <= XRef.Index,
-                uint8_t(A.Ctr), A.OrderClass, A.InOrder);
+                uint8_t(A.Ctr), A.OrderClass, A.InOrder, W.Iteration);
             auto It = llvm::find_if(
                 Kept, [&](const auto &KW) { return KW.first == Key; });
             if (It == Kept.end()) {
@@ -352,8 +358,10 @@ private:
                              X.AK == AccessKind::Write && A.Ctr == X.Ctr &&
                              A.OrderClass == X.OrderClass;
         if (A.Async && L > Complete && !OrderedWrites &&
-            accessesConflict(P, A, X, SameWave, &K, Same))
+            accessesConflict(P, A, X, SameWave, &K, Rel)) {
           Result.InFlight.push_back({Accesses[AId], XRef, K});
+          Result.InFlight.back().Iteration = IterOf[AId].code();
+        }
       }
     }
     // X cannot complete before an earlier in-order access of its counter.
@@ -407,13 +415,15 @@ private:
         if (!llvm::is_contained(P.Blocks[AR.Block].Succs, XRef.Block) ||
             candidateBetween(AR.Block, AR.Index,
                              P.Blocks[AR.Block].Events.size()) ||
-            !accessesConflict(P, A, X, Opts, nullptr, !Crossed[AId]))
+            !accessesConflict(P, A, X, Opts, nullptr,
+                              P.relation(IterOf[AId], X.Loc)))
           continue;
         ForcedAtEntry = true;
         continue;
       }
       if (candidateBetween(XRef.Block, IssuedAt[AId], XRef.Index) &&
-          accessesConflict(P, A, X, Opts, nullptr, !Crossed[AId]))
+          accessesConflict(P, A, X, Opts, nullptr,
+                           P.relation(IterOf[AId], X.Loc)))
         Forced = IssuedAt[AId];
     }
     bool Subsume = CandidatesBefore[XRef.Block][XRef.Index + 2] >
@@ -439,8 +449,8 @@ private:
     auto [It, New] = AnchoredIds.try_emplace({B, Key}, Accesses.size());
     if (New) {
       Accesses.push_back(Accesses[Rep]);
-      StageOf.push_back(StageOf[Rep]);
-      Crossed.push_back(Crossed[Rep]);
+      IterOf.push_back(IterOf[Rep]);
+      OrigOf.push_back(Accesses.size() - 1);
       KeyOf.push_back(Key);
       IssuedAt.push_back(-1);
       AnchorOf.resize(Accesses.size(), Point{~0u, 0});
@@ -449,16 +459,18 @@ private:
     return It->second;
   }
 
-  /// The entry that stands for \p Id after its stage loop's iteration ended
-  /// at the entry of block \p B: it conflicts as in any iteration, and only
-  /// on paths through that entry, where it is anchored when a barrier may
-  /// go there (otherwise its window keeps every path from the producer).
-  unsigned crossedEntry(unsigned Id, unsigned B) {
-    auto [It, New] = CrossedIds.try_emplace({Id, B}, Accesses.size());
+  /// The entry that stands for \p Id once the edge into block \p B has
+  /// moved it to iteration state \p IS: it conflicts as that state says,
+  /// and only on paths through the entry of B, where it is anchored when a
+  /// barrier may go there (otherwise its window keeps every path from the
+  /// producer).
+  unsigned iterationEntry(unsigned Id, unsigned B, IterationState IS) {
+    auto [It, New] =
+        IterationIds.try_emplace({OrigOf[Id], B, IS.code()}, Accesses.size());
     if (New) {
       Accesses.push_back(Accesses[Id]);
-      StageOf.push_back(StageOf[Id]);
-      Crossed.push_back(1);
+      IterOf.push_back(IS);
+      OrigOf.push_back(OrigOf[Id]);
       AnchorOf.resize(Accesses.size(), Point{~0u, 0});
       if (Opts.Candidates) {
         KeyOf.push_back(NextKey++);
@@ -470,25 +482,36 @@ private:
     return It->second;
   }
 
-  /// At the entry of block \p B: the entries whose stage loop iteration
-  /// ends there become their crossed entries.
-  void crossAt(unsigned B, State &S) {
+  /// \p S carried along the edge \p From -> \p To: entries whose
+  /// iteration state changes there become their entries for the new state.
+  /// Returns S itself when nothing changes, else the new state in \p Tmp.
+  const State &crossEdge(unsigned From, unsigned To, const State &S,
+                         State &Tmp) {
+    if (!P.hasStageLoops())
+      return S;
     bool Any = false;
-    for (auto &[Id, L] : S)
-      if (!Crossed[Id] && StageOf[Id] && P.leavesIteration(StageOf[Id], B)) {
-        Id = crossedEntry(Id, B);
-        Any = true;
-      }
+    for (size_t I = 0; I < S.size(); ++I) {
+      unsigned Id = S[I].first;
+      IterationState IS = P.crossEdge(IterOf[Id], From, To);
+      if (IS == IterOf[Id])
+        continue;
+      if (!Any)
+        Tmp = S;
+      Any = true;
+      Tmp[I].first = iterationEntry(Id, To, IS);
+    }
     if (!Any)
-      return;
-    std::sort(S.begin(), S.end());
+      return S;
+    // Two entries may have become one: keep its least advanced progress.
+    std::sort(Tmp.begin(), Tmp.end());
     State Out;
-    for (const auto &E : S)
+    for (const auto &E : Tmp)
       if (!Out.empty() && Out.back().first == E.first)
         Out.back().second = std::max(Out.back().second, E.second);
       else
         Out.push_back(E);
-    S = std::move(Out);
+    Tmp = std::move(Out);
+    return Tmp;
   }
 
   /// AnalysisOptions::MergeAbove: merges, at the entry of join \p B, the
@@ -527,7 +550,6 @@ private:
     for (unsigned Id : Issued)
       IssuedAt[Id] = -1;
     Issued.clear();
-    crossAt(B, S);
     mergeAtJoin(B, S);
     const auto &Events = P.Blocks[B].Events;
     const auto &Extra = NewSync[B];
@@ -581,9 +603,9 @@ private:
   /// Per entry id: the stage loop of its access (0: none) and whether its
   /// iteration of that loop has ended on the paths it stands for; the
   /// crossed entries by (entry, block where the iteration ended).
-  std::vector<unsigned> StageOf;
-  std::vector<uint8_t> Crossed;
-  std::map<std::pair<unsigned, unsigned>, unsigned> CrossedIds;
+  std::vector<IterationState> IterOf;
+  std::vector<unsigned> OrigOf;
+  std::map<std::tuple<unsigned, unsigned, unsigned>, unsigned> IterationIds;
   unsigned NextKey = 0;
   /// With AnalysisOptions::Candidates: per access, its key class; per block,
   /// the number of candidates before each point; per access, its index if

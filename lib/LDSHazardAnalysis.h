@@ -64,12 +64,11 @@ struct AnalysisOptions {
 };
 
 /// Decides whether \p Later, issued by some wave, conflicts with \p Earlier
-/// issued by another wave, and why. Both must be accesses. With
-/// \p SameIteration, no block entered between them left the iteration of
-/// Earlier's stage loop (AbstractProgram::StageInside).
+/// issued by another wave, and why. Both must be accesses; \p Rel relates
+/// the iterations of their stage loops (AbstractProgram::relation).
 bool accessesConflict(const AbstractProgram &P, const Event &Earlier,
                       const Event &Later, const AnalysisOptions &Opts,
-                      HazardKind *Kind = nullptr, bool SameIteration = false);
+                      HazardKind *Kind = nullptr, IterationRelation Rel = {});
 
 /// A hazard window: some path from Producer reaches Consumer with Producer
 /// not ordered before it by a barrier.
@@ -84,6 +83,11 @@ struct Window {
   /// through there conflict); the window then stands for each of them, on
   /// the paths through that entry.
   Point Anchor = {~0u, 0};
+  /// The producer's iteration state on the window's paths
+  /// (IterationState::code): one instruction may be a producer for the
+  /// consumer only when issued some iterations earlier, and only that
+  /// instance needs completing.
+  unsigned Iteration = 0;
   bool isAnchored() const { return Anchor.Block != ~0u; }
   /// The first point of the window's paths.
   Point start() const {
@@ -138,6 +142,8 @@ struct PendingAtBarrier {
 struct PendingAccess {
   EventRef Access;
   unsigned Later;
+  /// Its iteration state there (Window::Iteration).
+  unsigned Iteration = 0;
 };
 
 struct HazardResult {

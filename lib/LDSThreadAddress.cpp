@@ -362,7 +362,7 @@ bool llvm::ldsbarriers::workItemsMayOverlap(const ThreadAddress &A,
                                             const ThreadAddress &B,
                                             const WorkgroupShape &Shape,
                                             ThreadIdCache *Cache,
-                                            bool SameIteration) {
+                                            IterationRelation Rel) {
   if (!A.Size || !B.Size || A.Uniform != B.Uniform)
     return true;
   // The dimensions that tell the two work-items apart in the address or in
@@ -395,20 +395,27 @@ bool llvm::ldsbarriers::workItemsMayOverlap(const ThreadAddress &A,
   // The stage slots: what A's address minus B's gains from them, over the
   // iterations the two may run in.
   SmallVector<int64_t, 16> Shifts;
+  static const int64_t Zero = 0;
+  auto Slots = [&](const ThreadAddress &T) {
+    return T.Stage.empty() ? ArrayRef(Zero) : ArrayRef(T.Stage);
+  };
+  auto In = [&](const ThreadAddress &T) {
+    return !T.Stage.empty() && T.StageLoop == Rel.Loop;
+  };
   if (A.Stage.empty() && B.Stage.empty()) {
     Shifts.push_back(0);
-  } else if (SameIteration && A.StageLoop == B.StageLoop && !A.Stage.empty() &&
-             !B.Stage.empty()) {
+  } else if (Rel.K == IterationRelation::Distance && In(A) && In(B)) {
+    // A in iteration n, B in n + Dist.
     size_t L = std::lcm(A.Stage.size(), B.Stage.size());
     for (size_t N = 0; N < L; ++N)
-      Shifts.push_back(
-          wrap32(A.Stage[N % A.Stage.size()] - B.Stage[N % B.Stage.size()]));
+      Shifts.push_back(wrap32(A.Stage[N % A.Stage.size()] -
+                              B.Stage[(N + Rel.Dist) % B.Stage.size()]));
+  } else if (Rel.K == IterationRelation::FirstIteration && !In(A) && In(B)) {
+    for (int64_t X : Slots(A))
+      Shifts.push_back(wrap32(X - B.Stage[0]));
   } else {
-    static const int64_t Zero = 0;
-    ArrayRef<int64_t> SA = A.Stage.empty() ? ArrayRef(Zero) : A.Stage;
-    ArrayRef<int64_t> SB = B.Stage.empty() ? ArrayRef(Zero) : B.Stage;
-    for (int64_t X : SA)
-      for (int64_t Y : SB)
+    for (int64_t X : Slots(A))
+      for (int64_t Y : Slots(B))
         Shifts.push_back(wrap32(X - Y));
   }
   llvm::sort(Shifts);

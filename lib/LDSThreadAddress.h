@@ -172,16 +172,36 @@ private:
       Spaces;
 };
 
+/// How the iterations of a stage loop relate between an access A and a
+/// later access B: none known, B runs Distance iterations after A (both in
+/// that loop), or B runs in the loop's first iteration (A before the loop).
+struct IterationRelation {
+  enum Kind : uint8_t { Unknown, Distance, FirstIteration };
+  Kind K = Unknown;
+  uint8_t Dist = 0;
+  /// The stage loop (ThreadAddress::StageLoop) the relation is about.
+  unsigned Loop = 0;
+  static IterationRelation distance(unsigned Loop, uint8_t D) {
+    return {Distance, D, Loop};
+  }
+  static IterationRelation first(unsigned Loop) {
+    return {FirstIteration, 0, Loop};
+  }
+  /// A small integer that names the relation, 0 for Unknown.
+  unsigned code() const {
+    return K == Unknown ? 0 : (Loop << 4) | (Dist << 2) | K;
+  }
+};
+
 /// Whether some two different work-items of one workgroup executing A and B
 /// may touch a common byte. False only when proven impossible. \p Cache,
-/// if given, must only ever be used with this \p Shape. With
-/// \p SameIteration, A and B run in the same iteration of their stage loop
-/// when both have stage slots of one loop; otherwise their iterations may
-/// be any two (and a stage slot proves nothing on its own).
+/// if given, must only ever be used with this \p Shape. \p Rel relates
+/// the iterations of A's and B's stage slots (B after A); without it any
+/// two iterations may meet, and a stage slot proves nothing on its own.
 bool workItemsMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
                          const WorkgroupShape &Shape,
                          ThreadIdCache *Cache = nullptr,
-                         bool SameIteration = false);
+                         IterationRelation Rel = {});
 
 /// Whether \p A is the same for every work-item of each wave (of
 /// \p WaveSize work-items) of every launch \p Shape allows: the base

@@ -2,7 +2,9 @@
 // two stages are prefetched ahead; iteration i prefetches stage i+2 into
 // slot (i + 2) % 3 and reads stage i from slot i % 3. The barrier at the
 // loop top waits only for stage i: the DMA of stage i+1, issued one
-// iteration earlier, stays in flight (vmcnt(1)).
+// iteration earlier, stays in flight (vmcnt(1)). The prefetch is issued in
+// every iteration (the last ones load the last stage again into a slot
+// nobody reads any more), so that stage i+1 is always the newer transfer.
 #include <hip/hip_runtime.h>
 
 typedef __attribute__((address_space(1))) void GlobalVoid;
@@ -26,9 +28,9 @@ dma_triple_buffer(float *out, const float *in, int stages) {
   prefetch((LocalVoid *)&buf[THREADS + wave * WAVE], src + THREADS + t);
   for (int i = 0; i < stages; ++i) {
     __syncthreads(); // stage i has landed; stage i-1 is no longer read
-    if (i + 2 < stages)
-      prefetch((LocalVoid *)&buf[((i + 2) % 3) * THREADS + wave * WAVE],
-               src + (i + 2) * THREADS + t);
+    int next = i + 2 < stages ? i + 2 : stages - 1;
+    prefetch((LocalVoid *)&buf[((i + 2) % 3) * THREADS + wave * WAVE],
+             src + next * THREADS + t);
     acc += buf[(i % 3) * THREADS + ((t + 1) & (THREADS - 1))];
   }
   out[blockIdx.x * THREADS + t] = acc;
