@@ -270,14 +270,74 @@ LoopStageAnalysis::pointerInduction(const Value *V) const {
   return std::make_pair(Base, Offset.getSExtValue());
 }
 
+std::optional<SmallVector<const Value *, 4>>
+LoopStageAnalysis::rotation(const Value *V) const {
+  const auto *Phi = dyn_cast<PHINode>(V);
+  if (!Phi)
+    return std::nullopt;
+  const BasicBlock *H = Phi->getParent();
+  // The value a phi of H enters the loop with, and the phi of H whose value
+  // it takes on every back-edge.
+  auto Step = [&](const PHINode *P)
+      -> std::optional<std::pair<const Value *, const PHINode *>> {
+    const Value *Init = nullptr;
+    const PHINode *Next = nullptr;
+    for (unsigned I = 0; I < P->getNumIncomingValues(); ++I) {
+      const Value *In = P->getIncomingValue(I);
+      if (DT.dominates(H, P->getIncomingBlock(I))) {
+        const auto *Q = dyn_cast<PHINode>(In);
+        if (!Q || Q->getParent() != H || (Next && Q != Next))
+          return std::nullopt;
+        Next = Q;
+      } else {
+        if (Init && In != Init)
+          return std::nullopt;
+        Init = In;
+      }
+    }
+    if (!Init || !Next)
+      return std::nullopt;
+    return std::make_pair(Init, Next);
+  };
+  // In iteration n the phi has the entry value of the phi n steps along.
+  SmallVector<const Value *, 4> Values;
+  const PHINode *Q = Phi;
+  do {
+    auto S = Step(Q);
+    if (!S || Values.size() == 8)
+      return std::nullopt;
+    Values.push_back(S->first);
+    Q = S->second;
+  } while (Q != Phi);
+  if (Values.size() < 2)
+    return std::nullopt;
+  return Values;
+}
+
 std::optional<StageValue> LoopStageAnalysis::compute(const Value *V,
                                                      unsigned Depth) {
   auto *Ty = dyn_cast<IntegerType>(V->getType());
   if (!Ty || Ty->getBitWidth() > 64)
     return std::nullopt;
   unsigned W = Ty->getBitWidth();
-  if (isa<PHINode>(V))
-    return induction(V);
+  if (isa<PHINode>(V)) {
+    if (std::optional<StageValue> S = induction(V))
+      return S;
+    // Constants used in turn.
+    auto Values = rotation(V);
+    if (!Values || !llvm::all_of(*Values, [](const Value *X) {
+          return isa<ConstantInt>(X);
+        }))
+      return std::nullopt;
+    StageValue S;
+    S.Loop = cast<Instruction>(V)->getParent();
+    S.Width = W;
+    S.P.clear();
+    for (const Value *X : *Values)
+      S.P.push_back(int64_t(cast<ConstantInt>(X)->getZExtValue()));
+    S.normalize();
+    return S;
+  }
   auto Op = [&](const Value *X) { return operand(X, Depth + 1); };
   auto IsConst = [](const StageValue &S) {
     return !S.Loop && S.A1 == 0 && S.P.size() == 1 && S.D == 1;

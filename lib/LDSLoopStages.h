@@ -74,6 +74,11 @@ public:
   /// the base and s.
   std::optional<std::pair<const Value *, int64_t>>
   pointerInduction(const Value *V) const;
+  /// For a phi at a loop header that takes, each iteration, the value
+  /// another phi of that header had (buffers used in turn: cur and next
+  /// swapped): the values it has in iterations 0 .. period - 1, the
+  /// entries of the phis it cycles through.
+  std::optional<SmallVector<const Value *, 4>> rotation(const Value *V) const;
 
 private:
   std::optional<StageValue> compute(const Value *V, unsigned Depth);

@@ -490,6 +490,12 @@ struct ThreadAddressBuilder::Linear {
     return L;
   }
   bool hasVar() const { return VarLo || VarHi; }
+  /// Equal to \p O in everything but the constant.
+  bool sameButConstant(const Linear &O) const {
+    bool SameFn = Fn == O.Fn || (Fn && O.Fn && *Fn == *O.Fn);
+    return Coef == O.Coef && SameFn && VarLo == O.VarLo && VarHi == O.VarHi &&
+           VarAlign == O.VarAlign && Uniform == O.Uniform && !Stage && !O.Stage;
+  }
   bool isConstant() const {
     return !Coef[0] && !Coef[1] && !Coef[2] && !Fn && !hasVar() &&
            Uniform.empty() && !Stage;
@@ -824,6 +830,28 @@ ThreadAddressBuilder::linearize(const Value *V, unsigned Depth) {
       break;
     }
   }
+  // Pointers used in turn (buffers swapped every iteration): one address
+  // form but for the constant, which is a stage slot.
+  if (Stages)
+    if (auto Values = Stages->rotation(V)) {
+      SmallVector<Linear, 4> Forms;
+      for (const Value *X : *Values) {
+        std::optional<Linear> L = linearize(X, Depth + 1);
+        if (!L || L->Stage || (!Forms.empty() && !L->sameButConstant(Forms[0])))
+          return std::nullopt;
+        Forms.push_back(std::move(*L));
+      }
+      StageValue S;
+      S.Loop = cast<Instruction>(V)->getParent();
+      S.Exact = false;
+      S.P.clear();
+      for (const Linear &L : Forms)
+        S.P.push_back(wrap32(L.Const - Forms[0].Const));
+      S.normalize();
+      Linear Out = std::move(Forms[0]);
+      Out.Stage = S;
+      return Out;
+    }
   // A pointer that advances by a constant each iteration of a loop.
   if (Stages)
     if (auto Ind = Stages->pointerInduction(V)) {
