@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LDSLoopStages.h"
+#include "LDSThreadAddress.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
@@ -100,11 +101,6 @@ SmallVector<int64_t, 8> StageValue::table() const {
   for (size_t N = 0; N < P.size(); ++N)
     T.push_back(at(N));
   return T;
-}
-
-/// The low \p Width bits of \p V, zero-extended.
-static int64_t lowBits(int64_t V, unsigned Width) {
-  return Width >= 64 ? V : int64_t(uint64_t(V) & ((uint64_t(1) << Width) - 1));
 }
 
 /// A period after which \p S changes by a multiple of \p Mod (so that
@@ -360,7 +356,7 @@ std::optional<StageValue> LoopStageAnalysis::compute(const Value *V,
         if (!S->isPeriodic())
           return std::nullopt;
         for (int64_t &X : S->P)
-          X = lowBits(X, From);
+          X = int64_t(lowBits(uint64_t(X), From));
         S->Exact = true;
       }
       S->Width = W;
@@ -372,7 +368,7 @@ std::optional<StageValue> LoopStageAnalysis::compute(const Value *V,
       S->P = S->table();
       S->D = 1;
       for (int64_t &X : S->P) {
-        X = lowBits(X, std::min(From, W));
+        X = int64_t(lowBits(uint64_t(X), std::min(From, W)));
         if (Cast->getOpcode() == Instruction::SExt && From < 64 &&
             (X >> (From - 1)) & 1)
           X -= int64_t(1) << From;
@@ -498,7 +494,7 @@ std::optional<StageValue> LoopStageAnalysis::compute(const Value *V,
       if (!X->isPeriodic())
         return std::nullopt;
       for (int64_t &E : X->P)
-        E = lowBits(X->D == 1 ? E : E / X->D, W);
+        E = int64_t(lowBits(uint64_t(X->D == 1 ? E : E / X->D), W));
       X->D = 1;
       X->Exact = true;
     }

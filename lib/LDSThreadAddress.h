@@ -32,6 +32,16 @@ class Value;
 namespace ldsbarriers {
 class LoopStageAnalysis;
 
+/// Values whose magnitude stays below this are free of 32-bit wrap-around
+/// in every sum the thread-address tests form.
+constexpr int64_t SmallMagnitude = int64_t(1) << 28;
+/// \p V modulo 2^32 as a signed 32-bit value (LDS addresses are 32-bit).
+inline int64_t wrap32(int64_t V) { return int64_t(int32_t(uint32_t(V))); }
+/// The low \p Width bits of \p V, zero-extended.
+inline uint64_t lowBits(uint64_t V, unsigned Width) {
+  return Width >= 64 ? V : V & ((uint64_t(1) << Width) - 1);
+}
+
 enum class ThreadAnalysisMode {
   Off,
   On,

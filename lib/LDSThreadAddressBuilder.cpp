@@ -1,0 +1,707 @@
+//===- LDSThreadAddressBuilder.cpp - Thread addresses from the IR ---------===//
+//
+// The builder walks GEP chains and integer arithmetic modulo 2^32 (LDS
+// addresses are 32-bit): extensions and truncations of values of 32 bits or
+// more are the identity there, so only narrower values need their range.
+// Parts that depend on a loop's iteration come from LDSLoopStages.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LDSLoopStages.h"
+#include "LDSThreadAddress.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/GetElementPtrTypeIterator.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsAMDGPU.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
+#include "llvm/Support/KnownBits.h"
+#include <algorithm>
+
+using namespace llvm;
+using namespace llvm::ldsbarriers;
+
+//===----------------------------------------------------------------------===//
+// ThreadAddressBuilder
+//===----------------------------------------------------------------------===//
+
+/// Const + sum Coef[d] * tid_d + Fn(tid) + [VarLo, VarHi] * 2^VarAlign +
+/// sum Uniform, modulo 2^32 (Const and the coefficients are kept wrapped to
+/// 32 bits).
+struct ThreadAddressBuilder::Linear {
+  int64_t Const = 0;
+  std::array<int64_t, 3> Coef = {0, 0, 0};
+  std::shared_ptr<const TidExpr> Fn;
+  int64_t VarLo = 0, VarHi = 0;
+  unsigned VarAlign = 0;
+  SmallVector<std::pair<unsigned, int64_t>, 2> Uniform;
+  /// A part that depends on the iteration of one loop.
+  std::optional<StageValue> Stage;
+
+  static Linear constant(int64_t C) {
+    Linear L;
+    L.Const = wrap32(C);
+    return L;
+  }
+  bool hasVar() const { return VarLo || VarHi; }
+  /// Equal to \p O in everything but the constant.
+  bool sameButConstant(const Linear &O) const {
+    bool SameFn = Fn == O.Fn || (Fn && O.Fn && *Fn == *O.Fn);
+    return Coef == O.Coef && SameFn && VarLo == O.VarLo && VarHi == O.VarHi &&
+           VarAlign == O.VarAlign && Uniform == O.Uniform && !Stage && !O.Stage;
+  }
+  bool isConstant() const {
+    return !Coef[0] && !Coef[1] && !Coef[2] && !Fn && !hasVar() &&
+           Uniform.empty() && !Stage;
+  }
+  bool add(const Linear &O) {
+    if (O.Stage) {
+      if (!Stage)
+        Stage = O.Stage;
+      else if (!Stage->add(*O.Stage, 1))
+        return false;
+    }
+    Const = wrap32(Const + O.Const);
+    for (unsigned D = 0; D < 3; ++D)
+      Coef[D] = wrap32(Coef[D] + O.Coef[D]);
+    if (O.Fn)
+      Fn = Fn ? combine(TidExpr::Add, *Fn, *O.Fn) : O.Fn;
+    if (O.hasVar())
+      VarAlign = hasVar() ? std::min(VarAlign, O.VarAlign) : O.VarAlign;
+    VarLo += O.VarLo;
+    VarHi += O.VarHi;
+    for (auto [Sym, C] : O.Uniform) {
+      auto It = llvm::lower_bound(Uniform, std::make_pair(Sym, INT64_MIN));
+      if (It != Uniform.end() && It->first == Sym) {
+        It->second = wrap32(It->second + C);
+        if (!It->second)
+          Uniform.erase(It);
+      } else {
+        Uniform.insert(It, {Sym, C});
+      }
+    }
+    return VarLo > -SmallMagnitude && VarHi < SmallMagnitude;
+  }
+  bool scale(int64_t K) {
+    K = wrap32(K);
+    Const = wrap32(Const * K);
+    for (int64_t &C : Coef)
+      C = wrap32(C * K);
+    if (Fn && K != 1) {
+      TidExpr Factor;
+      Factor.Nodes.push_back({TidExpr::Const, 32, -1, -1, K & 0xffffffff});
+      Fn = combine(TidExpr::Mul, *Fn, Factor);
+    }
+    // The per-work-item range scales exactly or not at all.
+    if (hasVar() && (K > SmallMagnitude || K < -SmallMagnitude))
+      return false;
+    VarLo *= K;
+    VarHi *= K;
+    if (K < 0)
+      std::swap(VarLo, VarHi);
+    if (hasVar())
+      VarAlign = std::min(31u, VarAlign + unsigned(llvm::countr_zero(
+                                              uint64_t(K < 0 ? -K : K))));
+    else
+      VarAlign = 0;
+    for (auto &U : Uniform)
+      U.second = wrap32(U.second * K);
+    llvm::erase_if(Uniform, [](const auto &U) { return U.second == 0; });
+    if (Stage && !Stage->scale(K))
+      return false;
+    return VarLo > -SmallMagnitude && VarHi < SmallMagnitude;
+  }
+  /// Op(X, Y) at 32 bits, which is all the address keeps.
+  static std::shared_ptr<const TidExpr>
+  combine(TidExpr::Kind Op, const TidExpr &X, const TidExpr &Y) {
+    auto E = std::make_shared<TidExpr>();
+    auto Append = [&](const TidExpr &T) {
+      int32_t Base = E->Nodes.size();
+      for (TidExpr::Node N : T.Nodes) {
+        if (N.L >= 0)
+          N.L += Base;
+        if (N.R >= 0)
+          N.R += Base;
+        E->Nodes.push_back(N);
+      }
+      return int32_t(E->Nodes.size() - 1);
+    };
+    int32_t L = Append(X), R = Append(Y);
+    E->Nodes.push_back({Op, 32, L, R, 0});
+    return E;
+  }
+};
+
+static const Module *moduleOf(const Function &F) { return F.getParent(); }
+
+WorkgroupShape llvm::ldsbarriers::getWorkgroupShape(const Function &F) {
+  WorkgroupShape Shape;
+  Attribute Flat = F.getFnAttribute("amdgpu-flat-work-group-size");
+  if (Flat.isStringAttribute()) {
+    StringRef Value = Flat.getValueAsString();
+    auto [MinS, MaxS] = Value.split(',');
+    unsigned Min = 0, Max = 0;
+    if (!MinS.trim().getAsInteger(10, Min) &&
+        !MaxS.trim().getAsInteger(10, Max) && Min >= 1 && Min <= Max &&
+        Max <= 1024)
+      Shape.MaxFlat = Max;
+    else
+      Shape.Ignored = ("\"amdgpu-flat-work-group-size\"=\"" + Value +
+                       "\" (the backend allows up to 1024 work-items)")
+                          .str();
+  }
+  if (const MDNode *N = F.getMetadata("reqd_work_group_size")) {
+    std::array<int64_t, 3> Dims = {0, 0, 0};
+    bool Valid = N->getNumOperands() == 3;
+    int64_t Product = 1;
+    for (unsigned D = 0; Valid && D < 3; ++D) {
+      auto *C = mdconst::dyn_extract<ConstantInt>(N->getOperand(D));
+      Valid = C && C->getZExtValue() >= 1 && C->getZExtValue() <= 1024;
+      if (Valid) {
+        Dims[D] = C->getZExtValue();
+        Product *= Dims[D];
+      }
+    }
+    if (Valid && Product <= 1024) {
+      Shape.MaxDim = Dims;
+      Shape.MaxFlat = std::min(Shape.MaxFlat, Product);
+      Shape.Required = true;
+    } else {
+      if (!Shape.Ignored.empty())
+        Shape.Ignored += " and ";
+      Shape.Ignored += "!reqd_work_group_size (not three sizes from 1 to "
+                       "1024 with a product of at most 1024)";
+    }
+  }
+  for (int64_t &M : Shape.MaxDim)
+    M = std::min(M, Shape.MaxFlat);
+  return Shape;
+}
+
+ThreadAddressBuilder::ThreadAddressBuilder(const Function &F, bool Assume1D)
+    : F(F), Assume1D(Assume1D) {
+  if (Assume1D)
+    Shape.MaxDim[1] = Shape.MaxDim[2] = 1;
+  WorkgroupShape Launch = getWorkgroupShape(F);
+  Launch.MaxDim[1] = std::min(Launch.MaxDim[1], Shape.MaxDim[1]);
+  Launch.MaxDim[2] = std::min(Launch.MaxDim[2], Shape.MaxDim[2]);
+  Shape = Launch;
+  ReqdSize = Shape.Required;
+  for (int64_t &M : Shape.MaxDim)
+    M = std::min(M, Shape.MaxFlat);
+  if (!F.isDeclaration()) {
+    DT = std::make_unique<DominatorTree>(const_cast<Function &>(F));
+    Stages = std::make_unique<LoopStageAnalysis>(*DT);
+  }
+}
+
+const BasicBlock *ThreadAddressBuilder::stageHeader(unsigned StageLoop) const {
+  return StageHeaders.lookup(StageLoop);
+}
+
+SmallVector<unsigned, 4> ThreadAddressBuilder::stageLoops() const {
+  SmallVector<unsigned, 4> Loops;
+  for (const auto &KV : StageHeaders)
+    Loops.push_back(KV.first);
+  llvm::sort(Loops);
+  return Loops;
+}
+
+bool ThreadAddressBuilder::isLoopHeader(const BasicBlock *BB) const {
+  return DT && DT->getNode(BB) && llvm::any_of(predecessors(BB), [&](auto *P) {
+           return DT->dominates(BB, P);
+         });
+}
+
+ThreadAddressBuilder::~ThreadAddressBuilder() = default;
+
+std::string ThreadAddressBuilder::describeShape() const {
+  std::string S;
+  raw_string_ostream OS(S);
+  OS << "at most " << Shape.MaxFlat << " work-items";
+  if (Assume1D)
+    OS << ", one-dimensional by assumption";
+  if (ReqdSize)
+    OS << " (" << Shape.MaxDim[0] << "x" << Shape.MaxDim[1] << "x"
+       << Shape.MaxDim[2] << ")";
+  return S;
+}
+
+unsigned ThreadAddressBuilder::symbol(const void *Key) {
+  return Symbols.try_emplace(Key, Symbols.size() + 1).first->second;
+}
+
+static int workItemDim(const Value *V) {
+  if (const auto *II = dyn_cast<IntrinsicInst>(V)) {
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::amdgcn_workitem_id_x:
+      return 0;
+    case Intrinsic::amdgcn_workitem_id_y:
+      return 1;
+    case Intrinsic::amdgcn_workitem_id_z:
+      return 2;
+    default:
+      break;
+    }
+  }
+  return -1;
+}
+
+static int workGroupDim(const Value *V) {
+  if (const auto *II = dyn_cast<IntrinsicInst>(V)) {
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::amdgcn_workgroup_id_x:
+      return 0;
+    case Intrinsic::amdgcn_workgroup_id_y:
+      return 1;
+    case Intrinsic::amdgcn_workgroup_id_z:
+      return 2;
+    default:
+      break;
+    }
+  }
+  return -1;
+}
+
+/// Whether \p V has one value for every work-item of the workgroup and every
+/// time it is computed: a pure function of kernel arguments, workgroup ids
+/// and constants (no loads, no phis).
+bool ThreadAddressBuilder::isInvariantUniform(const Value *V, unsigned Depth) {
+  if (isa<Constant>(V))
+    return true;
+  if (const auto *Arg = dyn_cast<Argument>(V))
+    return Arg->getParent()->getCallingConv() == CallingConv::AMDGPU_KERNEL;
+  if (workGroupDim(V) >= 0)
+    return true;
+  const auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth > 8 ||
+      !(isa<BinaryOperator>(I) || isa<CastInst>(I) ||
+        isa<GetElementPtrInst>(I)))
+    return false;
+  return llvm::all_of(I->operands(), [&](const Value *Op) {
+    return isInvariantUniform(Op, Depth + 1);
+  });
+}
+
+std::optional<ThreadAddressBuilder::Linear>
+ThreadAddressBuilder::linearize(const Value *V, unsigned Depth) {
+  if (Depth > 24)
+    return std::nullopt;
+  const DataLayout &DL = moduleOf(F)->getDataLayout();
+  if (const auto *CI = dyn_cast<ConstantInt>(V)) {
+    if (CI->getBitWidth() > 64)
+      return std::nullopt;
+    return Linear::constant(CI->getSExtValue());
+  }
+  if (const auto *GV = dyn_cast<GlobalVariable>(V)) {
+    if (std::optional<ConstantRange> R = GV->getAbsoluteSymbolRange()) {
+      if (const APInt *Addr = R->getSingleElement())
+        return Linear::constant(Addr->getSExtValue());
+      return std::nullopt;
+    }
+    Linear L;
+    L.Uniform.push_back({symbol(GV), 1});
+    return L;
+  }
+  if (int D = workItemDim(V); D >= 0) {
+    Linear L;
+    L.Coef[D] = 1;
+    return L;
+  }
+  if (const auto *GEP = dyn_cast<GEPOperator>(V)) {
+    std::optional<Linear> L = linearize(GEP->getPointerOperand(), Depth + 1);
+    if (!L)
+      return std::nullopt;
+    for (gep_type_iterator GTI = gep_type_begin(GEP), E = gep_type_end(GEP);
+         GTI != E; ++GTI) {
+      const Value *Idx = GTI.getOperand();
+      if (StructType *ST = GTI.getStructTypeOrNull()) {
+        unsigned Field = cast<ConstantInt>(Idx)->getZExtValue();
+        L->add(Linear::constant(
+            DL.getStructLayout(ST)->getElementOffset(Field).getFixedValue()));
+        continue;
+      }
+      TypeSize Stride = GTI.getSequentialElementStride(DL);
+      if (Stride.isScalable())
+        return std::nullopt;
+      std::optional<Linear> I = linearize(Idx, Depth + 1);
+      if (!I || !I->scale(Stride.getFixedValue()) || !L->add(*I))
+        return std::nullopt;
+    }
+    return L;
+  }
+  if (const auto *Op = dyn_cast<Operator>(V)) {
+    switch (Op->getOpcode()) {
+    case Instruction::BitCast:
+    case Instruction::AddrSpaceCast:
+      return linearize(Op->getOperand(0), Depth + 1);
+    case Instruction::ZExt:
+    case Instruction::SExt:
+    case Instruction::Trunc:
+      // The identity modulo 2^32 when both widths are 32 bits or more.
+      if (Op->getType()->getScalarSizeInBits() >= 32 &&
+          Op->getOperand(0)->getType()->getScalarSizeInBits() >= 32)
+        return linearize(Op->getOperand(0), Depth + 1);
+      break;
+    case Instruction::Add:
+    case Instruction::Sub:
+    case Instruction::Or: {
+      if (Op->getOpcode() == Instruction::Or &&
+          !cast<PossiblyDisjointInst>(Op)->isDisjoint())
+        break;
+      std::optional<Linear> L = linearize(Op->getOperand(0), Depth + 1);
+      std::optional<Linear> R = linearize(Op->getOperand(1), Depth + 1);
+      if (!L || !R)
+        break;
+      if (Op->getOpcode() == Instruction::Sub && !R->scale(-1))
+        break;
+      if (!L->add(*R))
+        break;
+      return L;
+    }
+    case Instruction::Mul:
+    case Instruction::Shl: {
+      const auto *K = dyn_cast<ConstantInt>(Op->getOperand(1));
+      const Value *X = Op->getOperand(0);
+      if (!K && Op->getOpcode() == Instruction::Mul) {
+        K = dyn_cast<ConstantInt>(Op->getOperand(0));
+        X = Op->getOperand(1);
+      }
+      if (!K || K->getBitWidth() > 64)
+        break;
+      int64_t Factor = K->getSExtValue();
+      if (Op->getOpcode() == Instruction::Shl) {
+        if (K->getZExtValue() >= 32)
+          break;
+        Factor = int64_t(1) << K->getZExtValue();
+      }
+      std::optional<Linear> L = linearize(X, Depth + 1);
+      if (!L || !L->scale(Factor))
+        break;
+      return L;
+    }
+    default:
+      break;
+    }
+  }
+  // Pointers used in turn (buffers swapped every iteration): one address
+  // form but for the constant, which is a stage slot.
+  if (Stages)
+    if (auto Values = Stages->rotation(V)) {
+      SmallVector<Linear, 4> Forms;
+      for (const Value *X : *Values) {
+        std::optional<Linear> L = linearize(X, Depth + 1);
+        if (!L || L->Stage || (!Forms.empty() && !L->sameButConstant(Forms[0])))
+          return std::nullopt;
+        Forms.push_back(std::move(*L));
+      }
+      StageValue S;
+      S.Loop = cast<Instruction>(V)->getParent();
+      S.Exact = false;
+      S.P.clear();
+      for (const Linear &L : Forms)
+        S.P.push_back(wrap32(L.Const - Forms[0].Const));
+      S.normalize();
+      Linear Out = std::move(Forms[0]);
+      Out.Stage = S;
+      return Out;
+    }
+  // A pointer that advances by a constant each iteration of a loop.
+  if (Stages)
+    if (auto Ind = Stages->pointerInduction(V)) {
+      std::optional<Linear> L = linearize(Ind->first, Depth + 1);
+      if (!L || L->Stage)
+        return std::nullopt;
+      StageValue S;
+      S.Loop = cast<Instruction>(V)->getParent();
+      S.A1 = Ind->second;
+      S.Exact = false;
+      L->Stage = S;
+      return L;
+    }
+  // Anything else: a value the workgroup shares, a function of the
+  // work-item id evaluated exactly, a function of a loop's iteration, a
+  // per-work-item value of known range, or nothing we can use.
+  if (V->getType()->isIntegerTy() && V->getType()->getIntegerBitWidth() <= 64) {
+    if (isInvariantUniform(V, 0)) {
+      Linear L;
+      L.Uniform.push_back({symbol(V), 1});
+      return L;
+    }
+    if (std::shared_ptr<const TidExpr> E = tidExpr(V)) {
+      Linear L;
+      L.Fn = std::move(E);
+      return L;
+    }
+    if (Stages)
+      if (std::optional<StageValue> S = Stages->get(V)) {
+        Linear L;
+        L.Stage = std::move(S);
+        return L;
+      }
+    // Its unsigned range, if small, is its value modulo 2^32 too (the
+    // known bits give it for a zero-extended load, say).
+    KnownBits Known = computeKnownBits(V, DL);
+    ConstantRange R =
+        computeConstantRange(V, /*ForSigned=*/false)
+            .intersectWith(ConstantRange::fromKnownBits(Known, false),
+                           ConstantRange::Unsigned);
+    if (!R.isFullSet() && !R.isEmptySet() && !R.isWrappedSet() &&
+        R.getUnsignedMax().ult(uint64_t(SmallMagnitude))) {
+      Linear L;
+      L.VarLo = R.getUnsignedMin().getZExtValue();
+      L.VarHi = R.getUnsignedMax().getZExtValue();
+      L.VarAlign = std::min(31u, Known.countMinTrailingZeros());
+      return L;
+    }
+  }
+  return std::nullopt;
+}
+
+std::shared_ptr<const TidExpr> ThreadAddressBuilder::tidExpr(const Value *V) {
+  auto E = std::make_shared<TidExpr>();
+  bool UsesId = false;
+  // Appends V's nodes, returning the index of its value, or -1.
+  auto Rec = [&](auto &&Self, const Value *X, unsigned Depth) -> int32_t {
+    auto *Ty = dyn_cast<IntegerType>(X->getType());
+    if (!Ty || Ty->getBitWidth() > 64 || Depth > 16 || E->Nodes.size() > 64)
+      return -1;
+    uint8_t Width = Ty->getBitWidth();
+    auto Push = [&](TidExpr::Kind K, int32_t L, int32_t R, int64_t Imm) {
+      E->Nodes.push_back({K, Width, L, R, Imm});
+      return int32_t(E->Nodes.size() - 1);
+    };
+    if (const auto *CI = dyn_cast<ConstantInt>(X))
+      return Push(TidExpr::Const, -1, -1, int64_t(CI->getZExtValue()));
+    if (int D = workItemDim(X); D >= 0) {
+      UsesId = true;
+      return Push(TidExpr::Id, -1, -1, D);
+    }
+    const auto *I = dyn_cast<Instruction>(X);
+    if (!I)
+      return -1;
+    if (const auto *C = dyn_cast<CastInst>(I)) {
+      unsigned From = C->getSrcTy()->getScalarSizeInBits();
+      int32_t L = Self(Self, C->getOperand(0), Depth + 1);
+      if (L < 0)
+        return -1;
+      switch (C->getOpcode()) {
+      case Instruction::ZExt:
+        return Push(TidExpr::ZExt, L, -1, From);
+      case Instruction::SExt:
+        return Push(TidExpr::SExt, L, -1, From);
+      case Instruction::Trunc:
+        return Push(TidExpr::Trunc, L, -1, 0);
+      default:
+        return -1;
+      }
+    }
+    const auto *BO = dyn_cast<BinaryOperator>(I);
+    if (!BO)
+      return -1;
+    TidExpr::Kind K;
+    switch (BO->getOpcode()) {
+    case Instruction::Add:
+      K = TidExpr::Add;
+      break;
+    case Instruction::Sub:
+      K = TidExpr::Sub;
+      break;
+    case Instruction::Mul:
+      K = TidExpr::Mul;
+      break;
+    case Instruction::And:
+      K = TidExpr::And;
+      break;
+    case Instruction::Or:
+      K = TidExpr::Or;
+      break;
+    case Instruction::Xor:
+      K = TidExpr::Xor;
+      break;
+    case Instruction::Shl:
+      K = TidExpr::Shl;
+      break;
+    case Instruction::LShr:
+      K = TidExpr::LShr;
+      break;
+    case Instruction::AShr:
+      K = TidExpr::AShr;
+      break;
+    case Instruction::UDiv:
+      K = TidExpr::UDiv;
+      break;
+    case Instruction::URem:
+      K = TidExpr::URem;
+      break;
+    default:
+      return -1;
+    }
+    // Shifts and divisions by constants only: a variable amount may be
+    // poison or undefined, which the evaluation cannot follow.
+    if (BO->isShift() || K == TidExpr::UDiv || K == TidExpr::URem) {
+      const auto *Amount = dyn_cast<ConstantInt>(BO->getOperand(1));
+      if (!Amount || (BO->isShift() && Amount->getZExtValue() >= Width) ||
+          (!BO->isShift() && Amount->isZero()))
+        return -1;
+    }
+    int32_t L = Self(Self, BO->getOperand(0), Depth + 1);
+    int32_t R = L < 0 ? -1 : Self(Self, BO->getOperand(1), Depth + 1);
+    if (R < 0)
+      return -1;
+    return Push(K, L, R, 0);
+  };
+  if (Rec(Rec, V, 0) < 0 || !UsesId)
+    return nullptr;
+  return E;
+}
+
+void ThreadAddressBuilder::applyConditions(ThreadAddress &TA,
+                                           const BasicBlock *At) {
+  if (!At || !DT || !DT->getNode(At))
+    return;
+  using Bounds = std::pair<std::array<int64_t, 3>, std::array<int64_t, 3>>;
+  Bounds Cur;
+  // Conditions c of branches whose edge dominates At: c holds there.
+  auto Restrict = [&](const Value *C, bool Holds, auto &&Self,
+                      unsigned Depth) -> void {
+    if (Depth > 4)
+      return;
+    // The condition of a structurized `if`: llvm.amdgcn.if(c), element 0.
+    if (const auto *EV = dyn_cast<ExtractValueInst>(C)) {
+      if (EV->getNumIndices() == 1 && EV->getIndices()[0] == 0)
+        if (const auto *II = dyn_cast<IntrinsicInst>(EV->getAggregateOperand()))
+          if (II->getIntrinsicID() == Intrinsic::amdgcn_if)
+            Self(II->getArgOperand(0), Holds, Self, Depth + 1);
+      return;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(C)) {
+      if (BO->getOpcode() == Instruction::And && Holds) {
+        Self(BO->getOperand(0), true, Self, Depth + 1);
+        Self(BO->getOperand(1), true, Self, Depth + 1);
+      }
+      return;
+    }
+    const auto *Cmp = dyn_cast<ICmpInst>(C);
+    if (!Cmp)
+      return;
+    CmpInst::Predicate Pred =
+        Holds ? Cmp->getPredicate() : Cmp->getInversePredicate();
+    const Value *L = Cmp->getOperand(0), *R = Cmp->getOperand(1);
+    if (isa<ConstantInt>(L)) {
+      std::swap(L, R);
+      Pred = CmpInst::getSwappedPredicate(Pred);
+    }
+    const auto *K = dyn_cast<ConstantInt>(R);
+    while (const auto *Cast = dyn_cast<CastInst>(L))
+      if (Cast->getOpcode() == Instruction::ZExt)
+        L = Cast->getOperand(0);
+      else
+        break;
+    int D = workItemDim(L);
+    if (!K || D < 0 || K->getBitWidth() > 64)
+      return;
+    // The id is in [0, 1024): signed and unsigned orders agree on it for
+    // constants in [0, 2^31).
+    if (K->isNegative() && CmpInst::isSigned(Pred))
+      return;
+    int64_t V = K->getZExtValue();
+    if (V >= INT32_MAX)
+      return;
+    int64_t &Lo = Cur.first[D], &Hi = Cur.second[D];
+    switch (ICmpInst::getUnsignedPredicate(Pred)) {
+    case CmpInst::ICMP_ULT:
+      Hi = std::min(Hi, V - 1);
+      break;
+    case CmpInst::ICMP_ULE:
+      Hi = std::min(Hi, V);
+      break;
+    case CmpInst::ICMP_UGT:
+      Lo = std::max(Lo, V + 1);
+      break;
+    case CmpInst::ICMP_UGE:
+      Lo = std::max(Lo, V);
+      break;
+    case CmpInst::ICMP_EQ:
+      Lo = std::max(Lo, V);
+      Hi = std::min(Hi, V);
+      break;
+    default:
+      break;
+    }
+  };
+  // The id bounds of a block are the same for all its accesses, and those
+  // of its immediate dominator I plus the condition of I's branch edge
+  // that dominates it, if any: an edge that dominates a block but not I
+  // leaves I (every path to the block passes I, then the edge). So they
+  // are computed down the dominator chain from the nearest block known,
+  // once per block.
+  SmallVector<DomTreeNode *, 8> Chain;
+  for (DomTreeNode *N = DT->getNode(At); N && !BlockBounds.count(N->getBlock());
+       N = N->getIDom())
+    Chain.push_back(N);
+  for (DomTreeNode *N : llvm::reverse(Chain)) {
+    DomTreeNode *I = N->getIDom();
+    Cur = Bounds{{0, 0, 0}, {INT32_MAX, INT32_MAX, INT32_MAX}};
+    if (I) {
+      Cur = BlockBounds.lookup(I->getBlock());
+      const auto *Br = dyn_cast<BranchInst>(I->getBlock()->getTerminator());
+      if (Br && Br->isConditional() &&
+          Br->getSuccessor(0) != Br->getSuccessor(1))
+        for (unsigned S = 0; S < 2; ++S)
+          if (DT->dominates(BasicBlockEdge(I->getBlock(), Br->getSuccessor(S)),
+                            N->getBlock()))
+            Restrict(Br->getCondition(), S == 0, Restrict, 0);
+    }
+    BlockBounds[N->getBlock()] = Cur;
+  }
+  std::tie(TA.IdLo, TA.IdHi) = BlockBounds.lookup(At);
+}
+
+std::optional<ThreadAddress> ThreadAddressBuilder::build(const Value *Ptr,
+                                                         int64_t Offset,
+                                                         uint64_t Size,
+                                                         const BasicBlock *At) {
+  if (!Size || Size > uint64_t(SmallMagnitude))
+    return std::nullopt;
+  std::optional<Linear> L = linearize(Ptr, 0);
+  if (!L || !L->add(Linear::constant(Offset)) ||
+      (L->Stage && !L->Stage->isPeriodic())) {
+    // Not a stage slot (an address that moves with the iteration, say):
+    // the form without iteration terms, if there is one.
+    if (!Stages)
+      return std::nullopt;
+    std::unique_ptr<LoopStageAnalysis> Saved = std::move(Stages);
+    L = linearize(Ptr, 0);
+    Stages = std::move(Saved);
+    if (!L || !L->add(Linear::constant(Offset)))
+      return std::nullopt;
+  }
+  ThreadAddress TA;
+  if (L->Stage && L->Stage->Loop) {
+    TA.StageLoop = symbol(L->Stage->Loop);
+    StageHeaders[TA.StageLoop] = L->Stage->Loop;
+    for (int64_t V : L->Stage->table())
+      TA.Stage.push_back(wrap32(V));
+  } else if (L->Stage) {
+    TA.Const = wrap32(TA.Const + L->Stage->at(0));
+  }
+  TA.Const = wrap32(TA.Const + L->Const);
+  TA.Coef = L->Coef;
+  TA.Fn = L->Fn;
+  TA.VarLo = L->VarLo;
+  TA.VarHi = L->VarHi;
+  TA.VarAlign = L->hasVar() ? L->VarAlign : 0;
+  TA.Uniform = L->Uniform;
+  TA.Size = Size;
+  applyConditions(TA, At);
+  return TA;
+}
