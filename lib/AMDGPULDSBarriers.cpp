@@ -292,7 +292,14 @@ static void reportThreadDisjointPairs(const AbstractProgram &P,
         continue;
       Location BlindA = A.Loc, BlindB = B.Loc;
       BlindA.ThreadForm = BlindB.ThreadForm = 0;
-      if (!P.mayOverlap(BlindA, BlindB) || !P.threadDisjoint(A.Loc, B.Loc))
+      if (!P.mayOverlap(BlindA, BlindB))
+        continue;
+      // Apart always, or only within one iteration of their stage loop.
+      bool Always = P.threadDisjoint(A.Loc, B.Loc);
+      unsigned Loop = P.stageLoop(A.Loc);
+      if (!Always && !(Loop && Loop == P.stageLoop(B.Loc) &&
+                       P.threadDisjoint(A.Loc, B.Loc,
+                                        IterationRelation::distance(Loop, 0))))
         continue;
       ++Emitted;
       const MachineInstr &MA = Model.instr(Accesses[I]);
@@ -300,17 +307,18 @@ static void reportThreadDisjointPairs(const AbstractProgram &P,
       std::string Why =
           "no hazard between " + describeInstr(MA) + " and " +
           describeInstr(MB) + (I == J ? " (itself, in other work-items)" : "") +
-          ": different work-items touch different bytes; "
-          "addresses " +
-          Model.describeThreadForm(A.Loc) + " and " +
+          (Always ? ": different work-items touch different bytes; "
+                  : " in one iteration of their loop: they use different "
+                    "stage slots (across iterations they may meet); ") +
+          "addresses " + Model.describeThreadForm(A.Loc) + " and " +
           Model.describeThreadForm(B.Loc) + ", " + Model.describeShape();
       LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": " << Why << "\n");
       if (Print)
         errs() << "  " << Why << "\n";
       ORE.emit([&]() {
-        return MachineOptimizationRemarkAnalysis(DEBUG_TYPE, "ThreadDisjoint",
-                                                 MB.getDebugLoc(),
-                                                 MB.getParent())
+        return MachineOptimizationRemarkAnalysis(
+                   DEBUG_TYPE, Always ? "ThreadDisjoint" : "StageSlots",
+                   MB.getDebugLoc(), MB.getParent())
                << Why;
       });
     }
