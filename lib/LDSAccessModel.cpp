@@ -544,7 +544,7 @@ unsigned LDSAccessModel::threadForm(const MachineInstr &MI,
   if (auto It = ThreadFormIds.find(Key); It != ThreadFormIds.end())
     return It->second;
   size_t MaxForms = std::max<size_t>(
-      MinFormBudget, FormBlockBudget / std::max<size_t>(1, MI.getMF()->size()));
+      MinFormBudget, FormBlockBudget / std::max<size_t>(1, Blocks.size()));
   if (Program.ThreadForms.size() > MaxForms)
     return 0;
   ThreadFormIds.try_emplace(Key, Program.ThreadForms.size());

@@ -981,14 +981,20 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
           // without leaving the block: no other block is on that path.
           if (BF == BB && Ws[Far].Producer.Index < Ws[Far].Consumer.Index)
             continue;
-          ++Stamp;
-          PC.forEachBlock(BF, BB, /*Exact=*/false,
-                          [&](unsigned D) { OnChain[D] = Stamp; });
+          // An approximated path is the dominator chain: membership is a
+          // constant-time dominance test, not a walk of the chain.
+          bool Chain = PC.approximates(BF, BB);
+          if (!Chain) {
+            ++Stamp;
+            PC.forEachBlock(BF, BB, /*Exact=*/false,
+                            [&](unsigned D) { OnChain[D] = Stamp; });
+          }
           for (unsigned Near : Group) {
             unsigned BN = Ws[Near].Producer.Block;
             if (Near == Far || !Keep[Near] || BN == BF || BN == BB)
               continue;
-            if (OnChain[BN] == Stamp) {
+            if (Chain ? PC.onApproximatePath(BF, BB, BN)
+                      : OnChain[BN] == Stamp) {
               Keep[Far] = 0;
               break;
             }

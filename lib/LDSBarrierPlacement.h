@@ -142,6 +142,15 @@ public:
                     function_ref<void(unsigned)> F);
   /// Whether forEachBlock(From, To, false, ...) may give a subset.
   bool approximates(unsigned From, unsigned To) const;
+  /// When approximates(From, To): whether forEachBlock(From, To, false, ...)
+  /// calls F with \p X, in constant time (a strict dominator of To that
+  /// does not dominate From).
+  bool onApproximatePath(unsigned From, unsigned To, unsigned X) const {
+    auto Dom = [&](unsigned A, unsigned B) {
+      return Pre[A] && Pre[A] <= Pre[B] && Post[B] <= Post[A];
+    };
+    return X != To && Dom(X, To) && !Dom(X, From);
+  }
 
 private:
   const std::vector<int> &exactDominators(unsigned From);
