@@ -848,6 +848,75 @@ static void stabIntervals(const AbstractProgram &P,
   }
 }
 
+/// Placement step 2b: windows of plain LDS producers (complete at a zero
+/// LDS wait, which any barrier's wait for another LDS producer is) whose
+/// cutting points contain a kept window's, within one consumer block:
+/// - a window that enters the consumer's block from outside lies on every
+///   point of the block up to its consumer; a direct window (producer and
+///   consumer in that block) with a legal point no later has a subset;
+/// - of two windows from one start block (not anchored) into one consumer
+///   block, the later consumer's whose start is not after the other's has
+///   every cutting point of the other (a longer tail of the start block,
+///   the same blocks between, a longer head of the consumer's).
+/// Any cover of the kept window then covers the dropped one. Where an
+/// access-free path crosses many blocks (chains of uniform diamonds) this
+/// removes the windows whose cutting sets are the longest. Windows of
+/// other iterations than their producer's own keep their own wait and are
+/// left alone; the final check (step 5) re-verifies everything.
+static void
+dropNestedWindows(const AbstractProgram &P, const std::vector<Window> &Ws,
+                  const std::vector<std::vector<uint8_t>> &IsCandidate,
+                  std::vector<uint8_t> &Keep) {
+  auto Plain = [&](const Window &W) {
+    const Event &A = P.event(W.Producer);
+    return !W.Iteration && A.Ctr == Counter::LDS && A.InOrder && !A.Async &&
+           A.OrderClass == 0;
+  };
+  auto Direct = [](const Window &W) {
+    Point St = W.start();
+    return St.Block == W.Consumer.Block && St.Index <= W.Consumer.Index;
+  };
+  // Per block, the first consumer of a direct window with a legal point.
+  std::vector<unsigned> FirstCovered(P.Blocks.size(), ~0u);
+  for (unsigned I = 0; I < Ws.size(); ++I) {
+    const Window &W = Ws[I];
+    unsigned B = W.Consumer.Block;
+    if (!Keep[I] || W.isAnchored() || !Direct(W) || !Plain(W) ||
+        W.Consumer.Index >= FirstCovered[B])
+      continue;
+    for (unsigned K = W.Producer.Index + 1; K <= W.Consumer.Index; ++K)
+      if (IsCandidate[B][K]) {
+        FirstCovered[B] = W.Consumer.Index;
+        break;
+      }
+  }
+  // Windows come sorted by consumer: per consumer block, the latest start
+  // index of each start block among the windows kept so far.
+  DenseMap<unsigned, unsigned> LatestStart;
+  unsigned Block = ~0u;
+  for (unsigned I = 0; I < Ws.size(); ++I) {
+    const Window &W = Ws[I];
+    if (W.Consumer.Block != Block) {
+      Block = W.Consumer.Block;
+      LatestStart.clear();
+    }
+    if (!Keep[I] || Direct(W) || !Plain(W))
+      continue;
+    if (W.Consumer.Index >= FirstCovered[Block]) {
+      Keep[I] = 0;
+      continue;
+    }
+    if (W.isAnchored())
+      continue;
+    Point St = W.start();
+    auto [It, New] = LatestStart.try_emplace(St.Block, St.Index);
+    if (!New && It->second >= St.Index)
+      Keep[I] = 0;
+    else
+      It->second = std::max(It->second, St.Index);
+  }
+}
+
 Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
                                            const AnalysisOptions &Options,
                                            const PlacementOptions &POpts) {
@@ -923,7 +992,8 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
     unsigned Stamp = 0;
     // The windows come sorted by consumer: each consumer's windows are
     // reduced on their own, keys in sorted order.
-    using LatestKey = std::tuple<unsigned, bool, unsigned, unsigned, bool>;
+    using LatestKey =
+        std::tuple<unsigned, bool, unsigned, unsigned, bool, unsigned>;
     using GroupKey = std::tuple<unsigned, unsigned, bool>;
     SmallVector<std::pair<LatestKey, unsigned>, 8> Latest;
     SmallVector<std::pair<GroupKey, SmallVector<unsigned, 4>>, 4> Groups;
@@ -937,8 +1007,11 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
         Point St = W.start();
         bool Direct =
             St.Block == W.Consumer.Block && St.Index <= W.Consumer.Index;
-        LatestKey Key{St.Block, Direct, unsigned(A.Ctr), unsigned(A.OrderClass),
-                      A.InOrder};
+        // Instances of one instruction from different iterations complete
+        // at different counts: each keeps its own window.
+        LatestKey Key{St.Block,        Direct,
+                      unsigned(A.Ctr), unsigned(A.OrderClass),
+                      A.InOrder,       W.Iteration};
         auto It = llvm::lower_bound(
             Latest, Key,
             [](const auto &E, const LatestKey &K) { return E.first < K; });
@@ -1003,6 +1076,8 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
       }
     }
   }
+  if (!Alternative)
+    dropNestedWindows(P, Ws, IsCandidate, Keep);
   std::vector<std::vector<unsigned>> Cuts(Ws.size());
   std::vector<unsigned> ChosenPoints;
   std::vector<std::vector<unsigned>> LargeServedBy;
