@@ -110,6 +110,29 @@ interpret(const std::vector<Instruction *> &Body, const PHINode *Counter,
   return Env;
 }
 
+/// A function entry -> header -> exit whose header loops on itself, the
+/// builder inserting into the header.
+struct OneBlockLoop {
+  LLVMContext Ctx;
+  Module M{"m", Ctx};
+  Function *F = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), {}),
+                                 Function::ExternalLinkage, "f", M);
+  BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", F);
+  BasicBlock *Header = BasicBlock::Create(Ctx, "header", F);
+  BasicBlock *Exit = BasicBlock::Create(Ctx, "exit", F);
+  IRBuilder<> B{Entry};
+  OneBlockLoop() {
+    B.CreateBr(Header);
+    B.SetInsertPoint(Header);
+  }
+  /// Ends the header with its back-edge and the exit.
+  void close() {
+    B.CreateCondBr(B.getTrue(), Header, Exit);
+    B.SetInsertPoint(Exit);
+    B.CreateRetVoid();
+  }
+};
+
 TEST(LoopStages, IRValuesAgreeWithInterpretation) {
   std::mt19937 Rng(20261125);
   auto Pick = [&](int64_t Lo, int64_t Hi) {
@@ -117,17 +140,9 @@ TEST(LoopStages, IRValuesAgreeWithInterpretation) {
   };
   unsigned Derived = 0, Periodic = 0, Wrong = 0, Trials = 300;
   for (unsigned T = 0; T < Trials; ++T) {
-    LLVMContext Ctx;
-    Module M("m", Ctx);
-    IntegerType *I32 = Type::getInt32Ty(Ctx);
-    Function *F = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), {}),
-                                   Function::ExternalLinkage, "f", M);
-    BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", F);
-    BasicBlock *Header = BasicBlock::Create(Ctx, "header", F);
-    BasicBlock *Exit = BasicBlock::Create(Ctx, "exit", F);
-    IRBuilder<> B(Entry);
-    B.CreateBr(Header);
-    B.SetInsertPoint(Header);
+    OneBlockLoop Loop;
+    IRBuilder<> &B = Loop.B;
+    IntegerType *I32 = B.getInt32Ty();
     PHINode *Counter = B.CreatePHI(I32, 2, "i");
     uint64_t Init = Pick(0, 5), Step = Pick(1, 4) * (Pick(0, 3) ? 1 : 256);
     bool NUW = Pick(0, 1);
@@ -179,23 +194,21 @@ TEST(LoopStages, IRValuesAgreeWithInterpretation) {
             B.getInt32(Pick(0, 3) * 1024), B.getInt32(Pick(0, 3) * 1024));
         break;
       default:
-        V = B.CreateTrunc(X, Type::getInt8Ty(Ctx));
+        V = B.CreateTrunc(X, B.getInt8Ty());
         break;
       }
       Pool.push_back(V);
     }
     // Every instruction made, in order, for the interpreter.
     Body.clear();
-    for (Instruction &I : *Header)
+    for (Instruction &I : *Loop.Header)
       if (!isa<PHINode>(I))
         Body.push_back(&I);
-    B.CreateCondBr(B.getTrue(), Header, Exit);
-    Counter->addIncoming(B.getInt32(Init), Entry);
-    Counter->addIncoming(Next, Header);
-    B.SetInsertPoint(Exit);
-    B.CreateRetVoid();
+    Loop.close();
+    Counter->addIncoming(B.getInt32(Init), Loop.Entry);
+    Counter->addIncoming(Next, Loop.Header);
 
-    DominatorTree DT(*F);
+    DominatorTree DT(*Loop.F);
     LoopStageAnalysis LSA(DT);
     std::vector<std::optional<StageValue>> Values;
     for (Value *V : Pool)
@@ -238,17 +251,9 @@ TEST(LoopStages, RotatingPhisAgreeWithInterpretation) {
   std::mt19937 Rng(7);
   unsigned Derived = 0;
   for (unsigned T = 0; T < 200; ++T) {
-    LLVMContext Ctx;
-    Module M("m", Ctx);
-    IntegerType *I32 = Type::getInt32Ty(Ctx);
-    Function *F = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), {}),
-                                   Function::ExternalLinkage, "f", M);
-    BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", F);
-    BasicBlock *Header = BasicBlock::Create(Ctx, "header", F);
-    BasicBlock *Exit = BasicBlock::Create(Ctx, "exit", F);
-    IRBuilder<> B(Entry);
-    B.CreateBr(Header);
-    B.SetInsertPoint(Header);
+    OneBlockLoop Loop;
+    IRBuilder<> &B = Loop.B;
+    IntegerType *I32 = B.getInt32Ty();
     unsigned K = 2 + Rng() % 3;
     std::vector<PHINode *> Phis;
     std::vector<unsigned> Init, Next;
@@ -257,14 +262,12 @@ TEST(LoopStages, RotatingPhisAgreeWithInterpretation) {
       Init.push_back(Rng() % 4 * 1024);
       Next.push_back(Rng() % K);
     }
-    B.CreateCondBr(B.getTrue(), Header, Exit);
+    Loop.close();
     for (unsigned I = 0; I < K; ++I) {
-      Phis[I]->addIncoming(B.getInt32(Init[I]), Entry);
-      Phis[I]->addIncoming(Phis[Next[I]], Header);
+      Phis[I]->addIncoming(B.getInt32(Init[I]), Loop.Entry);
+      Phis[I]->addIncoming(Phis[Next[I]], Loop.Header);
     }
-    B.SetInsertPoint(Exit);
-    B.CreateRetVoid();
-    DominatorTree DT(*F);
+    DominatorTree DT(*Loop.F);
     LoopStageAnalysis LSA(DT);
     std::vector<uint64_t> Values(Init.begin(), Init.end());
     std::vector<std::optional<StageValue>> S;
