@@ -677,6 +677,9 @@ def main():
     ap.add_argument("--out", default="fuzz-failures")
     ap.add_argument("--per-module", type=int, default=50)
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
+    ap.add_argument("--save-inputs", metavar="DIR",
+                    help="write each generated module to DIR (CPU-first-index.mir) and exit"
+                         " without running anything")
     ap.add_argument("--no-split", action="store_true",
                     help="do not try the functions of a failing module one by one")
     a = ap.parse_args()
@@ -704,6 +707,13 @@ def main():
         for m in range(0, a.count, a.per_module):
             fns = generate(gen, m, min(a.per_module, a.count - m), debug)
             jobs.append((cpu, m, fns))
+
+    if a.save_inputs:
+        os.makedirs(a.save_inputs, exist_ok=True)
+        for cpu, m, fns in jobs:
+            with open(os.path.join(a.save_inputs, f"{cpu}-{a.mode}-{m}.mir"), "w") as f:
+                f.write(module(fns))
+        return 0
 
     def job_args(cpu, fns):
         return (cpu, module(fns), a.mode, a.llc, a.plugin)
