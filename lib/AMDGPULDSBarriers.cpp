@@ -74,7 +74,7 @@ static cl::opt<PlacementStrategy> Strategy(
              "systems' strategies on the same analysis, for comparison)"),
     cl::values(
         clEnumValN(PlacementStrategy::Optimal, "optimal",
-                   "fewest barriers, then least frequently executed"),
+                   "fewest barrier executions, then fewest barriers"),
         clEnumValN(PlacementStrategy::Naive, "naive",
                    "a barrier before every conflicting consumer"),
         clEnumValN(PlacementStrategy::Latest, "latest",

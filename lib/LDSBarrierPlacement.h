@@ -3,10 +3,11 @@
 // Placement works on the abstract program only. It first completes existing
 // barriers that a pending producer reaches (adding the wait they lack is
 // cheaper than a second barrier), then covers the remaining windows with the
-// fewest new barriers, then the lowest total frequency: an exact minimum
-// hitting set over single points that cut every path of a window, solved by
-// kernelization and a budgeted branch and bound, with a right-end greedy
-// (optimal on interval instances) as upper bound and fallback.
+// fewest barrier executions (lowest total block frequency), then the fewest
+// new barriers: an exact minimum hitting set over single points that cut
+// every path of a window, solved by kernelization and a budgeted branch and
+// bound, with a right-end greedy (optimal on interval instances) as upper
+// bound and fallback.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,7 +27,7 @@ namespace ldsbarriers {
 /// the strategies of other systems, on the same analysis, for comparison
 /// (utils/bench): they are not meant for production.
 enum class PlacementStrategy {
-  /// Fewest barriers, then lowest total block frequency (hitting set).
+  /// Lowest total block frequency, then fewest barriers (hitting set).
   Optimal,
   /// A barrier right before every consumer of a window (before the latest
   /// legal point when that one is in divergent code).
@@ -84,7 +85,7 @@ struct Placement {
   /// Windows that no legal point can cover (every cutting point is in
   /// divergent control flow); nothing is placed for them.
   std::vector<Window> Uncoverable;
-  /// Whether the barrier set is proven minimal (count, then frequency)
+  /// Whether the barrier set is proven minimal (frequency, then count)
   /// among covers by single cutting points.
   bool ProvenOptimal = true;
   /// Sum of the block frequencies of the new barriers.
