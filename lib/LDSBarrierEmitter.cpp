@@ -30,6 +30,12 @@ void BarrierEmitter::insertBarrierWait(MachineBasicBlock &,
   llvm_unreachable("split barrier on a monolithic-barrier target");
 }
 
+void BarrierEmitter::insertWaitBefore(MachineInstr &Barrier,
+                                      const WaitThresholds &Waits) const {
+  insertWait(*Barrier.getParent(), Barrier.getIterator(), Waits,
+             Barrier.getDebugLoc());
+}
+
 namespace {
 
 /// gfx9-gfx11: monolithic S_BARRIER after a combined S_WAITCNT.
@@ -43,14 +49,8 @@ public:
   void insertBarrier(MachineBasicBlock &MBB, MachineBasicBlock::iterator I,
                      const WaitThresholds &Waits,
                      const DebugLoc &DL) const override {
-    insertWaits(MBB, I, Waits, DL);
+    insertWait(MBB, I, Waits, DL);
     BuildMI(MBB, I, DL, TII.get(BarrierOpc));
-  }
-
-  void insertWaitBefore(MachineInstr &Barrier,
-                        const WaitThresholds &Waits) const override {
-    insertWait(*Barrier.getParent(), Barrier.getIterator(), Waits,
-               Barrier.getDebugLoc());
   }
 
   void insertWait(MachineBasicBlock &MBB, MachineBasicBlock::iterator I,
@@ -62,11 +62,6 @@ public:
   }
 
 private:
-  void insertWaits(MachineBasicBlock &MBB, MachineBasicBlock::iterator I,
-                   const WaitThresholds &Waits, const DebugLoc &DL) const {
-    insertWait(MBB, I, Waits, DL);
-  }
-
   unsigned WaitcntOpc, BarrierOpc;
 };
 
@@ -93,19 +88,13 @@ public:
   void insertSignal(MachineBasicBlock &MBB, MachineBasicBlock::iterator I,
                     const WaitThresholds &Waits,
                     const DebugLoc &DL) const override {
-    insertWaits(MBB, I, Waits, DL);
+    insertWait(MBB, I, Waits, DL);
     BuildMI(MBB, I, DL, TII.get(Ops.Signal)).addImm(-1);
   }
 
   void insertBarrierWait(MachineBasicBlock &MBB, MachineBasicBlock::iterator I,
                          const DebugLoc &DL) const override {
     BuildMI(MBB, I, DL, TII.get(Ops.Wait)).addImm(-1);
-  }
-
-  void insertWaitBefore(MachineInstr &Signal,
-                        const WaitThresholds &Waits) const override {
-    insertWait(*Signal.getParent(), Signal.getIterator(), Waits,
-               Signal.getDebugLoc());
   }
 
   void insertWait(MachineBasicBlock &MBB, MachineBasicBlock::iterator I,
@@ -119,11 +108,6 @@ public:
   }
 
 private:
-  void insertWaits(MachineBasicBlock &MBB, MachineBasicBlock::iterator I,
-                   const WaitThresholds &Waits, const DebugLoc &DL) const {
-    insertWait(MBB, I, Waits, DL);
-  }
-
   Opcodes Ops;
 };
 

@@ -53,8 +53,8 @@ public:
 
   /// Inserts, right before the existing barrier or signal \p Barrier, the
   /// hard waits it lacks.
-  virtual void insertWaitBefore(MachineInstr &Barrier,
-                                const WaitThresholds &Waits) const = 0;
+  void insertWaitBefore(MachineInstr &Barrier,
+                        const WaitThresholds &Waits) const;
 
 protected:
   BarrierEmitter(const TargetFacts &Facts, const TargetInstrInfo &TII)
