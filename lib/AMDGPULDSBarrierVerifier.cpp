@@ -32,9 +32,14 @@ STATISTIC(NumRaces, "Number of LDS races found by the verifier");
 STATISTIC(NumBadBarriers,
           "Number of unbalanced or divergent barriers found by the verifier");
 
+// Named -amdgpu-lds-barriers-checker-*, not after the pass
+// (amdgpu-lds-barrier-verify): every option of the plugin starts with
+// -amdgpu-lds-barriers-, and a name one letter away from another option's
+// would be easy to mistake for it.
 static cl::opt<VerifyMode>
-    Mode("amdgpu-lds-barrier-verify", cl::Hidden,
-         cl::desc("How the amdgpu-lds-barrier-verify pass reports violations"),
+    Mode("amdgpu-lds-barriers-checker-severity", cl::Hidden,
+         cl::desc("How the checker (the amdgpu-lds-barrier-verify pass) "
+                  "reports violations"),
          cl::values(clEnumValN(VerifyMode::Remark, "remark",
                                "as missed-optimization remarks"),
                     clEnumValN(VerifyMode::Warning, "warning", "as warnings"),
@@ -43,15 +48,16 @@ static cl::opt<VerifyMode>
          cl::init(VerifyMode::Warning));
 
 static cl::opt<bool> VerifyTrustScalar(
-    "amdgpu-lds-barrier-verify-trust-scalar-branches", cl::Hidden,
-    cl::desc("In the verifier pass, treat every scalar branch as "
-             "workgroup-uniform"),
+    "amdgpu-lds-barriers-checker-trust-scalar-branches", cl::Hidden,
+    cl::desc("In the checker (the amdgpu-lds-barrier-verify pass), treat "
+             "every scalar branch as workgroup-uniform"),
     cl::init(false));
 
 static cl::opt<cl::boolOrDefault> VerifyWAW(
-    "amdgpu-lds-barrier-verify-waw", cl::Hidden,
-    cl::desc("Report write-after-write pairs as races in the verifier pass "
-             "(default: on with the thread-index analysis)"));
+    "amdgpu-lds-barriers-checker-waw", cl::Hidden,
+    cl::desc("Report write-after-write pairs as races in the checker (the "
+             "amdgpu-lds-barrier-verify pass; default: on with the "
+             "thread-index analysis)"));
 
 unsigned llvm::ldsbarriers::reportViolations(
     const MachineFunction &MF, const LDSAccessModel &Model,

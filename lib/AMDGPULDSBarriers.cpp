@@ -91,7 +91,7 @@ static cl::opt<bool> UncoverableIsError(
     cl::init(false));
 
 static cl::opt<cl::boolOrDefault> SelfCheck(
-    "amdgpu-lds-barriers-verify", cl::Hidden,
+    "amdgpu-lds-barriers-self-check", cl::Hidden,
     cl::desc("Check the placer's output with the independent verifier; a "
              "violation other than a reported uncoverable window is an error "
              "(default: on with -verify-machineinstrs, off otherwise)"));
@@ -348,7 +348,7 @@ static std::string boundHint(const AbstractProgram &P, const Location &A,
   bool Is1D = P.Shape.MaxDim[1] == 1 && P.Shape.MaxDim[2] == 1;
   if (!Is1D && formsDisjoint(P, A, B, OneD))
     return "; disjoint if the workgroup is one-dimensional (a 1-D launch: "
-           "-amdgpu-lds-assume-1d-workgroups)";
+           "-amdgpu-lds-barriers-assume-1d-workgroups)";
   // A smaller bound is advice only for a kernel that declares none: one
   // that does was written for its size.
   if (P.Shape.MaxFlat < 1024 || P.Shape.Required)

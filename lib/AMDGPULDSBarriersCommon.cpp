@@ -17,13 +17,13 @@ using namespace llvm;
 using namespace llvm::ldsbarriers;
 
 static cl::opt<bool> ThreadAnalysis(
-    "amdgpu-lds-thread-analysis", cl::Hidden,
+    "amdgpu-lds-barriers-thread-analysis", cl::Hidden,
     cl::desc("Prove from the work-item id in LDS addresses when two accesses "
              "of different work-items cannot overlap (placer and verifier)"),
     cl::init(true));
 
 static cl::opt<bool> Assume1D(
-    "amdgpu-lds-assume-1d-workgroups", cl::Hidden,
+    "amdgpu-lds-barriers-assume-1d-workgroups", cl::Hidden,
     cl::desc("Let the thread-index analysis assume workgroups of y and z "
              "size 1 (for HIP kernels indexed by threadIdx.x only; OpenCL "
              "states it with reqd_work_group_size)"),

@@ -24,9 +24,9 @@ namespace ldsbarriers {
 /// (amdgpu-flat-work-group-size or reqd_work_group_size).
 bool isSingleWave(const Function &F, unsigned WaveSize);
 
-/// Whether the thread-index analysis is on (-amdgpu-lds-thread-analysis,
-/// default on): shared by the placer and the verifier pass, which must see
-/// the same model.
+/// Whether the thread-index analysis is on
+/// (-amdgpu-lds-barriers-thread-analysis, default on): shared by the placer and
+/// the verifier pass, which must see the same model.
 ThreadAnalysisMode threadAnalysis();
 
 /// Whether write-after-write counts as a hazard between DS writes (\p DS)

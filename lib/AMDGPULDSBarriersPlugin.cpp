@@ -25,9 +25,10 @@ static cl::opt<bool> EnableInPipeline(
     cl::init(false));
 
 static cl::opt<bool> VerifyInPipeline(
-    "amdgpu-lds-barrier-verify-in-pipeline", cl::Hidden,
-    cl::desc("Run the LDS synchronization verifier in the codegen pipeline, "
-             "after si-insert-waitcnts (checks what the hardware executes)"),
+    "amdgpu-lds-barriers-checker-in-pipeline", cl::Hidden,
+    cl::desc("Run the checker (the amdgpu-lds-barrier-verify pass) in the "
+             "codegen pipeline, after si-insert-waitcnts (checks what the "
+             "hardware executes)"),
     cl::init(false));
 
 static RegisterPass<AMDGPULDSBarriers>

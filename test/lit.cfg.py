@@ -14,7 +14,7 @@ config.environment["PATH"] = os.pathsep.join(
 # %llc runs the distro llc with the plugin loaded.
 config.substitutions.append(
     ("%llc", os.path.join(config.llvm_tools_dir, "llc") + " -load=" + config.plugin +
-     " -amdgpu-lds-barriers-verify"))
+     " -amdgpu-lds-barriers-self-check"))
 config.substitutions.append(("%plugin", config.plugin))
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%path_to_llc", os.path.join(config.llvm_tools_dir, "llc")))
@@ -23,13 +23,13 @@ config.substitutions.append(
     ("%clang_hip", os.path.join(config.llvm_tools_dir, "clang") +
      " -x hip --cuda-device-only -nogpulib -nogpuinc -O2 -S"
      " -Xclang -load -Xclang " + config.plugin +
-     " -mllvm -amdgpu-lds-barriers-verify"))
+     " -mllvm -amdgpu-lds-barriers-self-check"))
 # %hip_compile runs utils/hip-compile.sh with this build's plugin.
 config.substitutions.append(
     ("%hip_compile", "env BUILD_DIR=" +
      os.path.dirname(os.path.dirname(config.plugin)) + " bash " +
      os.path.join(config.test_source_root, "..", "utils", "hip-compile.sh") +
-     " --pass-opt=-amdgpu-lds-barriers-verify"))
+     " --pass-opt=-amdgpu-lds-barriers-self-check"))
 # %lds_root is the checkout, %lds_build the plugin's build directory.
 config.substitutions.append(
     ("%lds_root", os.path.join(config.test_source_root, "..")))

@@ -23,9 +23,10 @@
 #                       and fail on any race it finds (with --stock: a check
 #                       of the hand-written barriers)
 #   --1d                let the thread-index analysis assume workgroups of y
-#                       and z size 1 (-amdgpu-lds-assume-1d-workgroups)
+#                       and z size 1
+#                       (-amdgpu-lds-barriers-assume-1d-workgroups)
 #   --pass-opt=OPT      pass an option to the plugin (-mllvm OPT), e.g.
-#                       --pass-opt=-amdgpu-lds-thread-analysis=false
+#                       --pass-opt=-amdgpu-lds-barriers-thread-analysis=false
 #   --mir               print the MIR right after the pass instead of assembly
 #   --remarks           also print the pass's remarks (to stderr)
 #   --print-flags       print the clang-22 flags this script uses (without
@@ -98,8 +99,9 @@ common=(-x hip --cuda-device-only --offload-arch="$arch" -O2
         -Xclang -mlink-builtin-bitcode -Xclang "$libs/hip.bc")
 pass=()
 [ "$stock" -eq 1 ] && [ "$verify" -eq 0 ] || pass=(-Xclang -load -Xclang "$plugin")
-[ "$verify" -eq 0 ] || pass+=(-mllvm -amdgpu-lds-barrier-verify-in-pipeline
-                              -mllvm -amdgpu-lds-barrier-verify=error)
+[ "$verify" -eq 0 ] ||
+  pass+=(-mllvm -amdgpu-lds-barriers-checker-in-pipeline
+         -mllvm -amdgpu-lds-barriers-checker-severity=error)
 [ "$remarks" -eq 0 ] && [ "$stock" -eq 0 -o "$verify" -eq 0 ] || pass+=(-g)
 if [ "$stock" -eq 0 ]; then
   pass+=(-mllvm -amdgpu-lds-barriers)
@@ -112,7 +114,7 @@ fi
 
 # The thread-index analysis is shared by the pass and the verifier.
 [ "$oned" -eq 0 ] || [ "${#pass[@]}" -eq 0 ] ||
-  pass+=(-mllvm -amdgpu-lds-assume-1d-workgroups)
+  pass+=(-mllvm -amdgpu-lds-barriers-assume-1d-workgroups)
 
 if [ "$flags" -eq 1 ]; then
   echo "${common[@]}" "${pass[@]}"

@@ -28,7 +28,7 @@ PLUGIN_ONLY = {"AMDGPULDSBarriersPlugin.cpp", "CMakeLists.txt"}
 # Substitutions of test/lit.cfg.py that an in-tree test cannot have.
 OUT_OF_TREE = ["%python", "%clang_hip", "%hip_compile", "%examples",
                "%plugin", "%path_to_llc", "%S/../../utils",
-               "-amdgpu-lds-barrier-verify-in-pipeline"]
+               "-amdgpu-lds-barriers-checker-in-pipeline"]
 
 
 def header(number, total, subject, body):

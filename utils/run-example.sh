@@ -15,9 +15,9 @@
 #   --compare       also show the hand-written barriers (step 2)
 #   --1d            let the thread-index analysis assume workgroups of y and
 #                   z size 1 (hip-compile.sh --1d; for IR,
-#                   -amdgpu-lds-assume-1d-workgroups): for the kernels
-#                   indexed by threadIdx.x alone, which HIP cannot declare
-#                   one-dimensional
+#                   -amdgpu-lds-barriers-assume-1d-workgroups): for the
+#                   kernels indexed by threadIdx.x alone, which HIP cannot
+#                   declare one-dimensional
 #   BUILD_DIR=dir   use the build in dir instead of ./build
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -52,7 +52,7 @@ fi
 hipopts=(--strip-barriers --remarks) llcopts=(-amdgpu-lds-barriers)
 if [ "$oned" -eq 1 ]; then
   hipopts=(--1d "${hipopts[@]}")
-  llcopts+=(-amdgpu-lds-assume-1d-workgroups)
+  llcopts+=(-amdgpu-lds-barriers-assume-1d-workgroups)
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

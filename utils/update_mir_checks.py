@@ -124,7 +124,7 @@ def parse_run(test, cmd, args):
     if any(t.startswith("<") for t in fc):
         return None, "FileCheck does not read llc's output"
     # %llc is the distro llc with the plugin and its self-check (lit.cfg.py).
-    argv = [args.llc] + (["-load=" + args.plugin, "-amdgpu-lds-barriers-verify"]
+    argv = [args.llc] + (["-load=" + args.plugin, "-amdgpu-lds-barriers-self-check"]
                          if llc[0] == "%llc" else [])
     i = 1
     while i < len(llc):

@@ -20,8 +20,8 @@
 ; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -verify-machineinstrs %s -o - | FileCheck %s
 ; RUN: %llc -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 -verify-machineinstrs %s -o - | FileCheck --check-prefix=STOCK-GFX12 %s
 ; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 -verify-machineinstrs %s -o - | FileCheck --check-prefix=GFX12 %s
-; RUN: %llc -amdgpu-lds-barrier-verify-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 -verify-machineinstrs %s -o /dev/null 2>&1 | FileCheck --check-prefix=VERIFY-STOCK %s
-; RUN: %llc -amdgpu-lds-barriers -amdgpu-lds-barrier-verify-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 -verify-machineinstrs %s -o /dev/null 2>&1 | FileCheck --allow-empty --check-prefix=VERIFY-PASS %s
+; RUN: %llc -amdgpu-lds-barriers-checker-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 -verify-machineinstrs %s -o /dev/null 2>&1 | FileCheck --check-prefix=VERIFY-STOCK %s
+; RUN: %llc -amdgpu-lds-barriers -amdgpu-lds-barriers-checker-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 -verify-machineinstrs %s -o /dev/null 2>&1 | FileCheck --allow-empty --check-prefix=VERIFY-PASS %s
 
 @buf0 = internal addrspace(3) global [256 x i32] poison, align 4
 @buf1 = internal addrspace(3) global [256 x i32] poison, align 4

@@ -21,7 +21,7 @@ for k in transpose reduction histogram matmul_dma; do
       opts=(--strip-barriers --arch="$arch" --pass-opt=-amdgpu-lds-barriers-strategy=$s)
       case $a in
         1d) opts+=(--1d) ;;
-        off) opts+=(--pass-opt=-amdgpu-lds-thread-analysis=false) ;;
+        off) opts+=(--pass-opt=-amdgpu-lds-barriers-thread-analysis=false) ;;
       esac
       "$hip" "${opts[@]}" "$root/utils/examples/$k.hip" -o "$tmp/k.s" 2> "$tmp/err" || true
       printf "%-11s %-10s %-9s %9s %6s\n" "$k" "$s" "$a" "$(count "$tmp/k.s")" \
