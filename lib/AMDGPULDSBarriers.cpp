@@ -129,12 +129,6 @@ static cl::opt<bool> StripExisting(
              "them"),
     cl::init(false));
 
-static cl::opt<bool>
-    Dump("amdgpu-lds-barriers-dump", cl::Hidden,
-         cl::desc("Print the abstract program, the hazard windows and the "
-                  "placement of every function to the error stream"),
-         cl::init(false));
-
 char AMDGPULDSBarriers::ID = 0;
 
 AMDGPULDSBarriers::AMDGPULDSBarriers() : MachineFunctionPass(ID) {
@@ -184,11 +178,13 @@ static std::string explainUncoverable(const AbstractProgram &P,
          "uniform across the workgroup";
 }
 
+/// The abstract program, its windows and the placement, for
+/// -debug-only=amdgpu-lds-barriers (an LLVM built with assertions).
 [[maybe_unused]] static void dumpPlacement(const MachineFunction &MF,
                                            const AbstractProgram &P,
                                            const LDSAccessModel &Model,
                                            const Placement &R) {
-  raw_ostream &OS = errs();
+  raw_ostream &OS = dbgs();
   OS << "=== amdgpu-lds-barriers: " << MF.getName() << " ===\n";
   P.print(OS);
   auto PrintWindow = [&](const Window &W) {
@@ -274,8 +270,7 @@ static void selfCheck(MachineFunction &MF, const TargetFacts &Facts,
 /// work-items provably never make touch a common byte.
 static void reportThreadDisjointPairs(const AbstractProgram &P,
                                       const LDSAccessModel &Model,
-                                      MachineOptimizationRemarkEmitter &ORE,
-                                      bool Print) {
+                                      MachineOptimizationRemarkEmitter &ORE) {
   constexpr unsigned MaxRemarks = 256;
   SmallVector<EventRef, 32> Accesses;
   for (unsigned B = 0; B < P.Blocks.size(); ++B)
@@ -313,8 +308,6 @@ static void reportThreadDisjointPairs(const AbstractProgram &P,
           "addresses " + Model.describeThreadForm(A.Loc) + " and " +
           Model.describeThreadForm(B.Loc) + ", " + Model.describeShape();
       LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": " << Why << "\n");
-      if (Print)
-        errs() << "  " << Why << "\n";
       ORE.emit([&]() {
         return MachineOptimizationRemarkAnalysis(
                    DEBUG_TYPE, Always ? "ThreadDisjoint" : "StageSlots",
@@ -575,8 +568,6 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   startPhase(Phase, "placement", "Analysis and placement");
   Placement R = placeBarriers(P, AOpts, POpts);
   Phase.reset();
-  if (Dump)
-    dumpPlacement(MF, P, Model, R);
   LLVM_DEBUG(dumpPlacement(MF, P, Model, R));
   NumWindows += R.InitialWindows.size();
   for (const Window &W : R.InitialWindows) {
@@ -614,10 +605,10 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   if (!SingleWave && isKernel(F))
     reportSelfRaces(F, P, Model, Facts.getWaveSize());
 
-  bool Explain = ORE.allowExtraAnalysis(DEBUG_TYPE) || Dump;
+  bool Explain = ORE.allowExtraAnalysis(DEBUG_TYPE);
   LLVM_DEBUG(Explain = true);
   if (Explain)
-    reportThreadDisjointPairs(P, Model, ORE, Dump);
+    reportThreadDisjointPairs(P, Model, ORE);
 
   for (const Window &W : R.Uncoverable) {
     ++NumUncoverable;
