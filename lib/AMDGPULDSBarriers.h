@@ -21,16 +21,6 @@ bool placeLDSBarriers(MachineFunction &MF,
                       const MachineBlockFrequencyInfo &MBFI,
                       MachineOptimizationRemarkEmitter &ORE);
 
-/// In-tree registration (AMDGPULDSBarriersInTree.cpp; AMDGPU.h declares
-/// them too in a patched tree).
-class FunctionPass;
-class PassRegistry;
-void initializeAMDGPULDSBarriersPass(PassRegistry &);
-void initializeAMDGPULDSBarrierVerifierPass(PassRegistry &);
-FunctionPass *createAMDGPULDSBarriersPass();
-/// Whether -amdgpu-lds-barriers asks for the pass in the GCN pipeline.
-bool isAMDGPULDSBarriersEnabled();
-
 /// The pass for the legacy pass manager.
 
 class AMDGPULDSBarriers : public MachineFunctionPass {

@@ -19,39 +19,6 @@
 using namespace llvm;
 using namespace llvm::ldsbarriers;
 
-StringRef llvm::ldsbarriers::getGenerationName(Generation G) {
-  switch (G) {
-  case Generation::Unsupported:
-    return "unsupported";
-  case Generation::GFX9:
-    return "gfx9";
-  case Generation::GFX10:
-    return "gfx10";
-  case Generation::GFX11:
-    return "gfx11";
-  case Generation::GFX12:
-    return "gfx12";
-  case Generation::GFX1250:
-    return "gfx1250";
-  }
-  return "?";
-}
-
-StringRef llvm::ldsbarriers::getGenericOpcodeName(StringRef Name) {
-  // Real-encoding and register-class variants share their pseudo's meaning.
-  static const char *const Suffixes[] = {
-      "_gfx6_gfx7", "_gfx7",    "_vi_gfx9", "_vi_agpr", "_vi",
-      "_gfx90a",    "_gfx940",  "_gfx9",    "_gfx10",   "_gfx11",
-      "_gfx12",     "_gfx1250", "_agpr",    "_t16",     "_fake16"};
-  for (bool Changed = true; Changed;) {
-    Changed = false;
-    for (const char *S : Suffixes)
-      if (Name.consume_back(S))
-        Changed = true;
-  }
-  return Name;
-}
-
 /// The static opcode table behind \p MII: a cache key that, unlike the
 /// MCInstrInfo object, cannot be reused by another target's table.
 static const void *tableKey(const MCInstrInfo &MII) {
@@ -82,7 +49,7 @@ TargetFacts TargetFacts::get(const MCSubtargetInfo &STI,
   TargetFacts F;
   F.MII = &MII;
   F.CPU = STI.getCPU().str();
-  AMDGPU::IsaVersion V = AMDGPU::getIsaVersion(F.CPU);
+  AMDGPU::IsaVersion V = F.Isa = AMDGPU::getIsaVersion(F.CPU);
   if (V.Major == 9)
     F.Gen = Generation::GFX9;
   else if (V.Major == 10)
@@ -107,8 +74,26 @@ TargetFacts TargetFacts::get(const MCSubtargetInfo &STI,
   return F;
 }
 
-std::optional<unsigned> TargetFacts::getOpcode(StringRef Name) const {
-  return findOpcode(*MII, Name);
+std::optional<unsigned> TargetFacts::getOpcode(SyncOpcode Op) const {
+  switch (Op) {
+  case SyncOpcode::Waitcnt:
+    return findOpcode(*MII, "S_WAITCNT");
+  case SyncOpcode::Barrier:
+    return findOpcode(*MII, "S_BARRIER");
+  case SyncOpcode::BarrierSignalImm:
+    return findOpcode(*MII, "S_BARRIER_SIGNAL_IMM");
+  case SyncOpcode::BarrierWait:
+    return findOpcode(*MII, "S_BARRIER_WAIT");
+  case SyncOpcode::WaitDSCnt:
+    return findOpcode(*MII, "S_WAIT_DSCNT");
+  case SyncOpcode::WaitExpCnt:
+    return findOpcode(*MII, "S_WAIT_EXPCNT");
+  case SyncOpcode::WaitAsyncCnt:
+    return findOpcode(*MII, "S_WAIT_ASYNCCNT");
+  case SyncOpcode::WaitTensorCnt:
+    return findOpcode(*MII, "S_WAIT_TENSORCNT");
+  }
+  return std::nullopt;
 }
 
 /// DS atomics whose operation commutes with itself; the key drops "_RTN" so
@@ -132,28 +117,30 @@ static std::string commutativeKey(StringRef G) {
   return "";
 }
 
-OpcodeInfo TargetFacts::classify(unsigned Opcode) const {
-  if (auto It = Classified.find(Opcode); It != Classified.end())
-    return It->second;
-  OpcodeInfo Info = classifyShared(Opcode);
-  Classified.try_emplace(Opcode, Info);
-  return Info;
-}
+static OpcodeInfo classifyUncached(const MCInstrInfo &MII, unsigned Opcode);
 
-OpcodeInfo TargetFacts::classifyShared(unsigned Opcode) const {
-  // The role depends on the opcode's name only: classified once per process
-  // (every function, and the self-check's second model, reuse it).
+/// The role depends on the opcode's name only: classified once per process
+/// (every function, and the self-check's second model, reuse it).
+static OpcodeInfo classifyShared(const MCInstrInfo &MII, unsigned Opcode) {
   static std::mutex Lock;
   static DenseMap<std::pair<const void *, unsigned>, OpcodeInfo> Cache;
   {
     std::lock_guard<std::mutex> Guard(Lock);
-    auto It = Cache.find({tableKey(*MII), Opcode});
+    auto It = Cache.find({tableKey(MII), Opcode});
     if (It != Cache.end())
       return It->second;
   }
-  OpcodeInfo Info = classifyUncached(Opcode);
+  OpcodeInfo Info = classifyUncached(MII, Opcode);
   std::lock_guard<std::mutex> Guard(Lock);
-  Cache.try_emplace({tableKey(*MII), Opcode}, Info);
+  Cache.try_emplace({tableKey(MII), Opcode}, Info);
+  return Info;
+}
+
+OpcodeInfo TargetFacts::classify(unsigned Opcode) const {
+  if (auto It = Classified.find(Opcode); It != Classified.end())
+    return It->second;
+  OpcodeInfo Info = classifyShared(*MII, Opcode);
+  Classified.try_emplace(Opcode, Info);
   return Info;
 }
 
@@ -207,15 +194,17 @@ static ValueRole classifyValueRole(StringRef Name, StringRef G) {
   return ValueRole::Generic;
 }
 
-OpcodeInfo TargetFacts::classifyUncached(unsigned Opcode) const {
-  StringRef Name = MII->getName(Opcode);
+static OpcodeInfo classifyLDSRole(StringRef G);
+
+static OpcodeInfo classifyUncached(const MCInstrInfo &MII, unsigned Opcode) {
+  StringRef Name = MII.getName(Opcode);
   StringRef G = getGenericOpcodeName(Name);
   OpcodeInfo Info = classifyLDSRole(G);
   Info.Value = classifyValueRole(Name, G);
   return Info;
 }
 
-OpcodeInfo TargetFacts::classifyLDSRole(StringRef G) const {
+static OpcodeInfo classifyLDSRole(StringRef G) {
   OpcodeInfo Info;
 
   if (G == "S_BARRIER") {

@@ -1,9 +1,12 @@
 //===- AMDGPUTargetFacts.h - AMDGPU facts the LDS barrier pass needs ------===//
 //
-// The only place that knows AMDGPU opcode names, generations and counter
-// encodings. Everything is resolved through the public MC layer
-// (MCInstrInfo names, MCSubtargetInfo features, AMDGPU::getIsaVersion), once
-// per subtarget, so the pass links against no AMDGPU-internal symbol.
+// The seam between the pass and the AMDGPU target: what an opcode means for
+// LDS synchronization, the generation, the wave size and the counter
+// encodings. Two implementations answer it: AMDGPUTargetFacts.cpp for the
+// plugin, through the public MC layer only (opcode names, subtarget
+// features, AMDGPU::getIsaVersion), and intree/AMDGPUTargetFacts.cpp for an
+// LLVM source tree (SIInstrInfo, AMDGPU:: opcodes, AMDGPUBaseInfo), which the
+// patch series ships instead.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +16,7 @@
 #include "LDSAbstractProgram.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/TargetParser/TargetParser.h"
 #include <optional>
 #include <string>
 
@@ -62,6 +66,18 @@ enum class OpcodeRole : uint8_t {
   ScalarBranch,       // S_CBRANCH_SCC0/SCC1/VCCZ/VCCNZ.
 };
 
+/// The opcodes the barrier emitter creates.
+enum class SyncOpcode {
+  Waitcnt,          // S_WAITCNT (gfx9-gfx11).
+  Barrier,          // S_BARRIER (gfx9-gfx11).
+  BarrierSignalImm, // S_BARRIER_SIGNAL_IMM (gfx12+).
+  BarrierWait,      // S_BARRIER_WAIT (gfx12+).
+  WaitDSCnt,        // S_WAIT_DSCNT (gfx12+).
+  WaitExpCnt,       // S_WAIT_EXPCNT (gfx12+).
+  WaitAsyncCnt,     // S_WAIT_ASYNCCNT (gfx1250).
+  WaitTensorCnt,    // S_WAIT_TENSORCNT (gfx1250).
+};
+
 /// How an opcode's results vary between the lanes and waves of a workgroup,
 /// given its operands (the branch uniformity analysis,
 /// LDSBranchUniformity.h).
@@ -105,7 +121,8 @@ struct OpcodeInfo {
 class TargetFacts {
 public:
   /// Resolves the facts for a subtarget; Generation::Unsupported when the
-  /// CPU is not one the pass handles.
+  /// CPU is not one the pass handles. In an LLVM tree \p STI and \p MII are
+  /// the function's GCNSubtarget and its SIInstrInfo.
   static TargetFacts get(const MCSubtargetInfo &STI, const MCInstrInfo &MII);
 
   Generation getGeneration() const { return Gen; }
@@ -116,10 +133,10 @@ public:
     return Gen == Generation::GFX12 || Gen == Generation::GFX1250;
   }
 
-  /// The opcode with this (pseudo) name, if the target has it.
-  std::optional<unsigned> getOpcode(StringRef Name) const;
+  /// The opcode the emitter uses for \p Op, if the target has it.
+  std::optional<unsigned> getOpcode(SyncOpcode Op) const;
 
-  /// Classifies an opcode by its name.
+  /// What \p Opcode means for LDS synchronization.
   OpcodeInfo classify(unsigned Opcode) const;
 
   /// Encodes the S_WAITCNT immediate (gfx9-gfx11) for \p W: the counters
@@ -133,20 +150,20 @@ public:
   WaitThresholds decodeWait(unsigned Opcode, int64_t Imm) const;
 
 private:
-  OpcodeInfo classifyShared(unsigned Opcode) const;
-  OpcodeInfo classifyUncached(unsigned Opcode) const;
-  OpcodeInfo classifyLDSRole(StringRef G) const;
   const MCInstrInfo *MII = nullptr;
-  /// This object's copy of the process-wide classification (no lock on
-  /// the per-instruction path).
+  /// Opcodes classified so far by this object (the plugin's classification
+  /// goes through opcode names, which is worth remembering).
   mutable DenseMap<unsigned, OpcodeInfo> Classified;
+  AMDGPU::IsaVersion Isa = {0, 0, 0};
   Generation Gen = Generation::Unsupported;
   std::string CPU;
   unsigned WaveSize = 64;
 };
 
 /// Strips the encoding-family suffixes (`_gfx9`, `_vi`, `_agpr`, ...) that
-/// MIR opcode names carry, leaving the generic pseudo name.
+/// MIR opcode names carry, leaving the generic pseudo name. Shared by both
+/// implementations (AMDGPUTargetFactsCommon.cpp) for the callers outside this
+/// seam that still test opcode names.
 StringRef getGenericOpcodeName(StringRef Name);
 
 } // namespace ldsbarriers

@@ -119,26 +119,26 @@ BarrierEmitter::create(const TargetFacts &Facts, const TargetInstrInfo &TII) {
   case Generation::GFX9:
   case Generation::GFX10:
   case Generation::GFX11: {
-    auto Waitcnt = Facts.getOpcode("S_WAITCNT");
-    auto Barrier = Facts.getOpcode("S_BARRIER");
+    auto Waitcnt = Facts.getOpcode(SyncOpcode::Waitcnt);
+    auto Barrier = Facts.getOpcode(SyncOpcode::Barrier);
     if (!Waitcnt || !Barrier)
       return nullptr;
     return std::make_unique<WaitcntEmitter>(Facts, TII, *Waitcnt, *Barrier);
   }
   case Generation::GFX12:
   case Generation::GFX1250: {
-    auto Signal = Facts.getOpcode("S_BARRIER_SIGNAL_IMM");
-    auto Wait = Facts.getOpcode("S_BARRIER_WAIT");
-    auto DS = Facts.getOpcode("S_WAIT_DSCNT");
-    auto Exp = Facts.getOpcode("S_WAIT_EXPCNT");
+    auto Signal = Facts.getOpcode(SyncOpcode::BarrierSignalImm);
+    auto Wait = Facts.getOpcode(SyncOpcode::BarrierWait);
+    auto DS = Facts.getOpcode(SyncOpcode::WaitDSCnt);
+    auto Exp = Facts.getOpcode(SyncOpcode::WaitExpCnt);
     if (!Signal || !Wait || !DS || !Exp)
       return nullptr;
     SplitEmitter::Opcodes Ops{*Signal, *Wait, {}};
     Ops.CounterWait[unsigned(Counter::LDS)] = *DS;
     Ops.CounterWait[unsigned(Counter::Exp)] = *Exp;
     if (Facts.getGeneration() == Generation::GFX1250) {
-      auto Async = Facts.getOpcode("S_WAIT_ASYNCCNT");
-      auto Tensor = Facts.getOpcode("S_WAIT_TENSORCNT");
+      auto Async = Facts.getOpcode(SyncOpcode::WaitAsyncCnt);
+      auto Tensor = Facts.getOpcode(SyncOpcode::WaitTensorCnt);
       if (!Async || !Tensor)
         return nullptr;
       Ops.CounterWait[unsigned(Counter::Async)] = *Async;

@@ -16,6 +16,8 @@ config.substitutions.append(
     ("%llc", os.path.join(config.llvm_tools_dir, "llc") + " -load=" + config.plugin +
      " -amdgpu-lds-barriers-self-check"))
 config.substitutions.append(("%plugin", config.plugin))
+# %lds_opcode_names prints the amdgcn opcode names (test/Patches).
+config.substitutions.append(("%lds_opcode_names", config.opcode_names))
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%path_to_llc", os.path.join(config.llvm_tools_dir, "llc")))
 # %clang_hip compiles HIP device code with clang-22 and the plugin loaded.

@@ -2,19 +2,33 @@
 """Generates the llvm-patches/ series from the sources in lib/ and the lit
 tests in test/, so that lib/ stays the one source of truth.
 
-  0001 adds lib/*.{h,cpp} (all but the plugin registration) as new files in
-       llvm/lib/Target/AMDGPU/;
+  0001 adds the pass as new files in llvm/lib/Target/AMDGPU/, shaped as
+       upstream AMDGPU files are: every file gets the LLVM license header and
+       an LLVM_LIB_TARGET_AMDGPU_* include guard, the files without the AMDGPU
+       prefix are renamed (SERIES_NAMES), the legacy placer is
+       AMDGPULDSBarriersLegacy and both passes register with
+       INITIALIZE_PASS_BEGIN/END(..., DEBUG_TYPE, PASS_NAME, ...) instead of
+       initializing their dependencies in their constructors. The plugin's
+       registration (AMDGPULDSBarriersPlugin.cpp) stays out, and
+       lib/intree/AMDGPUTargetFacts.cpp (SIInstrInfo, AMDGPU:: opcodes,
+       AMDGPUBaseInfo) replaces the plugin's AMDGPUTargetFacts.cpp;
   0002 registers the passes: CMake sources, AMDGPU.h declarations, the legacy
-       pass registry, AMDGPUPassRegistry.def for the new pass manager, and
-       the placer after the memory legalizer in the legacy GCN pipeline
-       behind -amdgpu-lds-barriers (default off);
+       pass registry, AMDGPUPassRegistry.def, and the placer after the memory
+       legalizer in both codegen pipelines (GCNPassConfig and
+       AMDGPUCodeGenPassBuilder) behind -amdgpu-lds-barriers (default off),
+       an option static in AMDGPUTargetMachine.cpp;
   0003 adds the lit tests that need only llc, as
        llvm/test/CodeGen/AMDGPU/lds-barriers/*.
 
-usage: utils/make-llvm-patches.py          rewrite llvm-patches/
-       utils/make-llvm-patches.py --check  exit 1 if llvm-patches/ is stale
+usage: utils/make-llvm-patches.py                    rewrite llvm-patches/
+       utils/make-llvm-patches.py --check            exit 1 if llvm-patches/ is stale
+       utils/make-llvm-patches.py --emit-sources DIR write 0001's files, and a stub
+                                                     AMDGPU.h with 0002's declarations,
+                                                     to DIR (the plugin build compiles
+                                                     them)
 """
 import os
+import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -25,10 +39,264 @@ TESTDIR = "llvm/test/CodeGen/AMDGPU/lds-barriers"
 BASE = "llvm-project release/22.x"
 
 PLUGIN_ONLY = {"AMDGPULDSBarriersPlugin.cpp", "CMakeLists.txt"}
+# lib/intree/ files replace the plugin's file of the same name.
+INTREE = "intree"
 # Substitutions of test/lit.cfg.py that an in-tree test cannot have.
 OUT_OF_TREE = ["%python", "%clang_hip", "%hip_compile", "%examples",
                "%plugin", "%path_to_llc", "%S/../../utils",
                "-amdgpu-lds-barriers-checker-in-pipeline"]
+
+# Names in the series of the lib/ files without the AMDGPU prefix (and the
+# one whose prefixed name is taken by the verifier pass).
+RENAMED_STEMS = {"LDSBarrierVerifier": "AMDGPULDSSyncVerifier"}
+
+# The passes: their lib files, the class name in the series and whether
+# AMDGPU.h gets a factory for the legacy pipeline.
+PASSES = [
+    {"stem": "AMDGPULDSBarriers", "class": "AMDGPULDSBarriers",
+     "legacy": "AMDGPULDSBarriersLegacy", "factory": True},
+    {"stem": "AMDGPULDSBarrierVerifier", "class": "AMDGPULDSBarrierVerifier",
+     "legacy": "AMDGPULDSBarrierVerifier", "factory": False},
+]
+
+LICENSE = [
+    "//",
+    "// Part of the LLVM Project, under the Apache License v2.0 with LLVM Exceptions.",
+    "// See https://llvm.org/LICENSE.txt for license information.",
+    "// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception",
+    "//",
+    "//===----------------------------------------------------------------------===//",
+]
+RULE = "//===----------------------------------------------------------------------===//"
+
+
+class GeneratorError(Exception):
+    pass
+
+
+def series_stem(stem):
+    if stem in RENAMED_STEMS:
+        return RENAMED_STEMS[stem]
+    return stem if stem.startswith("AMDGPU") else "AMDGPU" + stem
+
+
+def series_name(name):
+    stem, ext = os.path.splitext(name)
+    return series_stem(stem) + ext
+
+
+def replace_once(text, old, new, what):
+    """Replaces the one occurrence of old; a lib/ change that moved it must
+    fail the generator, not silently ship an untransformed file."""
+    n = text.count(old)
+    if n != 1:
+        raise GeneratorError("%s: expected one %r, found %d" % (what, old, n))
+    return text.replace(old, new)
+
+
+def sub_once(pattern, repl, text, what, flags=0):
+    new, n = re.subn(pattern, repl, text, flags=flags)
+    if n != 1:
+        raise GeneratorError("%s: expected one match of %r, found %d"
+                             % (what, pattern, n))
+    return new
+
+
+def title_line(name, desc):
+    """The first line of an LLVM file: name, description, C++ mode marker,
+    80 columns."""
+    markers = ("*- C++ -*-===//", "-===//") if name.endswith(".h") else ("-===//",)
+    for marker in markers:
+        head = "//===- %s - %s " % (name, desc)
+        fill = 80 - len(head) - len(marker)
+        if fill >= 1:
+            return head + "-" * fill + marker
+    head = "//===- %s " % name
+    return head + "-" * max(1, 80 - len(head) - 5) + "===//"
+
+
+def license_header(name, text):
+    """Replaces lib/'s header comment (title line, description, rule) with
+    upstream's: title, license, rule, the description as the \\file
+    comment, rule."""
+    lines = text.split("\n")
+    m = re.match(r"//===-+ (\S+) - (.*?)[ -]*(?:\*- C\+\+ -\*-)?=*(?://)?$",
+                 lines[0])
+    if not m:
+        raise GeneratorError("%s: no '//===- name - description ---===//' first line"
+                             % name)
+    title = [title_line(name, m.group(2))] + LICENSE
+    if len(lines) < 2 or lines[1] != "//":
+        # A title line alone: the license is the whole header.
+        return "\n".join(title + lines[1:])
+    try:
+        end = lines.index(RULE, 1)
+    except ValueError:
+        raise GeneratorError("%s: header comment has no closing rule" % name)
+    body = [l for l in lines[1:end]]
+    while body and body[0] == "//":
+        body.pop(0)
+    while body and body[-1] == "//":
+        body.pop()
+    doc = ["/// \\file"] + ["///" + l[2:] for l in body]
+    return "\n".join(title + ["//"] + doc + ["//", RULE] + lines[end + 1:])
+
+
+def guard(text, name):
+    stem = os.path.splitext(name)[0]
+    new = "LLVM_LIB_TARGET_AMDGPU_%s_H" % stem.upper()
+    m = re.search(r"^#ifndef (AMDGPU_LDS_BARRIERS_\w+_H)\n#define \1\n", text, re.M)
+    if not m:
+        raise GeneratorError("%s: no AMDGPU_LDS_BARRIERS_* include guard" % name)
+    old = m.group(1)
+    text = text.replace("#ifndef %s\n#define %s\n" % (old, old),
+                        "#ifndef %s\n#define %s\n" % (new, new))
+    if not text.rstrip("\n").endswith("#endif"):
+        raise GeneratorError("%s: does not end with the guard's #endif" % name)
+    return text.rstrip("\n")[:-len("#endif")] + "#endif // %s\n" % new
+
+
+def rewrite_includes(text, name):
+    """Renamed local headers, and each run of #include lines sorted as
+    clang-format does (the file's own header first)."""
+    ours = {n for n in os.listdir(os.path.join(ROOT, "lib")) if n.endswith(".h")}
+
+    def local(m):
+        # The target's own headers (SIInstrInfo.h, ...) keep their names.
+        n = m.group(1)
+        return '#include "%s"' % (series_name(n) if n in ours else n)
+    text = re.sub(r'^#include "([A-Za-z]\w*\.h)"', local, text, flags=re.M)
+    own = '#include "%s.h"' % os.path.splitext(name)[0]
+    out, run = [], []
+
+    def flush():
+        first = [l for l in run if l == own and name.endswith(".cpp")]
+        rest = sorted(l for l in run if l not in first)
+        out.extend(first + rest)
+        run.clear()
+    for line in text.split("\n"):
+        if line.startswith("#include "):
+            run.append(line)
+            continue
+        flush()
+        out.append(line)
+    flush()
+    return "\n".join(out)
+
+
+def pass_name_of(header, cls, what):
+    m = re.search(r"class %s\b.*?getPassName\(\) const override \{\s*return (\"[^\"]*\");"
+                  % cls, header, re.S)
+    if not m:
+        raise GeneratorError("%s: no getPassName() literal for %s" % (what, cls))
+    return m.group(1)
+
+
+def legacy_header(text, p):
+    """The legacy class renamed, its constructor inline and empty."""
+    text = replace_once(text, "  %s();\n" % p["class"],
+                        "  %s() : MachineFunctionPass(ID) {}\n" % p["class"],
+                        p["stem"] + ".h")
+    return rename_class(text, p)
+
+
+def rename_class(text, p):
+    if p["legacy"] == p["class"]:
+        return text
+    return re.sub(r"\b%s\b(?!\.h)" % p["class"], p["legacy"], text)
+
+
+def wrap_call(fn, args, width=80):
+    """fn(args...) in lines of at most width columns, continuation lines
+    aligned after the parenthesis (as clang-format lays out a macro call)."""
+    lines, cur = [], fn + "("
+    indent = " " * len(cur)
+    for i, a in enumerate(args):
+        piece = a + (")" if i == len(args) - 1 else ",")
+        sep = "" if cur.endswith("(") else " "
+        if len(cur) + len(sep) + len(piece) > width and not cur.endswith("("):
+            lines.append(cur)
+            cur = indent + piece
+        else:
+            cur += sep + piece
+    return lines + [cur]
+
+
+def legacy_source(text, header, p):
+    """INITIALIZE_PASS_BEGIN/END with DEBUG_TYPE and PASS_NAME in place of
+    the constructor, whose initialize* calls name the dependencies; the
+    factory for the GCN pipeline."""
+    what = p["stem"] + ".cpp"
+    cls = p["class"]
+    m = re.search(r"^%s::%s\(\) : MachineFunctionPass\(ID\) \{\n(.*?)^\}\n\n"
+                  % (cls, cls), text, re.S | re.M)
+    if not m:
+        raise GeneratorError("%s: no constructor definition" % what)
+    deps = re.findall(r"initialize(\w+)Pass\(", m.group(1))
+    if not deps:
+        raise GeneratorError("%s: constructor initializes no dependency" % what)
+    text = text[:m.start()] + text[m.end():]
+    text = sub_once(r'^(#define DEBUG_TYPE "[^"]*")$',
+                    r"\1\n#define PASS_NAME %s" % pass_name_of(header, cls, what),
+                    text, what, re.M)
+    legacy = p["legacy"]
+    block = wrap_call("INITIALIZE_PASS_BEGIN", [legacy, "DEBUG_TYPE", "PASS_NAME",
+                                                "false", "false"])
+    block += ["INITIALIZE_PASS_DEPENDENCY(%s)" % d for d in deps]
+    block += wrap_call("INITIALIZE_PASS_END", [legacy, "DEBUG_TYPE", "PASS_NAME",
+                                              "false", "false"])
+    if p["factory"]:
+        block += ["", "FunctionPass *llvm::create%sPass() {" % legacy,
+                  "  return new %s();" % legacy, "}"]
+    text = replace_once(text, "char %s::ID = 0;\n" % cls,
+                        "char %s::ID = 0;\n\n%s\n" % (cls, "\n".join(block)), what)
+    # AMDGPU.h declares initialize*Pass and the factory.
+    own = '#include "%s.h"\n' % p["stem"]
+    text = replace_once(text, own, own + '#include "AMDGPU.h"\n', what)
+    return rename_class(text, p)
+
+
+def amdgpu_h_declarations():
+    decls = []
+    for p in PASSES:
+        if p["factory"]:
+            decls.append("FunctionPass *create%sPass();" % p["legacy"])
+        decls.append("void initialize%sPass(PassRegistry &);" % p["legacy"])
+    return decls
+
+
+def series_sources():
+    """(name in the series, text) of every file of 0001, sorted by name."""
+    lib = os.path.join(ROOT, "lib")
+    intree = os.path.join(lib, INTREE)
+    names = sorted(n for n in os.listdir(lib)
+                   if n.endswith((".h", ".cpp")) and n not in PLUGIN_ONLY)
+    texts = {}
+    for n in names:
+        src = os.path.join(intree, n)
+        if not os.path.exists(src):
+            src = os.path.join(lib, n)
+        texts[n] = open(src).read()
+    by_stem = {p["stem"]: p for p in PASSES}
+    files = []
+    for n in names:
+        stem, ext = os.path.splitext(n)
+        text = texts[n]
+        p = by_stem.get(stem)
+        if p and ext == ".h":
+            text = legacy_header(text, p)
+        elif p:
+            text = legacy_source(text, texts[stem + ".h"], p)
+        else:
+            for q in PASSES:
+                text = rename_class(text, q)
+        out = series_name(n)
+        text = license_header(out, text)
+        if ext == ".h":
+            text = guard(text, out)
+        text = rewrite_includes(text, out)
+        files.append((out, text))
+    return sorted(files)
 
 
 def header(number, total, subject, body):
@@ -46,18 +314,12 @@ def new_file(path, text):
     return "".join(out)
 
 
-def sources():
-    lib = os.path.join(ROOT, "lib")
-    names = sorted(n for n in os.listdir(lib)
-                   if n.endswith((".h", ".cpp")) and n not in PLUGIN_ONLY)
-    return names, [(n, open(os.path.join(lib, n)).read()) for n in names]
-
-
-def patch_sources():
-    names, files = sources()
+def patch_sources(files):
     body = ("The LDS barrier placement pass, its verifier and the thread-index\n"
-            "analysis, written against LLVM's public CodeGen/MC API only.\n"
-            "Generated from lib/ by utils/make-llvm-patches.py.")
+            "analysis. The target facts (opcode roles, counter encodings) come\n"
+            "from SIInstrInfo, AMDGPU:: opcodes and AMDGPUBaseInfo; the rest is\n"
+            "written against the CodeGen API. Generated from lib/ by\n"
+            "utils/make-llvm-patches.py.")
     return header(1, 3, "[AMDGPU] Add the LDS barrier placement pass", body) + \
         "".join(new_file("%s/%s" % (AMDGPU, n), t) for n, t in files) + "--\n"
 
@@ -70,51 +332,87 @@ def hunk(path, old_start, context_before, added, context_after):
              "@@ -%d,%d +%d,%d @@\n" % (old_start, n_old, old_start,
                                         n_old + len(added))]
     lines += [" " + l + "\n" for l in context_before]
-    lines += ["+" + l + "\n" for l in added]
+    lines += ["+" + l + "\n" if l else "+\n" for l in added]
     lines += [" " + l + "\n" for l in context_after]
     return "".join(lines)
 
 
-def patch_registration():
-    names, _ = sources()
-    cpp = [n for n in names if n.endswith(".cpp")]
+# The option that puts the placer into both GCN pipelines; static in
+# AMDGPUTargetMachine.cpp, like the target's other pipeline options.
+ENABLE_OPTION = [
+    "",
+    "// Place the workgroup barriers and waits that LDS accesses of different",
+    "// waves need, right after the memory legalizer (AMDGPULDSBarriers.cpp).",
+    "static cl::opt<bool> EnableLDSBarriers(",
+    "    \"amdgpu-lds-barriers\",",
+    "    cl::desc(\"Run the AMDGPU LDS barrier placement pass in the codegen \"",
+    "             \"pipeline, after si-memory-legalizer\"),",
+    "    cl::init(false));",
+]
+
+
+def patch_registration(files):
+    cpp = [n for n, _ in files if n.endswith(".cpp")]
     body = ("Registers amdgpu-lds-barriers and amdgpu-lds-barrier-verify with the\n"
-            "legacy pass registry and amdgpu-lds-barriers in AMDGPUPassRegistry.def;\n"
-            "-amdgpu-lds-barriers (default off) runs the placer right after\n"
-            "si-memory-legalizer in GCNPassConfig::addPreEmitPass.\n"
+            "legacy pass registry in LLVMInitializeAMDGPUTarget and\n"
+            "amdgpu-lds-barriers in AMDGPUPassRegistry.def; -amdgpu-lds-barriers\n"
+            "(default off) runs the placer right after si-memory-legalizer in\n"
+            "GCNPassConfig::addPreEmitPass and AMDGPUCodeGenPassBuilder::addPreEmitPass.\n"
             "Context lines from %s." % BASE)
+    tm = AMDGPU + "/AMDGPUTargetMachine.cpp"
     parts = [
         hunk(AMDGPU + "/CMakeLists.txt", 180,
              ["  SIMemoryLegalizer.cpp"], ["  " + n for n in cpp],
              ["  SIModeRegister.cpp"]),
         hunk(AMDGPU + "/AMDGPU.h", 50,
              ["FunctionPass *createSIMemoryLegalizerPass();"],
-             ["FunctionPass *createAMDGPULDSBarriersPass();",
-              "void initializeAMDGPULDSBarriersPass(PassRegistry &);",
-              "void initializeAMDGPULDSBarrierVerifierPass(PassRegistry &);",
-              "bool isAMDGPULDSBarriersEnabled();"],
+             amdgpu_h_declarations(),
              ["FunctionPass *createSIInsertWaitcntsPass();"]),
         hunk(AMDGPU + "/AMDGPUPassRegistry.def", 148,
              ['MACHINE_FUNCTION_PASS("si-memory-legalizer", SIMemoryLegalizerPass())'],
              ['MACHINE_FUNCTION_PASS("amdgpu-lds-barriers", AMDGPULDSBarriersPass())'],
              ['MACHINE_FUNCTION_PASS("si-mode-register", SIModeRegisterPass())']),
-        hunk(AMDGPU + "/AMDGPUTargetMachine.cpp", 17,
+        hunk(tm, 17,
              ['#include "AMDGPUTargetMachine.h"', '#include "AMDGPU.h"'],
              ['#include "AMDGPULDSBarriers.h"'],
              ['#include "AMDGPUAliasAnalysis.h"']),
-        hunk(AMDGPU + "/AMDGPUTargetMachine.cpp", 676,
+        hunk(tm, 430,
+             ['static cl::opt<bool> EnableSetWavePriority("amdgpu-set-wave-priority",',
+              '                                           cl::desc("Adjust wave priority"),',
+              '                                           cl::init(false), cl::Hidden);'],
+             ENABLE_OPTION,
+             ['', 'static cl::opt<bool> EnableScalarIRPasses(']),
+        hunk(tm, 560,
              ["  PassRegistry *PR = PassRegistry::getPassRegistry();"],
-             ["  initializeAMDGPULDSBarriersPass(*PR);",
-              "  initializeAMDGPULDSBarrierVerifierPass(*PR);"],
+             ["  initialize%sPass(*PR);" % p["legacy"] for p in PASSES],
              ["  initializeR600ClauseMergePassPass(*PR);"]),
-        hunk(AMDGPU + "/AMDGPUTargetMachine.cpp", 2023,
+        hunk(tm, 1790,
              ["  addPass(createSIMemoryLegalizerPass());"],
-             ["  if (isAMDGPULDSBarriersEnabled())",
-              "    addPass(createAMDGPULDSBarriersPass());"],
+             ["  if (EnableLDSBarriers)",
+              "    addPass(create%sPass());" % PASSES[0]["legacy"]],
              ["  addPass(createSIInsertWaitcntsPass());"]),
+        hunk(tm, 2450,
+             ["  addMachineFunctionPass(SIMemoryLegalizerPass(), PMW);"],
+             ["  if (EnableLDSBarriers)",
+              "    addMachineFunctionPass(AMDGPULDSBarriersPass(), PMW);"],
+             ["  addMachineFunctionPass(SIInsertWaitcntsPass(), PMW);"]),
     ]
     return header(2, 3, "[AMDGPU] Register the LDS barrier passes", body) + \
         "".join(parts) + "--\n"
+
+
+def stub_amdgpu_h():
+    """What 0002 adds to AMDGPU.h, as a header the plugin build compiles the
+    series' sources against."""
+    return "\n".join([
+        "// Generated by utils/make-llvm-patches.py --emit-sources: the",
+        "// declarations the series adds to llvm/lib/Target/AMDGPU/AMDGPU.h.",
+        "#ifndef LLVM_LIB_TARGET_AMDGPU_AMDGPU_H",
+        "#define LLVM_LIB_TARGET_AMDGPU_AMDGPU_H",
+        "namespace llvm {",
+        "class FunctionPass;",
+        "class PassRegistry;",
+    ] + amdgpu_h_declarations() + ["} // namespace llvm", "#endif", ""])
 
 
 def in_tree_tests():
@@ -140,17 +438,43 @@ def patch_tests():
 
 
 def series():
+    files = series_sources()
     return {
-        "0001-AMDGPU-Add-the-LDS-barrier-placement-pass.patch": patch_sources(),
-        "0002-AMDGPU-Register-the-LDS-barrier-passes.patch": patch_registration(),
+        "0001-AMDGPU-Add-the-LDS-barrier-placement-pass.patch": patch_sources(files),
+        "0002-AMDGPU-Register-the-LDS-barrier-passes.patch": patch_registration(files),
         "0003-AMDGPU-Add-LDS-barrier-placement-tests.patch": patch_tests(),
     }
 
 
+def emit_sources(outdir):
+    """Writes 0001's files and the stub AMDGPU.h to outdir; rewrites only the
+    files whose text changed, so that a build does not recompile them."""
+    wanted = dict(series_sources())
+    wanted["stub/AMDGPU.h"] = stub_amdgpu_h()
+    for name, text in sorted(wanted.items()):
+        path = os.path.join(outdir, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        if os.path.exists(path) and open(path).read() == text:
+            continue
+        with open(path, "w") as f:
+            f.write(text)
+
+
 def main():
-    check = "--check" in sys.argv[1:]
+    args = sys.argv[1:]
+    try:
+        if args[:1] == ["--emit-sources"] and len(args) == 2:
+            emit_sources(args[1])
+            return 0
+        if args[:1] == ["--list-sources"]:
+            print(";".join(n for n, _ in series_sources()))
+            return 0
+        check = "--check" in args
+        wanted = series()
+    except GeneratorError as e:
+        print("make-llvm-patches: %s" % e, file=sys.stderr)
+        return 1
     stale = []
-    wanted = series()
     wanted["series"] = "".join(n + "\n" for n in sorted(wanted))
     for name, text in sorted(wanted.items()):
         path = os.path.join(OUT, name)
