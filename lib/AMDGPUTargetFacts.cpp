@@ -303,6 +303,8 @@ static OpcodeInfo classifyLDSRole(StringRef G) {
                      : G.contains("DWORDX3") ? 12
                      : G.contains("DWORDX2") ? 8
                      : G.contains("DWORD")   ? 4
+                     // A format load to LDS writes one dword per lane.
+                     : G.contains("FORMAT_X") ? 4
                      : G.contains("SHORT")   ? 2
                                              : 1;
     return Info;
