@@ -318,14 +318,16 @@ static void reportThreadDisjointPairs(const AbstractProgram &P,
 }
 
 /// Whether every pair of the two accesses' address forms is disjoint
-/// between work-items in launches of \p Shape.
+/// between work-items in launches of \p Shape. \p Cache, if given, holds
+/// enumerations for \p Shape only.
 static bool formsDisjoint(const AbstractProgram &P, const Location &A,
-                          const Location &B, const WorkgroupShape &Shape) {
+                          const Location &B, const WorkgroupShape &Shape,
+                          ThreadIdCache *Cache = nullptr) {
   if (!A.ThreadForm || !B.ThreadForm)
     return false;
   for (const ThreadAddress &X : P.ThreadForms[A.ThreadForm])
     for (const ThreadAddress &Y : P.ThreadForms[B.ThreadForm])
-      if (workItemsMayOverlap(X, Y, Shape))
+      if (workItemsMayOverlap(X, Y, Shape, Cache))
         return false;
   return true;
 }
@@ -379,10 +381,13 @@ static void reportSelfRaces(const Function &F, const AbstractProgram &P,
   OneD.MaxDim[1] = OneD.MaxDim[2] = 1;
   // Per address form (many accesses share one): whether it meets itself.
   DenseMap<unsigned, bool> SelfMeets;
+  // A form met with itself is enumerated once, not once per side.
+  ThreadIdCache OneDIds;
   auto Meets = [&](const Location &L) {
     auto [It, Inserted] = SelfMeets.try_emplace(L.ThreadForm, false);
     if (Inserted)
-      It->second = !P.threadDisjoint(L, L) && !formsDisjoint(P, L, L, OneD);
+      It->second =
+          !P.threadDisjoint(L, L) && !formsDisjoint(P, L, L, OneD, &OneDIds);
     return It->second;
   };
   // An LDS DMA's form is its wave's transfer: only different waves race.

@@ -141,6 +141,7 @@ static std::vector<std::tuple<unsigned, unsigned, unsigned>>
 cuttingRanges(const AbstractProgram &P, const Window &W, PathCuts &Cuts,
               bool Exact) {
   std::vector<std::tuple<unsigned, unsigned, unsigned>> Out;
+  Out.reserve(8);
   auto AddRange = [&](unsigned B, unsigned Lo, unsigned Hi) {
     Out.push_back({B, Lo, Hi});
   };
@@ -166,20 +167,29 @@ std::vector<unsigned>
 llvm::ldsbarriers::cuttingCandidates(const AbstractProgram &P, const Window &W,
                                      const std::vector<Point> &Candidates,
                                      PathCuts &Cuts, bool Exact) {
+  // Candidates are sorted by block and index: ranges sorted the same way
+  // and merged where they overlap (a producer's block may come back whole
+  // on an exact path) give the points sorted and distinct, without sorting
+  // the points themselves (a window may cross thousands of them).
+  auto Ranges = cuttingRanges(P, W, Cuts, Exact);
+  llvm::sort(Ranges);
   std::vector<unsigned> Out;
-  for (auto [B, Lo, Hi] : cuttingRanges(P, W, Cuts, Exact)) {
-    auto It =
-        std::lower_bound(Candidates.begin(), Candidates.end(), Point{B, Lo});
+  unsigned Next = 0; // The first candidate number not yet emitted.
+  for (auto [B, Lo, Hi] : Ranges) {
+    auto It = Candidates.begin() + Next;
+    if (It == Candidates.end())
+      break;
+    if (*It < Point{B, Lo})
+      It = std::lower_bound(It, Candidates.end(), Point{B, Lo});
     for (; It != Candidates.end() && It->Block == B && It->Index <= Hi; ++It)
       Out.push_back(It - Candidates.begin());
+    Next = It - Candidates.begin();
   }
   // An approximation without a legal point must not make the window look
   // uncoverable.
   if (Out.empty() && !Exact &&
       Cuts.approximates(W.start().Block, W.Consumer.Block))
     return cuttingCandidates(P, W, Candidates, Cuts, /*Exact=*/true);
-  std::sort(Out.begin(), Out.end());
-  Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
   return Out;
 }
 

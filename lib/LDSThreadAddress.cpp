@@ -30,68 +30,90 @@ static int64_t signExtend(uint64_t V, unsigned Width) {
 }
 
 uint64_t TidExpr::eval(const std::array<int64_t, 3> &T) const {
-  SmallVector<uint64_t, 8> V(Nodes.size());
+  std::vector<uint64_t> Out;
+  evalAll(ArrayRef<std::array<int64_t, 3>>(T), Out);
+  return Out[0];
+}
+
+void TidExpr::evalAll(ArrayRef<std::array<int64_t, 3>> Ids,
+                      std::vector<uint64_t> &Out) const {
+  // Node by node over all work-items: the node's kind is decided once, not
+  // once per work-item (an enumeration evaluates hundreds of them).
+  size_t M = Ids.size();
+  if (Nodes.empty()) {
+    Out.assign(M, 0);
+    return;
+  }
+  std::unique_ptr<uint64_t[]> V(new uint64_t[Nodes.size() * M]);
   for (unsigned I = 0; I < Nodes.size(); ++I) {
     const Node &N = Nodes[I];
-    uint64_t A = N.L >= 0 ? V[N.L] : 0, B = N.R >= 0 ? V[N.R] : 0;
-    uint64_t R = 0;
+    const uint64_t *A = N.L >= 0 ? &V[N.L * M] : nullptr;
+    const uint64_t *B = N.R >= 0 ? &V[N.R * M] : nullptr;
+    uint64_t *R = &V[I * M];
+    auto Map = [&](auto Op) {
+      for (size_t J = 0; J < M; ++J)
+        R[J] = lowBits(Op(J), N.Width);
+    };
     switch (N.K) {
     case Id:
-      R = uint64_t(T[N.Imm]);
+      Map([&](size_t J) { return uint64_t(Ids[J][N.Imm]); });
       break;
     case Const:
-      R = uint64_t(N.Imm);
+      Map([&](size_t) { return uint64_t(N.Imm); });
       break;
     case Add:
-      R = A + B;
+      Map([&](size_t J) { return A[J] + B[J]; });
       break;
     case Sub:
-      R = A - B;
+      Map([&](size_t J) { return A[J] - B[J]; });
       break;
     case Mul:
-      R = A * B;
+      Map([&](size_t J) { return A[J] * B[J]; });
       break;
     case And:
-      R = A & B;
+      Map([&](size_t J) { return A[J] & B[J]; });
       break;
     case Or:
-      R = A | B;
+      Map([&](size_t J) { return A[J] | B[J]; });
       break;
     case Xor:
-      R = A ^ B;
+      Map([&](size_t J) { return A[J] ^ B[J]; });
       break;
     // Shift amounts of at least the width are poison in the IR; the
     // builder only makes these nodes for constant amounts below it.
     case Shl:
-      R = B < N.Width ? A << B : 0;
+      Map([&](size_t J) { return B[J] < N.Width ? A[J] << B[J] : 0; });
       break;
     case LShr:
-      R = B < N.Width ? A >> B : 0;
+      Map([&](size_t J) { return B[J] < N.Width ? A[J] >> B[J] : 0; });
       break;
     case AShr:
-      R = B < N.Width ? uint64_t(signExtend(A, N.Width) >> B) : 0;
+      Map([&](size_t J) {
+        return B[J] < N.Width ? uint64_t(signExtend(A[J], N.Width) >> B[J]) : 0;
+      });
       break;
     // Division by zero is undefined in the IR; the builder only makes
     // these nodes for nonzero constant divisors.
     case UDiv:
-      R = B ? A / B : 0;
+      Map([&](size_t J) { return B[J] ? A[J] / B[J] : 0; });
       break;
     case URem:
-      R = B ? A % B : 0;
+      Map([&](size_t J) { return B[J] ? A[J] % B[J] : 0; });
       break;
     case ZExt:
-      R = lowBits(A, unsigned(N.Imm));
+      Map([&](size_t J) { return lowBits(A[J], unsigned(N.Imm)); });
       break;
     case SExt:
-      R = uint64_t(signExtend(A, unsigned(N.Imm)));
+      Map([&](size_t J) {
+        return uint64_t(signExtend(A[J], unsigned(N.Imm)));
+      });
       break;
     case Trunc:
-      R = A;
+      Map([&](size_t J) { return A[J]; });
       break;
     }
-    V[I] = lowBits(R, N.Width);
   }
-  return V.empty() ? 0 : V.back();
+  Out.assign(&V[(Nodes.size() - 1) * M], &V[Nodes.size() * M]);
 }
 
 bool TidExpr::usesDim(unsigned D) const {
@@ -200,8 +222,6 @@ static IdSpace enumerateIds(const ThreadAddress &A,
       int64_t Term = 0;
       for (unsigned D : Dims)
         Term += A.Coef[D] * Id[D];
-      if (A.Fn) // Its value modulo 2^32, as a signed 32-bit number.
-        Term += wrap32(int64_t(A.Fn->eval(Id)));
       S.Ids.push_back(Id);
       S.Terms.push_back(Term);
       return;
@@ -217,6 +237,13 @@ static IdSpace enumerateIds(const ThreadAddress &A,
     Id[D] = 0;
   };
   Rec(Rec, 0, 1);
+  if (A.Fn && !S.TooBig) {
+    // Its value modulo 2^32, as a signed 32-bit number.
+    std::vector<uint64_t> Fn;
+    A.Fn->evalAll(S.Ids, Fn);
+    for (size_t I = 0; I < Fn.size(); ++I)
+      S.Terms[I] += wrap32(int64_t(Fn[I]));
+  }
   return S;
 }
 
@@ -314,6 +341,19 @@ static bool shiftedMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
   // Lo < a - b < Hi:
   int64_t Lo = -int64_t(A.Size) - DeltaC - (A.VarHi - B.VarLo);
   int64_t Hi = int64_t(B.Size) - DeltaC - (A.VarLo - B.VarHi);
+  if (&SA == &SB && Shift == 0) {
+    // An address against itself (every store is checked so): the window
+    // (Lo, Hi) is symmetric around 0, and the nearest other work-item's
+    // term is a neighbour in sorted order.
+    if (OtherDims)
+      return true;
+    std::vector<int64_t> Sorted(SA.Terms);
+    llvm::sort(Sorted);
+    for (size_t I = 1; I < Sorted.size(); ++I)
+      if (Sorted[I] - Sorted[I - 1] < Hi)
+        return true;
+    return false;
+  }
   const std::vector<unsigned> &Order = SB.sortedOrder();
   for (unsigned I = 0; I < SA.Terms.size(); ++I) {
     int64_t Va = SA.Terms[I];

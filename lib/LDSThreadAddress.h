@@ -15,6 +15,7 @@
 #ifndef AMDGPU_LDS_BARRIERS_LDSTHREADADDRESS_H
 #define AMDGPU_LDS_BARRIERS_LDSTHREADADDRESS_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include <array>
@@ -22,6 +23,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace llvm {
 class BasicBlock;
@@ -106,6 +108,9 @@ struct TidExpr {
   /// The value for the work-item with ids \p T, as the IR computes it (its
   /// low Width bits, zero-extended).
   uint64_t eval(const std::array<int64_t, 3> &T) const;
+  /// eval for each of \p Ids, into \p Out.
+  void evalAll(ArrayRef<std::array<int64_t, 3>> Ids,
+               std::vector<uint64_t> &Out) const;
   bool usesDim(unsigned D) const;
   bool operator==(const TidExpr &O) const { return Nodes == O.Nodes; }
   std::string str() const;

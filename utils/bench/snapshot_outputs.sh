@@ -7,7 +7,8 @@
 #   - every test/IR/*.ll file, llc-22 -O2 with the pass, for each -mcpu its
 #     RUN lines name;
 #   - every utils/examples/*.hip kernel through utils/hip-compile.sh
-#     --strip-barriers, for gfx942 and gfx1201, with and without --1d;
+#     --strip-barriers, for gfx942 and gfx1201, with and without --1d, and
+#     every test/IR/*.hip file for both;
 #   - the fuzzer's modules (seed 1, 100 functions per CPU, the three modes);
 #   - the benchmark generator's kinds at 300 accesses.
 # Each output keeps the pass's diagnostics beside it (.err).
@@ -53,6 +54,14 @@ for f in "$root"/utils/examples/*.hip; do
         $d "$f" -o "$o" 2> "$o.err" || echo "exit $?" >> "$o.err"
       sed -i "s|$root/||g" "$o.err"
     done
+  done
+done
+for f in "$root"/test/IR/*.hip; do
+  for cpu in gfx942 gfx1201; do
+    o=$out/hip/test-$(basename "$f" .hip).$cpu.s
+    BUILD_DIR=$build "$root/utils/hip-compile.sh" --arch=$cpu --strip-barriers \
+      "$f" -o "$o" 2> "$o.err" || echo "exit $?" >> "$o.err"
+    sed -i "s|$root/||g" "$o.err"
   done
 done
 tmp=$(mktemp -d)
