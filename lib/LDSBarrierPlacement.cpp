@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -943,7 +944,8 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
   AnalysisOptions AOpts = Options;
   if (!Alternative)
     AOpts.Candidates = &IsCandidate;
-  HazardResult Initial = analyzeHazards(P, AOpts);
+  HazardAnalysis InitialRun(P, AOpts);
+  const HazardResult &Initial = InitialRun.result();
   Result.InitialWindows = Initial.Windows;
   if (POpts.SingleWave || Initial.Windows.empty()) {
     Result.InitialWindows.clear();
@@ -969,23 +971,29 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
     Augmentation Q;
     for (const PendingAtBarrier &PB : Initial.PendingBarriers)
       Q.Queries.push_back(PB.Barrier);
-    HazardResult QR = analyzeHazards(P, AOpts, Q);
+    std::vector<std::vector<PendingAccess>> Queried =
+        InitialRun.pendingAt(Q.Queries);
     for (unsigned I = 0; I < Q.Queries.size(); ++I) {
       std::vector<ProducerRef> Producers;
       for (const Window &W : Initial.Windows)
         if (pointCutsWindow(P, Q.Queries[I], W, PC))
           Producers.push_back(producerOf(W));
       std::sort(Producers.begin(), Producers.end());
-      WaitThresholds W = exactWaits(P, Producers, QR.Queried[I], POpts);
+      WaitThresholds W = exactWaits(P, Producers, Queried[I], POpts);
       if (W.any())
         Result.CompletedBarriers.push_back({Q.Queries[I], W});
     }
   }
-  Augmentation Aug;
-  Aug.CompletedBarriers = Result.CompletedBarriers;
-  Result.Windows = Result.CompletedBarriers.empty()
-                       ? Initial.Windows
-                       : analyzeHazards(P, AOpts, Aug).Windows;
+  // The analysis with the completed barriers' waits: its states also give
+  // the pending accesses at the new barriers (step 4b).
+  std::optional<HazardAnalysis> CompletedRun;
+  if (!Result.CompletedBarriers.empty()) {
+    Augmentation Aug;
+    Aug.CompletedBarriers = Result.CompletedBarriers;
+    CompletedRun.emplace(P, AOpts, Aug);
+  }
+  HazardAnalysis &BaseRun = CompletedRun ? *CompletedRun : InitialRun;
+  Result.Windows = BaseRun.result().Windows;
   const std::vector<Window> &Ws = Result.Windows;
 
   // 2. Cutting points of the windows that matter. Of two windows with the
@@ -1284,11 +1292,11 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
 
   // 4b. Exact counter values where each signal (or barrier) is.
   {
-    Augmentation Q;
-    Q.CompletedBarriers = Result.CompletedBarriers;
+    std::vector<Point> Signals;
     for (const auto &NB : Result.Barriers)
-      Q.Queries.push_back(NB.SignalAt);
-    HazardResult QR = analyzeHazards(P, AOpts, Q);
+      Signals.push_back(NB.SignalAt);
+    HazardResult QR;
+    QR.Queried = BaseRun.pendingAt(Signals);
     // A window several barriers lie on needs its producer complete at one
     // of them only: the one where the most later operations were issued
     // after it (or where it is complete already), so that the earlier ones

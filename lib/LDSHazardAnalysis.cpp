@@ -13,6 +13,7 @@
 #include "LDSHazardAnalysis.h"
 #include "llvm/ADT/DenseSet.h"
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <tuple>
 #include <unordered_map>
@@ -133,10 +134,13 @@ struct NewSyncEvent {
   }
 };
 
-class Analyzer {
+} // namespace
+
+/// The analysis of one program and augmentation (HazardAnalysis).
+class llvm::ldsbarriers::HazardAnalyzer {
 public:
-  Analyzer(const AbstractProgram &P, const AnalysisOptions &Opts,
-           const Augmentation &Aug)
+  HazardAnalyzer(const AbstractProgram &P, const AnalysisOptions &Opts,
+                 const Augmentation &Aug)
       : P(P), Opts(Opts) {
     AccessIds.resize(P.Blocks.size());
     for (unsigned B = 0; B < P.Blocks.size(); ++B) {
@@ -202,9 +206,10 @@ public:
           CB.Waits;
   }
 
-  HazardResult run() {
-    std::vector<unsigned> RPO = P.reversePostOrder();
-    std::vector<State> In(P.Blocks.size());
+  /// Iterates to the fixpoint, then replays each block once, recording.
+  void run() {
+    RPO = P.reversePostOrder();
+    In.assign(P.Blocks.size(), State());
     // Every reachable block is transferred at least once, even when its
     // in-state stays empty.
     std::vector<uint8_t> Dirty(P.Blocks.size(), 1);
@@ -237,7 +242,39 @@ public:
                   return A.Consumer < B.Consumer;
                 return A.Producer < B.Producer;
               });
-    return std::move(Result);
+  }
+
+  const HazardResult &result() const { return Result; }
+  HazardResult takeResult() { return std::move(Result); }
+
+  /// The incomplete accesses at each of \p Queries: the fixpoint's states
+  /// replayed through the blocks that hold a query, recording nothing else.
+  std::vector<std::vector<PendingAccess>> pendingAt(ArrayRef<Point> Queries) {
+    std::vector<std::vector<PendingAccess>> Out(Queries.size());
+    std::vector<std::vector<NewSyncEvent>> Added(P.Blocks.size());
+    for (unsigned Q = 0; Q < Queries.size(); ++Q)
+      Added[Queries[Q].Block].push_back({Queries[Q].Index, SyncQuery, {}, Q});
+    QueryOut = &Out;
+    for (unsigned B : RPO) {
+      if (Added[B].empty())
+        continue;
+      // This run's own queries are not asked again; the rest keep their
+      // order, and the new queries come first at their points (as a query
+      // of the run would).
+      std::vector<NewSyncEvent> Saved = std::move(NewSync[B]), Others;
+      for (const NewSyncEvent &E : Saved)
+        if (E.Order != SyncQuery)
+          Others.push_back(E);
+      llvm::sort(Added[B]);
+      NewSync[B].clear();
+      std::merge(Added[B].begin(), Added[B].end(), Others.begin(), Others.end(),
+                 std::back_inserter(NewSync[B]));
+      State S = In[B];
+      transferBlock(B, S, /*Record=*/false);
+      NewSync[B] = std::move(Saved);
+    }
+    QueryOut = nullptr;
+    return Out;
   }
 
 private:
@@ -266,10 +303,10 @@ private:
   void applySync(State &S, const NewSyncEvent &E, bool Record) {
     switch (E.Order) {
     case SyncQuery:
-      if (Record)
+      if (Record || QueryOut)
         for (const auto &[Id, L] : S)
           if (L > Complete)
-            Result.Queried[E.Query].push_back(
+            (QueryOut ? *QueryOut : Result.Queried)[E.Query].push_back(
                 {Accesses[Id], pendingCount(L), IterOf[Id].code()});
       return;
     case SyncOwnWait:
@@ -622,12 +659,33 @@ private:
   std::vector<std::vector<NewSyncEvent>> NewSync;
   std::unordered_map<uint64_t, WaitThresholds> CompletedWaits;
   HazardResult Result;
+  /// The fixpoint: each block's in-state; the blocks in reverse post-order.
+  std::vector<State> In;
+  std::vector<unsigned> RPO;
+  /// Where pendingAt collects its answers while it replays.
+  std::vector<std::vector<PendingAccess>> *QueryOut = nullptr;
 };
-
-} // namespace
 
 HazardResult llvm::ldsbarriers::analyzeHazards(const AbstractProgram &P,
                                                const AnalysisOptions &Opts,
                                                const Augmentation &Aug) {
-  return Analyzer(P, Opts, Aug).run();
+  HazardAnalyzer A(P, Opts, Aug);
+  A.run();
+  return A.takeResult();
+}
+
+HazardAnalysis::HazardAnalysis(const AbstractProgram &P,
+                               const AnalysisOptions &Opts,
+                               const Augmentation &Aug)
+    : Impl(std::make_unique<HazardAnalyzer>(P, Opts, Aug)) {
+  Impl->run();
+}
+
+HazardAnalysis::~HazardAnalysis() = default;
+
+const HazardResult &HazardAnalysis::result() const { return Impl->result(); }
+
+std::vector<std::vector<PendingAccess>>
+HazardAnalysis::pendingAt(ArrayRef<Point> Queries) {
+  return Impl->pendingAt(Queries);
 }

@@ -12,6 +12,8 @@
 #define AMDGPU_LDS_BARRIERS_LDSHAZARDANALYSIS_H
 
 #include "LDSAbstractProgram.h"
+#include "llvm/ADT/ArrayRef.h"
+#include <memory>
 #include <vector>
 
 namespace llvm {
@@ -163,6 +165,27 @@ struct HazardResult {
 HazardResult analyzeHazards(const AbstractProgram &P,
                             const AnalysisOptions &Opts,
                             const Augmentation &Aug = Augmentation());
+
+class HazardAnalyzer;
+
+/// analyzeHazards kept alive: placement asks, after the fact, for the
+/// incomplete accesses at points where it puts barriers, and queries do not
+/// change the states, so they are answered by replaying the blocks that hold
+/// them instead of running the analysis again.
+class HazardAnalysis {
+public:
+  HazardAnalysis(const AbstractProgram &P, const AnalysisOptions &Opts,
+                 const Augmentation &Aug = Augmentation());
+  ~HazardAnalysis();
+  /// What analyzeHazards(P, Opts, Aug) returns.
+  const HazardResult &result() const;
+  /// What analyzeHazards would report as Queried with Aug.Queries replaced
+  /// by \p Queries.
+  std::vector<std::vector<PendingAccess>> pendingAt(ArrayRef<Point> Queries);
+
+private:
+  std::unique_ptr<HazardAnalyzer> Impl;
+};
 
 } // namespace ldsbarriers
 } // namespace llvm

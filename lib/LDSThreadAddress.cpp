@@ -354,16 +354,20 @@ static bool shiftedMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
         return true;
     return false;
   }
+  // Both sides in increasing order: the window (Va - Hi, Va - Lo) of B's
+  // terms slides right as Va grows, so one sweep finds every match.
+  const std::vector<unsigned> &OrderA = SA.sortedOrder();
   const std::vector<unsigned> &Order = SB.sortedOrder();
-  for (unsigned I = 0; I < SA.Terms.size(); ++I) {
+  auto First = Order.begin(), Last = Order.begin();
+  for (unsigned I : OrderA) {
     int64_t Va = SA.Terms[I];
     // b in (Va - Hi, Va - Lo).
-    auto First = std::upper_bound(
-        Order.begin(), Order.end(), Va - Hi,
-        [&](int64_t V, unsigned J) { return V < SB.Terms[J]; });
-    auto Last = std::lower_bound(
-        Order.begin(), Order.end(), Va - Lo,
-        [&](unsigned J, int64_t V) { return SB.Terms[J] < V; });
+    while (First != Order.end() && SB.Terms[*First] <= Va - Hi)
+      ++First;
+    if (Last < First)
+      Last = First;
+    while (Last != Order.end() && SB.Terms[*Last] < Va - Lo)
+      ++Last;
     if (First >= Last)
       continue;
     if (Last - First > 1 || OtherDims || SB.Ids[*First] != SA.Ids[I])

@@ -268,3 +268,52 @@ TEST(HazardAnalysis, StoresUnderDivergentIfsForceBarriersAtJoins) {
 }
 
 } // namespace
+
+// HazardAnalysis::pendingAt answers queries by replaying the kept states:
+// the answers must be those of a run with the queries in its augmentation,
+// with barriers (new, split and existing with added waits) and pruning.
+TEST(HazardAnalysis, LaterQueriesAgreeWithQueriesOfTheRun) {
+  std::mt19937 Rng(20261125);
+  unsigned Nonempty = 0;
+  for (unsigned Iter = 0; Iter < 2000; ++Iter) {
+    AbstractProgram P = make(AllShapes[Iter % std::size(AllShapes)], Rng);
+    std::vector<std::vector<uint8_t>> IsCandidate(P.Blocks.size());
+    for (unsigned B = 0; B < P.Blocks.size(); ++B)
+      IsCandidate[B].assign(P.numPoints(B), 0);
+    Augmentation Aug;
+    std::vector<Point> Queries;
+    for (const Point &C : candidatePoints(P)) {
+      IsCandidate[C.Block][C.Index] = 1;
+      if (Rng() % 4 == 0)
+        Aug.Barriers.push_back({C, counterBit(Counter::LDS)});
+      if (Rng() % 2 == 0)
+        Queries.push_back(C);
+      if (Rng() % 5 == 0)
+        Aug.Queries.push_back(C); // The run's own, not asked again.
+    }
+    if (Rng() % 2 && !Queries.empty())
+      Queries.push_back(Queries.front()); // The same point twice.
+    AnalysisOptions O;
+    O.Candidates = &IsCandidate;
+    O.MinimalWindows = Rng() % 2;
+    HazardAnalysis Run(P, O, Aug);
+    std::vector<std::vector<PendingAccess>> Later = Run.pendingAt(Queries);
+    Augmentation WithQueries = Aug;
+    WithQueries.Queries = Queries;
+    HazardResult Direct = analyzeHazards(P, O, WithQueries);
+    ASSERT_EQ(Later.size(), Direct.Queried.size());
+    for (unsigned Q = 0; Q < Later.size(); ++Q) {
+      ASSERT_EQ(Later[Q].size(), Direct.Queried[Q].size()) << "query " << Q;
+      Nonempty += !Later[Q].empty();
+      for (unsigned I = 0; I < Later[Q].size(); ++I) {
+        EXPECT_TRUE(Later[Q][I].Access == Direct.Queried[Q][I].Access);
+        EXPECT_EQ(Later[Q][I].Later, Direct.Queried[Q][I].Later);
+        EXPECT_EQ(Later[Q][I].Iteration, Direct.Queried[Q][I].Iteration);
+      }
+    }
+    // The run's own result is the one analyzeHazards returns.
+    EXPECT_EQ(Run.result().Windows.size(),
+              analyzeHazards(P, O, Aug).Windows.size());
+  }
+  EXPECT_GT(Nonempty, 1000u) << "the queries meet too few pending accesses";
+}
