@@ -533,9 +533,9 @@ unsigned LDSAccessModel::threadForm(const MachineInstr &MI,
       }))
     return 0;
   // Equal forms share an index, so that pair results are cached once.
-  std::string Key;
+  std::vector<int64_t> Key;
   for (const ThreadAddress &TA : Forms)
-    Key += TA.str() + ";";
+    TA.appendKey(Key);
   // Each distinct form makes its accesses a location of their own, which
   // the hazard analysis tracks separately in every block: forms times
   // blocks stays bounded (a kernel of many different swizzles in many

@@ -20,6 +20,7 @@
 #include "llvm/CodeGen/MachineBasicBlock.h"
 #include "llvm/Pass.h"
 #include "llvm/Support/Timer.h"
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -127,7 +128,7 @@ private:
   std::vector<const GlobalVariable *> Objects;
   ThreadAnalysisMode ThreadAnalysis;
   std::unique_ptr<ThreadAddressBuilder> ThreadAddresses;
-  StringMap<unsigned> ThreadFormIds;
+  std::map<std::vector<int64_t>, unsigned> ThreadFormIds;
   /// Distinct address forms kept per function: forms times blocks at most
   /// FormBlockBudget, but always MinFormBudget (see threadForm).
   static constexpr size_t FormBlockBudget = size_t(1) << 16;

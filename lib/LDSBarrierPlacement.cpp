@@ -578,20 +578,21 @@ static void addInFlightWaits(const AbstractProgram &P,
         });
       }))
     return;
-  Augmentation Aug = R.augmentation();
-  std::vector<Window> InFlight = analyzeHazards(P, AOpts, Aug).InFlight;
+  HazardAnalysis Run(P, AOpts, R.augmentation());
+  const std::vector<Window> &InFlight = Run.result().InFlight;
   if (InFlight.empty())
     return;
   std::map<Point, std::vector<ProducerRef>> ByConsumer;
   for (const Window &W : InFlight)
     ByConsumer[W.Consumer].push_back(producerOf(W));
+  std::vector<Point> Consumers;
   for (const auto &[At, Prods] : ByConsumer)
-    Aug.Queries.push_back(At);
-  HazardResult QR = analyzeHazards(P, AOpts, Aug);
+    Consumers.push_back(At);
+  std::vector<std::vector<PendingAccess>> Queried = Run.pendingAt(Consumers);
   unsigned Q = 0;
   for (auto &[At, Prods] : ByConsumer) {
     std::sort(Prods.begin(), Prods.end());
-    WaitThresholds W = exactWaits(P, Prods, QR.Queried[Q++], POpts);
+    WaitThresholds W = exactWaits(P, Prods, Queried[Q++], POpts);
     if (W.any())
       R.Waits.push_back({At, W});
   }

@@ -147,6 +147,9 @@ struct ThreadAddress {
 
   bool operator==(const ThreadAddress &O) const;
   std::string str() const;
+  /// Appends a sequence of numbers that, like str(), tells apart exactly
+  /// the addresses str() spells differently (a cheaper key than the text).
+  void appendKey(std::vector<int64_t> &Key) const;
 };
 
 /// The id tuples (over the dimensions in Dims) an access can run with, and
