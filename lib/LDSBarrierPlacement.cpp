@@ -1,20 +1,16 @@
 //===- LDSBarrierPlacement.cpp - Choose where barriers go -----------------===//
 //
-// Exact minimum hitting set of windows by cutting points, per independent
-// component: reduction rules (forced points, dominated windows, dominated
-// points), then branch and bound on the window with the fewest points. On
-// interval instances (straight-line code) the reductions alone solve it; on
-// circular arcs (a loop with a straight-line body) one branching level does.
+// Candidate and cutting points, the windows that matter, and their cover by
+// a minimum hitting set (LDSHittingSet.h) or, on large instances, ranges.
 //
 //===----------------------------------------------------------------------===//
 
 #include "LDSBarrierPlacement.h"
+#include "LDSHittingSet.h"
 #include "LDSSplitBarriers.h"
-#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
 #include <map>
-#include <numeric>
 #include <set>
 #include <tuple>
 
@@ -202,324 +198,6 @@ bool llvm::ldsbarriers::pointCutsWindow(const AbstractProgram &P, Point At,
 }
 
 namespace {
-
-/// Lexicographic objective: total block frequency of the barriers (how
-/// often barriers execute), then their number (code size).
-struct Score {
-  unsigned Count = ~0u;
-  double Cost = 0;
-  bool betterThan(const Score &O) const {
-    double Eps = 1e-9 * std::max(1.0, O.Cost);
-    if (Cost < O.Cost - Eps || Cost > O.Cost + Eps)
-      return Cost < O.Cost;
-    return Count < O.Count;
-  }
-};
-
-/// HittingSetSolver's right-end greedy on incidence lists, for components
-/// too large for its window x point bit matrices: windows by their last
-/// point, each not yet hit taking its point that hits the most remaining
-/// windows (the cheaper one among equals). Linear in the incidences.
-static std::vector<unsigned>
-listGreedy(const std::vector<std::vector<unsigned>> &WinPts,
-           const std::vector<double> &Cost) {
-  unsigned NP = Cost.size();
-  std::vector<std::vector<unsigned>> PtWins(NP);
-  std::vector<unsigned> Remaining(NP, 0);
-  for (unsigned W = 0; W < WinPts.size(); ++W)
-    for (unsigned Pt : WinPts[W]) {
-      PtWins[Pt].push_back(W);
-      ++Remaining[Pt];
-    }
-  std::vector<std::pair<unsigned, unsigned>> Order;
-  for (unsigned W = 0; W < WinPts.size(); ++W)
-    Order.push_back({*std::max_element(WinPts[W].begin(), WinPts[W].end()), W});
-  std::sort(Order.begin(), Order.end());
-  std::vector<uint8_t> Hit(WinPts.size(), 0);
-  std::vector<unsigned> Chosen;
-  for (auto [Last, W] : Order) {
-    if (Hit[W])
-      continue;
-    unsigned Best = WinPts[W].front();
-    for (unsigned Pt : WinPts[W])
-      if (Remaining[Pt] > Remaining[Best] ||
-          (Remaining[Pt] == Remaining[Best] && Cost[Pt] <= Cost[Best]))
-        Best = Pt;
-    Chosen.push_back(Best);
-    for (unsigned V : PtWins[Best]) {
-      if (Hit[V])
-        continue;
-      Hit[V] = 1;
-      for (unsigned Pt : WinPts[V])
-        --Remaining[Pt];
-    }
-  }
-  return Chosen;
-}
-
-/// One connected component of the window/point incidence graph.
-class HittingSetSolver {
-public:
-  HittingSetSolver(std::vector<std::vector<unsigned>> WindowPoints,
-                   std::vector<double> PointCost, unsigned Budget)
-      : NW(WindowPoints.size()), NP(PointCost.size()), Cost(PointCost),
-        Budget(Budget) {
-    WinSets.assign(NW, BitVector(NP));
-    PtSets.assign(NP, BitVector(NW));
-    for (unsigned W = 0; W < NW; ++W)
-      for (unsigned Pt : WindowPoints[W]) {
-        WinSets[W].set(Pt);
-        PtSets[Pt].set(W);
-      }
-  }
-
-  /// Returns chosen point indices; sets Optimal. Components too large for
-  /// the quadratic reductions get the right-end greedy alone.
-  std::vector<unsigned> solve(bool &Optimal) {
-    BitVector Windows(NW, true), Points(NP, true);
-    Best = greedy(Windows, Points, {});
-    BestScore = score(Best);
-    if (uint64_t(NW) * NP > LargeInstance) {
-      Optimal = false;
-      return Best;
-    }
-    std::vector<unsigned> Chosen;
-    search(Windows, Points, Chosen);
-    Optimal = Nodes <= Budget;
-    return Best;
-  }
-
-  /// Branch-and-bound nodes this component used.
-  unsigned nodes() const { return Nodes; }
-
-  /// Window x point products beyond which only the greedy runs.
-  static constexpr uint64_t LargeInstance = 1u << 16;
-
-private:
-  Score score(const std::vector<unsigned> &S) const {
-    Score R;
-    R.Count = S.size();
-    for (unsigned Pt : S)
-      R.Cost += Cost[Pt];
-    return R;
-  }
-
-  /// Right-end greedy: windows by their last point (points are numbered in
-  /// program order); each unhit window gets its point that hits most of the
-  /// remaining windows, then the cheapest, then the latest. Optimal when
-  /// every window is an interval of points.
-  std::vector<unsigned> greedy(BitVector Windows, const BitVector &Points,
-                               std::vector<unsigned> Chosen) const {
-    std::vector<std::pair<int, unsigned>> Order;
-    for (unsigned W : Windows.set_bits()) {
-      BitVector C = WinSets[W];
-      C &= Points;
-      Order.push_back({C.find_last(), W});
-    }
-    std::sort(Order.begin(), Order.end());
-    for (auto [Last, W] : Order) {
-      if (!Windows.test(W))
-        continue;
-      int BestPt = -1;
-      unsigned BestHits = 0;
-      BitVector C = WinSets[W];
-      C &= Points;
-      for (unsigned Pt : C.set_bits()) {
-        BitVector H = PtSets[Pt];
-        H &= Windows;
-        unsigned Hits = H.count();
-        if (BestPt < 0 || Hits > BestHits ||
-            (Hits == BestHits && Cost[Pt] <= Cost[BestPt])) {
-          BestPt = Pt;
-          BestHits = Hits;
-        }
-      }
-      assert(BestPt >= 0 && "window without a point");
-      Chosen.push_back(BestPt);
-      Windows.reset(PtSets[BestPt]);
-    }
-    return Chosen;
-  }
-
-  void choose(unsigned Pt, BitVector &Windows, BitVector &Points,
-              std::vector<unsigned> &Chosen) const {
-    Chosen.push_back(Pt);
-    Windows.reset(PtSets[Pt]);
-    Points.reset(Pt);
-  }
-
-  /// Applies the reduction rules until none applies.
-  void reduce(BitVector &Windows, BitVector &Points,
-              std::vector<unsigned> &Chosen) const {
-    for (bool Changed = true; Changed && Windows.any();) {
-      Changed = false;
-      // Forced points.
-      for (unsigned W : Windows.set_bits()) {
-        if (!Windows.test(W))
-          continue;
-        BitVector C = WinSets[W];
-        C &= Points;
-        if (C.count() == 1) {
-          choose(C.find_first(), Windows, Points, Chosen);
-          Changed = true;
-        }
-      }
-      // Points that hit nothing are useless.
-      for (unsigned Pt : Points.set_bits())
-        if (!PtSets[Pt].anyCommon(Windows))
-          Points.reset(Pt);
-      // Dominated points: hits a subset of another point's windows at no
-      // lower cost. Among equals the later point stays.
-      std::vector<unsigned> Live(Points.set_bits_begin(),
-                                 Points.set_bits_end());
-      std::vector<BitVector> Hits;
-      for (unsigned Pt : Live) {
-        BitVector H = PtSets[Pt];
-        H &= Windows;
-        Hits.push_back(std::move(H));
-      }
-      for (unsigned I = 0; I < Live.size(); ++I) {
-        for (unsigned J = 0; J < Live.size(); ++J) {
-          if (I == J || !Points.test(Live[J]))
-            continue;
-          if (Cost[Live[J]] > Cost[Live[I]])
-            continue;
-          if (Hits[I].test(Hits[J]))
-            continue; // Not a subset.
-          bool Equal = Hits[I] == Hits[J] && Cost[Live[J]] == Cost[Live[I]];
-          if (Equal && J < I)
-            continue; // Keep the later one of two equals.
-          Points.reset(Live[I]);
-          Changed = true;
-          break;
-        }
-      }
-      // Dominated windows: a window whose points include all points of
-      // another window is hit whenever that one is.
-      std::vector<unsigned> LiveW(Windows.set_bits_begin(),
-                                  Windows.set_bits_end());
-      std::vector<BitVector> Pts;
-      for (unsigned W : LiveW) {
-        BitVector C = WinSets[W];
-        C &= Points;
-        Pts.push_back(std::move(C));
-      }
-      for (unsigned I = 0; I < LiveW.size(); ++I) {
-        for (unsigned J = 0; J < LiveW.size(); ++J) {
-          if (I == J || !Windows.test(LiveW[J]))
-            continue;
-          if (Pts[J].test(Pts[I]))
-            continue; // J's points are not a subset of I's.
-          if (Pts[I] == Pts[J] && J > I)
-            continue; // Keep the first of two equals.
-          Windows.reset(LiveW[I]);
-          Changed = true;
-          break;
-        }
-      }
-    }
-  }
-
-  /// Windows with pairwise disjoint point sets each need their own point,
-  /// costing at least their cheapest one.
-  Score lowerBound(const BitVector &Windows, const BitVector &Points) const {
-    BitVector Used(NP);
-    Score LB;
-    LB.Count = 0;
-    for (unsigned W : Windows.set_bits()) {
-      BitVector C = WinSets[W];
-      C &= Points;
-      if (C.anyCommon(Used))
-        continue;
-      Used |= C;
-      ++LB.Count;
-      double Min = -1;
-      for (unsigned Pt : C.set_bits())
-        if (Min < 0 || Cost[Pt] < Min)
-          Min = Cost[Pt];
-      LB.Cost += std::max(Min, 0.0);
-    }
-    return LB;
-  }
-
-  void search(BitVector Windows, BitVector Points,
-              std::vector<unsigned> Chosen) {
-    ++Nodes;
-    reduce(Windows, Points, Chosen);
-    Score Now = score(Chosen);
-    if (Windows.none()) {
-      if (Now.betterThan(BestScore)) {
-        Best = Chosen;
-        BestScore = Now;
-      }
-      return;
-    }
-    Score LB = lowerBound(Windows, Points);
-    Score Bound{Now.Count + LB.Count, Now.Cost + LB.Cost};
-    if (!Bound.betterThan(BestScore))
-      return;
-    if (Nodes > Budget) {
-      std::vector<unsigned> G = greedy(Windows, Points, Chosen);
-      Score S = score(G);
-      if (S.betterThan(BestScore)) {
-        Best = G;
-        BestScore = S;
-      }
-      return;
-    }
-    // Branch on the window with the fewest points.
-    unsigned BranchW = 0, Fewest = ~0u;
-    for (unsigned W : Windows.set_bits()) {
-      BitVector C = WinSets[W];
-      C &= Points;
-      unsigned N = C.count();
-      if (N < Fewest) {
-        Fewest = N;
-        BranchW = W;
-      }
-    }
-    BitVector C = WinSets[BranchW];
-    C &= Points;
-    std::vector<std::pair<unsigned, unsigned>> Options;
-    for (unsigned Pt : C.set_bits()) {
-      BitVector H = PtSets[Pt];
-      H &= Windows;
-      Options.push_back({H.count(), Pt});
-    }
-    std::sort(Options.rbegin(), Options.rend());
-    for (auto [Hits, Pt] : Options) {
-      BitVector W2 = Windows, P2 = Points;
-      std::vector<unsigned> C2 = Chosen;
-      choose(Pt, W2, P2, C2);
-      search(W2, P2, C2);
-      // Later branches need not use this point: the earlier branch
-      // explored every cover that does.
-      Points.reset(Pt);
-    }
-  }
-
-  unsigned NW, NP;
-  std::vector<BitVector> WinSets, PtSets;
-  std::vector<double> Cost;
-  unsigned Budget;
-  unsigned Nodes = 0;
-  std::vector<unsigned> Best;
-  Score BestScore;
-};
-
-/// Union-find over window indices.
-struct Components {
-  std::vector<unsigned> Parent;
-  explicit Components(unsigned N) : Parent(N) {
-    std::iota(Parent.begin(), Parent.end(), 0);
-  }
-  unsigned find(unsigned X) {
-    while (Parent[X] != X)
-      X = Parent[X] = Parent[Parent[X]];
-    return X;
-  }
-  void unite(unsigned A, unsigned B) { Parent[find(A)] = find(B); }
-};
 
 /// A window's producer as the analysis tracks it: the instruction and its
 /// iteration state (only some earlier iterations' instances may conflict).
@@ -779,9 +457,8 @@ static bool placeLarge(const AbstractProgram &P, const std::vector<Window> &Ws,
     unsigned Pt = ~0u;
     for (Range X : Ranges[I]) {
       double F = P.Blocks[Cands[X.first].Block].Freq;
-      double Eps = 1e-9 * std::max(1.0, F);
-      if (Pt == ~0u || F < Best - Eps ||
-          (F <= Best + Eps && X.second - 1 > Pt)) {
+      int Cmp = Pt == ~0u ? -1 : compareCosts(F, Best);
+      if (Cmp < 0 || (Cmp == 0 && X.second - 1 > Pt)) {
         Best = F;
         Pt = X.second - 1;
       }
@@ -1138,31 +815,13 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
           ComputeCuts(I);
         }
 
-    // 3. Independent components, each solved on its own.
-    Components Comp(Ws.size());
-    std::vector<int> FirstWindowOfPoint(Cands.size(), -1);
+    // 3. Kept windows without a legal point are uncoverable; the others a
+    // hitting-set instance, solved per independent component.
     for (unsigned I = 0; I < Ws.size(); ++I)
-      for (unsigned Pt : Cuts[I]) {
-        if (FirstWindowOfPoint[Pt] < 0)
-          FirstWindowOfPoint[Pt] = I;
-        else
-          Comp.unite(I, FirstWindowOfPoint[Pt]);
-      }
-    std::map<unsigned, std::vector<unsigned>> Groups;
-    for (unsigned I = 0; I < Ws.size(); ++I) {
-      if (!Keep[I])
-        continue;
-      if (Cuts[I].empty())
+      if (Keep[I] && Cuts[I].empty())
         Result.Uncoverable.push_back(Ws[I]);
-      else
-        Groups[Comp.find(I)].push_back(I);
-    }
-
-    unsigned NodesLeft = POpts.SearchBudget;
-    if (Alternative) {
+    if (Alternative)
       Result.ProvenOptimal = false;
-      Groups.clear();
-    }
     if (POpts.Strategy == PlacementStrategy::Naive ||
         POpts.Strategy == PlacementStrategy::Latest) {
       std::map<Point, unsigned> CandIndex;
@@ -1201,48 +860,13 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
       }
       ChosenPoints.assign(Chosen.begin(), Chosen.end());
     }
-    std::vector<int> LocalOf(Cands.size(), -1);
-    for (auto &[Root, Members] : Groups) {
-      // Local numbering of the component's points, in program order (the
-      // cutting lists repeat points a lot: sort the distinct ones only, and
-      // translate through an array, not a search).
-      std::vector<unsigned> LocalToGlobal;
-      for (unsigned W : Members)
-        for (unsigned G : Cuts[W])
-          if (LocalOf[G] < 0) {
-            LocalOf[G] = 0;
-            LocalToGlobal.push_back(G);
-          }
-      std::sort(LocalToGlobal.begin(), LocalToGlobal.end());
-      for (unsigned K = 0; K < LocalToGlobal.size(); ++K)
-        LocalOf[LocalToGlobal[K]] = K;
-      std::vector<std::vector<unsigned>> WinPts;
-      for (unsigned W : Members) {
-        std::vector<unsigned> L;
-        L.reserve(Cuts[W].size());
-        for (unsigned G : Cuts[W])
-          L.push_back(LocalOf[G]);
-        WinPts.push_back(std::move(L));
-      }
-      for (unsigned G : LocalToGlobal)
-        LocalOf[G] = -1;
-      std::vector<double> Costs;
-      for (unsigned G : LocalToGlobal)
-        Costs.push_back(P.Blocks[Cands[G].Block].Freq);
-      if (uint64_t(WinPts.size()) * Costs.size() >
-          HittingSetSolver::LargeInstance) {
-        for (unsigned L : listGreedy(WinPts, Costs))
-          ChosenPoints.push_back(LocalToGlobal[L]);
-        Result.ProvenOptimal = false;
-        continue;
-      }
-      // The node budget is shared by all components of the function.
-      HittingSetSolver Solver(std::move(WinPts), std::move(Costs), NodesLeft);
-      bool Optimal = true;
-      for (unsigned L : Solver.solve(Optimal))
-        ChosenPoints.push_back(LocalToGlobal[L]);
-      NodesLeft -= std::min(NodesLeft, Solver.nodes());
-      Result.ProvenOptimal &= Optimal;
+    if (!Alternative) {
+      std::vector<double> Cost(Cands.size());
+      for (unsigned G = 0; G < Cands.size(); ++G)
+        Cost[G] = P.Blocks[Cands[G].Block].Freq;
+      HittingSet HS = solveHittingSet(Cuts, Cost, POpts.SearchBudget);
+      ChosenPoints = std::move(HS.Points);
+      Result.ProvenOptimal &= HS.Optimal;
     }
     std::sort(ChosenPoints.begin(), ChosenPoints.end());
   }
@@ -1380,11 +1004,9 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
     PlacementOptions Plain = POpts;
     Plain.AsyncLatency = false;
     Placement Other = placeBarriers(P, Options, Plain);
-    double Eps = 1e-9 * std::max(1.0, Result.Cost);
-    bool NoWorse = Other.Cost <= Result.Cost + Eps &&
-                   Other.Barriers.size() <= Result.Barriers.size();
-    if (NoWorse && (Other.Cost < Result.Cost - Eps ||
-                    Other.Barriers.size() < Result.Barriers.size()))
+    Score Ours{unsigned(Result.Barriers.size()), Result.Cost};
+    Score Theirs{unsigned(Other.Barriers.size()), Other.Cost};
+    if (Theirs.dominates(Ours))
       return Other;
   }
   return Result;
