@@ -1,863 +1,150 @@
 //===- LDSBarrierPlacement.cpp - Choose where barriers go -----------------===//
 //
-// Exact minimum hitting set of windows by cutting points, per independent
-// component: reduction rules (forced points, dominated windows, dominated
-// points), then branch and bound on the window with the fewest points. On
-// interval instances (straight-line code) the reductions alone solve it; on
-// circular arcs (a loop with a straight-line body) one branching level does.
+// The optimal placement as a sequence of steps (placeOptimally): the shared
+// ones of LDSPlacementSteps.h around its own: the windows that matter, the
+// cover (a minimum hitting set, LDSHittingSet.h, or ranges on large
+// instances), and the final check and repair. The comparison strategies
+// take their own path (LDSPlacementStrategies.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "LDSBarrierPlacement.h"
-#include "LDSSplitBarriers.h"
-#include "llvm/ADT/BitVector.h"
+#include "LDSHittingSet.h"
+#include "LDSPlacementSteps.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include <algorithm>
-#include <map>
-#include <numeric>
-#include <optional>
 #include <set>
 #include <tuple>
 
 using namespace llvm;
 using namespace llvm::ldsbarriers;
 
-std::vector<Point>
-llvm::ldsbarriers::candidatePoints(const AbstractProgram &P) {
-  std::vector<Point> C;
-  std::vector<unsigned> RPO = P.reversePostOrder();
-  std::vector<uint8_t> Reachable(P.Blocks.size(), 0);
-  for (unsigned B : RPO)
-    Reachable[B] = 1;
-  // A new barrier must not land between an existing signal and its wait.
-  bool HasSignals = false;
-  for (const Block &BB : P.Blocks)
-    for (const Event &E : BB.Events)
-      HasSignals |= E.Kind == Event::Signal;
-  SignalState Signals;
-  if (HasSignals)
-    Signals = computeSignalState(P);
-  auto Allowed = [&](unsigned B, unsigned I) {
-    return !HasSignals || !Signals.consistent() || !Signals.Pending[B][I];
-  };
-  for (unsigned B = 0; B < P.Blocks.size(); ++B) {
-    if (!Reachable[B] || P.Blocks[B].NoBarrier)
-      continue;
-    const auto &Events = P.Blocks[B].Events;
-    // Before accesses, and before an existing signal: a consumer between
-    // that signal and its wait is separated from its producer only there.
-    for (unsigned I = 0; I < Events.size(); ++I)
-      if ((Events[I].Kind == Event::Access ||
-           Events[I].Kind == Event::Signal) &&
-          Allowed(B, I))
-        C.push_back({B, I});
-    if (P.Blocks[B].HasEndPoint && Allowed(B, Events.size()))
-      C.push_back({B, unsigned(Events.size())});
-  }
-  return C;
-}
-
-PathCuts::PathCuts(const AbstractProgram &P, bool Approximate)
-    : P(P), Approximate(Approximate) {
-  if (!Approximate)
-    return;
-  unsigned N = P.Blocks.size();
-  Graph G(N);
-  for (unsigned B = 0; B < N; ++B)
-    G[B] = P.Blocks[B].Succs;
-  IDom = computeImmediateDominators(G, P.Entry);
-  // DFS numbers of the dominator tree: X dominates Y iff Y's interval lies
-  // in X's.
-  std::vector<std::vector<unsigned>> Children(N);
-  for (unsigned B = 0; B < N; ++B)
-    if (IDom[B] >= 0 && unsigned(IDom[B]) != B)
-      Children[IDom[B]].push_back(B);
-  Pre.assign(N, 0);
-  Post.assign(N, 0);
-  unsigned Clock = 0;
-  std::vector<std::pair<unsigned, unsigned>> Stack = {{P.Entry, 0}};
-  Pre[P.Entry] = ++Clock;
-  while (!Stack.empty()) {
-    auto &[X, Next] = Stack.back();
-    if (Next < Children[X].size()) {
-      unsigned C = Children[X][Next++];
-      Pre[C] = ++Clock;
-      Stack.push_back({C, 0});
-    } else {
-      Post[X] = ++Clock;
-      Stack.pop_back();
-    }
-  }
-  Rank.assign(N, ~0u);
-  std::vector<unsigned> RPO = P.reversePostOrder();
-  for (unsigned K = 0; K < RPO.size(); ++K)
-    Rank[RPO[K]] = K;
-}
-
-PathCuts::~PathCuts() = default;
-
-const std::vector<int> &PathCuts::exactDominators(unsigned From) {
-  auto It = ByBlock.find(From);
-  if (It != ByBlock.end())
-    return It->second;
-  unsigned N = P.Blocks.size();
-  Graph G(N + 1);
-  for (unsigned B = 0; B < N; ++B)
-    G[B] = P.Blocks[B].Succs;
-  G[N] = P.Blocks[From].Succs;
-  return ByBlock.emplace(From, computeImmediateDominators(G, N)).first->second;
-}
-
-bool PathCuts::approximates(unsigned From, unsigned To) const {
-  return Approximate && Rank[From] < Rank[To] && Rank[To] != ~0u;
-}
-
-void PathCuts::forEachBlock(unsigned From, unsigned To, bool Exact,
-                            function_ref<void(unsigned)> F) {
-  if (!Exact && approximates(From, To)) {
-    auto Dominates = [&](unsigned X, unsigned Y) {
-      return Pre[X] <= Pre[Y] && Post[Y] <= Post[X];
-    };
-    for (int D = IDom[To]; D >= 0 && !Dominates(D, From); D = IDom[D]) {
-      F(D);
-      if (unsigned(D) == P.Entry)
-        break;
-    }
-    return;
-  }
-  const std::vector<int> &ID = exactDominators(From);
-  unsigned Root = P.Blocks.size();
-  if (ID[To] < 0)
-    return;
-  // A block that dominates the consumer's block from the producer's exit is
-  // executed in full on every path (the producer's block too: the path
-  // re-enters it from the top).
-  for (int D = ID[To]; D != int(Root); D = ID[D])
-    F(D);
-}
-
-/// The ranges of points (block, first index, last index) that lie on every
-/// path of \p W.
-static std::vector<std::tuple<unsigned, unsigned, unsigned>>
-cuttingRanges(const AbstractProgram &P, const Window &W, PathCuts &Cuts,
-              bool Exact) {
-  std::vector<std::tuple<unsigned, unsigned, unsigned>> Out;
-  Out.reserve(8);
-  auto AddRange = [&](unsigned B, unsigned Lo, unsigned Hi) {
-    Out.push_back({B, Lo, Hi});
-  };
-  // The paths start right after the producer, or at the window's anchor.
-  Point Start = W.start();
-  unsigned BA = Start.Block, IA = Start.Index;
-  unsigned BB = W.Consumer.Block, IB = W.Consumer.Index;
-  unsigned EndA = P.Blocks[BA].Events.size();
-  if (BA == BB && IA <= IB) {
-    // Every path leaves through the events between the two.
-    AddRange(BA, IA, IB);
-  } else {
-    AddRange(BA, IA, EndA);
-    AddRange(BB, 0, IB);
-    Cuts.forEachBlock(BA, BB, Exact, [&](unsigned D) {
-      AddRange(D, 0, P.Blocks[D].Events.size());
-    });
-  }
-  return Out;
-}
-
-std::vector<unsigned>
-llvm::ldsbarriers::cuttingCandidates(const AbstractProgram &P, const Window &W,
-                                     const std::vector<Point> &Candidates,
-                                     PathCuts &Cuts, bool Exact) {
-  // Candidates are sorted by block and index: ranges sorted the same way
-  // and merged where they overlap (a producer's block may come back whole
-  // on an exact path) give the points sorted and distinct, without sorting
-  // the points themselves (a window may cross thousands of them).
-  auto Ranges = cuttingRanges(P, W, Cuts, Exact);
-  llvm::sort(Ranges);
-  std::vector<unsigned> Out;
-  unsigned Next = 0; // The first candidate number not yet emitted.
-  for (auto [B, Lo, Hi] : Ranges) {
-    auto It = Candidates.begin() + Next;
-    if (It == Candidates.end())
-      break;
-    if (*It < Point{B, Lo})
-      It = std::lower_bound(It, Candidates.end(), Point{B, Lo});
-    for (; It != Candidates.end() && It->Block == B && It->Index <= Hi; ++It)
-      Out.push_back(It - Candidates.begin());
-    Next = It - Candidates.begin();
-  }
-  // An approximation without a legal point must not make the window look
-  // uncoverable.
-  if (Out.empty() && !Exact &&
-      Cuts.approximates(W.start().Block, W.Consumer.Block))
-    return cuttingCandidates(P, W, Candidates, Cuts, /*Exact=*/true);
-  return Out;
-}
-
-bool llvm::ldsbarriers::pointCutsWindow(const AbstractProgram &P, Point At,
-                                        const Window &W, PathCuts &Cuts) {
-  for (auto [B, Lo, Hi] : cuttingRanges(P, W, Cuts, /*Exact=*/false))
-    if (At.Block == B && Lo <= At.Index && At.Index <= Hi)
-      return true;
-  return false;
-}
-
 namespace {
 
-/// Lexicographic objective: total block frequency of the barriers (how
-/// often barriers execute), then their number (code size).
-struct Score {
-  unsigned Count = ~0u;
-  double Cost = 0;
-  bool betterThan(const Score &O) const {
-    double Eps = 1e-9 * std::max(1.0, O.Cost);
-    if (Cost < O.Cost - Eps || Cost > O.Cost + Eps)
-      return Cost < O.Cost;
-    return Count < O.Count;
-  }
-};
-
-/// HittingSetSolver's right-end greedy on incidence lists, for components
-/// too large for its window x point bit matrices: windows by their last
-/// point, each not yet hit taking its point that hits the most remaining
-/// windows (the cheaper one among equals). Linear in the incidences.
-static std::vector<unsigned>
-listGreedy(const std::vector<std::vector<unsigned>> &WinPts,
-           const std::vector<double> &Cost) {
-  unsigned NP = Cost.size();
-  std::vector<std::vector<unsigned>> PtWins(NP);
-  std::vector<unsigned> Remaining(NP, 0);
-  for (unsigned W = 0; W < WinPts.size(); ++W)
-    for (unsigned Pt : WinPts[W]) {
-      PtWins[Pt].push_back(W);
-      ++Remaining[Pt];
-    }
-  std::vector<std::pair<unsigned, unsigned>> Order;
-  for (unsigned W = 0; W < WinPts.size(); ++W)
-    Order.push_back({*std::max_element(WinPts[W].begin(), WinPts[W].end()), W});
-  std::sort(Order.begin(), Order.end());
-  std::vector<uint8_t> Hit(WinPts.size(), 0);
-  std::vector<unsigned> Chosen;
-  for (auto [Last, W] : Order) {
-    if (Hit[W])
-      continue;
-    unsigned Best = WinPts[W].front();
-    for (unsigned Pt : WinPts[W])
-      if (Remaining[Pt] > Remaining[Best] ||
-          (Remaining[Pt] == Remaining[Best] && Cost[Pt] <= Cost[Best]))
-        Best = Pt;
-    Chosen.push_back(Best);
-    for (unsigned V : PtWins[Best]) {
-      if (Hit[V])
-        continue;
-      Hit[V] = 1;
-      for (unsigned Pt : WinPts[V])
-        --Remaining[Pt];
-    }
-  }
-  return Chosen;
-}
-
-/// One connected component of the window/point incidence graph.
-class HittingSetSolver {
-public:
-  HittingSetSolver(std::vector<std::vector<unsigned>> WindowPoints,
-                   std::vector<double> PointCost, unsigned Budget)
-      : NW(WindowPoints.size()), NP(PointCost.size()), Cost(PointCost),
-        Budget(Budget) {
-    WinSets.assign(NW, BitVector(NP));
-    PtSets.assign(NP, BitVector(NW));
-    for (unsigned W = 0; W < NW; ++W)
-      for (unsigned Pt : WindowPoints[W]) {
-        WinSets[W].set(Pt);
-        PtSets[Pt].set(W);
-      }
-  }
-
-  /// Returns chosen point indices; sets Optimal. Components too large for
-  /// the quadratic reductions get the right-end greedy alone.
-  std::vector<unsigned> solve(bool &Optimal) {
-    BitVector Windows(NW, true), Points(NP, true);
-    Best = greedy(Windows, Points, {});
-    BestScore = score(Best);
-    if (uint64_t(NW) * NP > LargeInstance) {
-      Optimal = false;
-      return Best;
-    }
-    std::vector<unsigned> Chosen;
-    search(Windows, Points, Chosen);
-    Optimal = Nodes <= Budget;
-    return Best;
-  }
-
-  /// Branch-and-bound nodes this component used.
-  unsigned nodes() const { return Nodes; }
-
-  /// Window x point products beyond which only the greedy runs.
-  static constexpr uint64_t LargeInstance = 1u << 16;
-
-private:
-  Score score(const std::vector<unsigned> &S) const {
-    Score R;
-    R.Count = S.size();
-    for (unsigned Pt : S)
-      R.Cost += Cost[Pt];
-    return R;
-  }
-
-  /// Right-end greedy: windows by their last point (points are numbered in
-  /// program order); each unhit window gets its point that hits most of the
-  /// remaining windows, then the cheapest, then the latest. Optimal when
-  /// every window is an interval of points.
-  std::vector<unsigned> greedy(BitVector Windows, const BitVector &Points,
-                               std::vector<unsigned> Chosen) const {
-    std::vector<std::pair<int, unsigned>> Order;
-    for (unsigned W : Windows.set_bits()) {
-      BitVector C = WinSets[W];
-      C &= Points;
-      Order.push_back({C.find_last(), W});
-    }
-    std::sort(Order.begin(), Order.end());
-    for (auto [Last, W] : Order) {
-      if (!Windows.test(W))
-        continue;
-      int BestPt = -1;
-      unsigned BestHits = 0;
-      BitVector C = WinSets[W];
-      C &= Points;
-      for (unsigned Pt : C.set_bits()) {
-        BitVector H = PtSets[Pt];
-        H &= Windows;
-        unsigned Hits = H.count();
-        if (BestPt < 0 || Hits > BestHits ||
-            (Hits == BestHits && Cost[Pt] <= Cost[BestPt])) {
-          BestPt = Pt;
-          BestHits = Hits;
-        }
-      }
-      assert(BestPt >= 0 && "window without a point");
-      Chosen.push_back(BestPt);
-      Windows.reset(PtSets[BestPt]);
-    }
-    return Chosen;
-  }
-
-  void choose(unsigned Pt, BitVector &Windows, BitVector &Points,
-              std::vector<unsigned> &Chosen) const {
-    Chosen.push_back(Pt);
-    Windows.reset(PtSets[Pt]);
-    Points.reset(Pt);
-  }
-
-  /// Applies the reduction rules until none applies.
-  void reduce(BitVector &Windows, BitVector &Points,
-              std::vector<unsigned> &Chosen) const {
-    for (bool Changed = true; Changed && Windows.any();) {
-      Changed = false;
-      // Forced points.
-      for (unsigned W : Windows.set_bits()) {
-        if (!Windows.test(W))
-          continue;
-        BitVector C = WinSets[W];
-        C &= Points;
-        if (C.count() == 1) {
-          choose(C.find_first(), Windows, Points, Chosen);
-          Changed = true;
-        }
-      }
-      // Points that hit nothing are useless.
-      for (unsigned Pt : Points.set_bits())
-        if (!PtSets[Pt].anyCommon(Windows))
-          Points.reset(Pt);
-      // Dominated points: hits a subset of another point's windows at no
-      // lower cost. Among equals the later point stays.
-      std::vector<unsigned> Live(Points.set_bits_begin(),
-                                 Points.set_bits_end());
-      std::vector<BitVector> Hits;
-      for (unsigned Pt : Live) {
-        BitVector H = PtSets[Pt];
-        H &= Windows;
-        Hits.push_back(std::move(H));
-      }
-      for (unsigned I = 0; I < Live.size(); ++I) {
-        for (unsigned J = 0; J < Live.size(); ++J) {
-          if (I == J || !Points.test(Live[J]))
-            continue;
-          if (Cost[Live[J]] > Cost[Live[I]])
-            continue;
-          if (Hits[I].test(Hits[J]))
-            continue; // Not a subset.
-          bool Equal = Hits[I] == Hits[J] && Cost[Live[J]] == Cost[Live[I]];
-          if (Equal && J < I)
-            continue; // Keep the later one of two equals.
-          Points.reset(Live[I]);
-          Changed = true;
-          break;
-        }
-      }
-      // Dominated windows: a window whose points include all points of
-      // another window is hit whenever that one is.
-      std::vector<unsigned> LiveW(Windows.set_bits_begin(),
-                                  Windows.set_bits_end());
-      std::vector<BitVector> Pts;
-      for (unsigned W : LiveW) {
-        BitVector C = WinSets[W];
-        C &= Points;
-        Pts.push_back(std::move(C));
-      }
-      for (unsigned I = 0; I < LiveW.size(); ++I) {
-        for (unsigned J = 0; J < LiveW.size(); ++J) {
-          if (I == J || !Windows.test(LiveW[J]))
-            continue;
-          if (Pts[J].test(Pts[I]))
-            continue; // J's points are not a subset of I's.
-          if (Pts[I] == Pts[J] && J > I)
-            continue; // Keep the first of two equals.
-          Windows.reset(LiveW[I]);
-          Changed = true;
-          break;
-        }
-      }
-    }
-  }
-
-  /// Windows with pairwise disjoint point sets each need their own point,
-  /// costing at least their cheapest one.
-  Score lowerBound(const BitVector &Windows, const BitVector &Points) const {
-    BitVector Used(NP);
-    Score LB;
-    LB.Count = 0;
-    for (unsigned W : Windows.set_bits()) {
-      BitVector C = WinSets[W];
-      C &= Points;
-      if (C.anyCommon(Used))
-        continue;
-      Used |= C;
-      ++LB.Count;
-      double Min = -1;
-      for (unsigned Pt : C.set_bits())
-        if (Min < 0 || Cost[Pt] < Min)
-          Min = Cost[Pt];
-      LB.Cost += std::max(Min, 0.0);
-    }
-    return LB;
-  }
-
-  void search(BitVector Windows, BitVector Points,
-              std::vector<unsigned> Chosen) {
-    ++Nodes;
-    reduce(Windows, Points, Chosen);
-    Score Now = score(Chosen);
-    if (Windows.none()) {
-      if (Now.betterThan(BestScore)) {
-        Best = Chosen;
-        BestScore = Now;
-      }
-      return;
-    }
-    Score LB = lowerBound(Windows, Points);
-    Score Bound{Now.Count + LB.Count, Now.Cost + LB.Cost};
-    if (!Bound.betterThan(BestScore))
-      return;
-    if (Nodes > Budget) {
-      std::vector<unsigned> G = greedy(Windows, Points, Chosen);
-      Score S = score(G);
-      if (S.betterThan(BestScore)) {
-        Best = G;
-        BestScore = S;
-      }
-      return;
-    }
-    // Branch on the window with the fewest points.
-    unsigned BranchW = 0, Fewest = ~0u;
-    for (unsigned W : Windows.set_bits()) {
-      BitVector C = WinSets[W];
-      C &= Points;
-      unsigned N = C.count();
-      if (N < Fewest) {
-        Fewest = N;
-        BranchW = W;
-      }
-    }
-    BitVector C = WinSets[BranchW];
-    C &= Points;
-    std::vector<std::pair<unsigned, unsigned>> Options;
-    for (unsigned Pt : C.set_bits()) {
-      BitVector H = PtSets[Pt];
-      H &= Windows;
-      Options.push_back({H.count(), Pt});
-    }
-    std::sort(Options.rbegin(), Options.rend());
-    for (auto [Hits, Pt] : Options) {
-      BitVector W2 = Windows, P2 = Points;
-      std::vector<unsigned> C2 = Chosen;
-      choose(Pt, W2, P2, C2);
-      search(W2, P2, C2);
-      // Later branches need not use this point: the earlier branch
-      // explored every cover that does.
-      Points.reset(Pt);
-    }
-  }
-
-  unsigned NW, NP;
-  std::vector<BitVector> WinSets, PtSets;
-  std::vector<double> Cost;
-  unsigned Budget;
-  unsigned Nodes = 0;
-  std::vector<unsigned> Best;
-  Score BestScore;
-};
-
-/// Union-find over window indices.
-struct Components {
-  std::vector<unsigned> Parent;
-  explicit Components(unsigned N) : Parent(N) {
-    std::iota(Parent.begin(), Parent.end(), 0);
-  }
-  unsigned find(unsigned X) {
-    while (Parent[X] != X)
-      X = Parent[X] = Parent[Parent[X]];
-    return X;
-  }
-  void unite(unsigned A, unsigned B) { Parent[find(A)] = find(B); }
-};
-
-/// A window's producer as the analysis tracks it: the instruction and its
-/// iteration state (only some earlier iterations' instances may conflict).
-using ProducerRef = std::pair<EventRef, unsigned>;
-ProducerRef producerOf(const Window &W) { return {W.Producer, W.Iteration}; }
-
-/// The waits that complete \p Producers at a point whose incomplete accesses
-/// are \p Pending: zero for the LDS and export counters, and for the
-/// asynchronous counters the largest value that still guarantees each
-/// producer (its count of later in-order operations, minimum over paths).
-WaitThresholds exactWaits(const AbstractProgram &P,
-                          const std::vector<ProducerRef> &Producers,
-                          const std::vector<PendingAccess> &Pending,
-                          const PlacementOptions &Opts) {
-  WaitThresholds W;
-  for (const PendingAccess &PA : Pending) {
-    if (!std::binary_search(Producers.begin(), Producers.end(),
-                            ProducerRef{PA.Access, PA.Iteration}))
-      continue;
-    const Event &A = P.event(PA.Access);
-    WaitThresholds One;
-    if (A.Ctr == Counter::LDS || A.Ctr == Counter::Exp || !A.InOrder)
-      One[A.Ctr] = 0;
-    else
-      One[A.Ctr] = std::min(PA.Later, Opts.CounterMax[unsigned(A.Ctr)]);
-    W |= One;
-  }
-  return W;
-}
-
-std::vector<ProducerRef> sortedProducers(const std::vector<Window> &Ws,
-                                         const std::vector<unsigned> *Idx) {
-  std::vector<ProducerRef> Out;
-  if (Idx)
-    for (unsigned I : *Idx)
-      Out.push_back(producerOf(Ws[I]));
-  else
-    for (const Window &W : Ws)
-      Out.push_back(producerOf(W));
-  std::sort(Out.begin(), Out.end());
-  return Out;
-}
+/// What makes two producers of one consumer interchangeable: start block,
+/// side of the consumer, counter, order class, in-order completion and
+/// iteration state.
+using LatestKey =
+    std::tuple<unsigned, bool, unsigned, unsigned, bool, unsigned>;
+/// Per key, the window of its latest producer.
+using LatestWindows = SmallVector<std::pair<LatestKey, unsigned>, 8>;
 
 } // namespace
 
-/// Adds, before each access that meets an asynchronous transfer of its own
-/// wave still in flight on some path, the exact counter wait for it.
-static void addInFlightWaits(const AbstractProgram &P,
-                             const AnalysisOptions &AOpts,
-                             const PlacementOptions &POpts, Placement &R) {
-  // Only asynchronous transfers are ever in flight for their own wave.
-  if (llvm::none_of(P.Blocks, [](const Block &BB) {
-        return llvm::any_of(BB.Events, [](const Event &E) {
-          return E.Kind == Event::Access && E.Async;
+/// Of the windows [\p Lo, \p Hi) of one consumer, the latest producer's of
+/// each key, in key order.
+static void latestProducers(const AbstractProgram &P,
+                            const std::vector<Window> &Ws, unsigned Lo,
+                            unsigned Hi, LatestWindows &Latest) {
+  Latest.clear();
+  for (unsigned I = Lo; I < Hi; ++I) {
+    const Window &W = Ws[I];
+    const Event &A = P.event(W.Producer);
+    Point St = W.start();
+    bool Direct = St.Block == W.Consumer.Block && St.Index <= W.Consumer.Index;
+    // Instances of one instruction from different iterations complete
+    // at different counts: each keeps its own window.
+    LatestKey Key{St.Block,        Direct,
+                  unsigned(A.Ctr), unsigned(A.OrderClass),
+                  A.InOrder,       W.Iteration};
+    auto It =
+        llvm::lower_bound(Latest, Key, [](const auto &E, const LatestKey &K) {
+          return E.first < K;
         });
-      }))
-    return;
-  HazardAnalysis Run(P, AOpts, R.augmentation());
-  const std::vector<Window> &InFlight = Run.result().InFlight;
-  if (InFlight.empty())
-    return;
-  std::map<Point, std::vector<ProducerRef>> ByConsumer;
-  for (const Window &W : InFlight)
-    ByConsumer[W.Consumer].push_back(producerOf(W));
-  std::vector<Point> Consumers;
-  for (const auto &[At, Prods] : ByConsumer)
-    Consumers.push_back(At);
-  std::vector<std::vector<PendingAccess>> Queried = Run.pendingAt(Consumers);
-  unsigned Q = 0;
-  for (auto &[At, Prods] : ByConsumer) {
-    std::sort(Prods.begin(), Prods.end());
-    WaitThresholds W = exactWaits(P, Prods, Queried[Q++], POpts);
-    if (W.any())
-      R.Waits.push_back({At, W});
+    if (It == Latest.end() || It->first != Key)
+      Latest.insert(It, {Key, I});
+    else if (Ws[It->second].start().Index < St.Index)
+      It->second = I;
   }
 }
 
-std::vector<EventRef>
-llvm::ldsbarriers::redundantBarriers(const AbstractProgram &P,
-                                     const AnalysisOptions &Opts,
-                                     const Placement &R, unsigned Limit) {
-  std::vector<EventRef> Out;
-  Augmentation Aug = R.augmentation();
-  size_t Baseline = analyzeHazards(P, Opts, Aug).Windows.size();
-  unsigned Checked = 0;
-  for (unsigned B = 0; B < P.Blocks.size(); ++B)
-    for (unsigned I = 0; I < P.Blocks[B].Events.size(); ++I) {
-      Event::EventKind K = P.Blocks[B].Events[I].Kind;
-      // A split barrier is judged by its signal; its wait goes with it.
-      if (K != Event::Barrier && K != Event::Signal)
-        continue;
-      if (++Checked > Limit)
-        return Out;
-      AbstractProgram Without = P;
-      Without.Blocks[B].Events[I] = Event::wait(WaitThresholds());
-      if (K == Event::Signal) {
-        // Neutralize the wait that pairs with it: the next one in the block,
-        // if any (a pair that spans blocks is kept).
-        auto &Events = Without.Blocks[B].Events;
-        auto It = std::find_if(
-            Events.begin() + I + 1, Events.end(),
-            [](const Event &E) { return E.Kind == Event::BarrierWait; });
-        if (It == Events.end())
-          continue;
-        *It = Event::wait(WaitThresholds());
-      }
-      Augmentation Kept = R.augmentation();
-      llvm::erase_if(Kept.CompletedBarriers, [&](const auto &CB) {
-        return CB.Barrier == EventRef{B, I};
-      });
-      if (analyzeHazards(Without, Opts, Kept).Windows.size() <= Baseline)
-        Out.push_back({B, I});
-    }
-  return Out;
-}
-
-/// How many times as many barrier executions keeping an asynchronous
-/// transfer in flight past its own block may cost: a barrier in the
-/// transfer's block waits for it right after the issue, with nothing to
-/// overlap; one in a block that runs a lot more often costs more than it
-/// saves (a DMA before a loop is waited for before the loop, not in it).
-static constexpr double AsyncLatencyWorth = 2.0;
-
-/// Instances whose cutting sets hold more points than this in total are
-/// placed from ranges of candidate numbers, without listing the points.
-static constexpr uint64_t LargeCutPoints = 1u << 18;
-/// ... when their windows' cutting sets are this long on average.
-static constexpr uint64_t LongCutSet = 256;
-
-/// Large instances (loop nests of thousands of accesses, where windows cross
-/// whole loops): each kept window's cutting set stays a few ranges of
-/// candidate numbers (one per block on all its paths; candidates are
-/// numbered block by block), and the windows, by their last point, each
-/// take, unless a chosen point already cuts them, the latest point of their
-/// least frequently executed block. Near-linear in the windows and ranges;
-/// not proven optimal. Returns false, doing nothing, on smaller instances.
-static bool placeLarge(const AbstractProgram &P, const std::vector<Window> &Ws,
-                       std::vector<uint8_t> &Keep,
-                       const std::vector<Point> &Cands, PathCuts &PC,
-                       std::vector<unsigned> &Chosen,
-                       std::vector<std::vector<unsigned>> &ServedBy,
-                       bool AsyncLatency, bool &Restricted, Placement &Result) {
-  using Range = std::pair<unsigned, unsigned>; // [first, last) numbers.
-  // Candidates are numbered block by block: block B's are [First[B],
-  // First[B + 1]), in event order.
-  std::vector<unsigned> First(P.Blocks.size() + 1, 0);
-  for (const Point &C : Cands)
-    ++First[C.Block + 1];
-  for (unsigned B = 0; B < P.Blocks.size(); ++B)
-    First[B + 1] += First[B];
-  auto IndexAt = [&](unsigned B, unsigned Index) {
-    return unsigned(std::lower_bound(Cands.begin() + First[B],
-                                     Cands.begin() + First[B + 1], Index,
-                                     [](const Point &C, unsigned I) {
-                                       return C.Index < I;
-                                     }) -
-                    Cands.begin());
-  };
-  std::vector<SmallVector<Range, 4>> Ranges(Ws.size());
-  uint64_t Total = 0;
-  auto Compute = [&](unsigned I) {
-    SmallVector<Range, 4> R;
-    for (bool Exact : {false, true}) {
-      for (auto [B, Lo, Hi] : cuttingRanges(P, Ws[I], PC, Exact)) {
-        unsigned F = IndexAt(B, Lo), L = IndexAt(B, Hi + 1);
-        if (F < L)
-          R.push_back({F, L});
-      }
-      // An approximation without a legal point must not make the window
-      // look uncoverable.
-      if (!R.empty() ||
-          !PC.approximates(Ws[I].start().Block, Ws[I].Consumer.Block))
-        break;
-    }
-    std::sort(R.begin(), R.end());
-    SmallVector<Range, 4> Merged;
-    for (Range X : R)
-      if (!Merged.empty() && X.first <= Merged.back().second)
-        Merged.back().second = std::max(Merged.back().second, X.second);
-      else
-        Merged.push_back(X);
-    // As in the exact path: an asynchronous producer's own block only when
-    // nothing else cuts the window.
-    const Point &From = Ws[I].Producer;
-    if (AsyncLatency && P.event(From).Async &&
-        From.Block != Ws[I].Consumer.Block) {
-      SmallVector<Range, 4> Later;
-      double LaterFreq = 0;
-      for (Range X : Merged)
-        if (Cands[X.first].Block != From.Block) {
-          double F = P.Blocks[Cands[X.first].Block].Freq;
-          LaterFreq = Later.empty() ? F : std::min(LaterFreq, F);
-          Later.push_back(X);
-        }
-      if (!Later.empty() && Later.size() < Merged.size() &&
-          LaterFreq <= AsyncLatencyWorth * P.Blocks[From.Block].Freq) {
-        Merged = std::move(Later);
-        Restricted = true;
-      }
-    }
-    for (Range X : Merged)
-      Total += X.second - X.first;
-    Ranges[I] = std::move(Merged);
-  };
-  uint64_t Kept = 0;
-  for (unsigned I = 0; I < Ws.size(); ++I)
-    if (Keep[I]) {
-      Compute(I);
-      ++Kept;
-    }
-  // Many windows with short cutting sets (wide CFGs) split into small
-  // components the exact search handles; long sets are what it cannot.
-  if (Total <= LargeCutPoints || Total <= LongCutSet * Kept)
-    return false;
-  // A kept window without any legal point does not cover its siblings.
-  std::set<std::pair<Point, unsigned>> Stuck;
-  for (unsigned I = 0; I < Ws.size(); ++I)
-    if (Keep[I] && Ranges[I].empty())
-      Stuck.insert({Ws[I].Consumer, Ws[I].start().Block});
-  if (!Stuck.empty())
-    for (unsigned I = 0; I < Ws.size(); ++I)
-      if (!Keep[I] && Stuck.count({Ws[I].Consumer, Ws[I].start().Block})) {
-        Keep[I] = 1;
-        Compute(I);
-      }
-
-  std::vector<unsigned> Order;
-  for (unsigned I = 0; I < Ws.size(); ++I) {
-    if (!Keep[I])
+/// Across blocks: when every path from a far producer's block to the
+/// consumer runs through the whole block of a nearer producer of the same
+/// kind, the near window's cutting points are a subset of the far one's
+/// (the path's last pass through that block and what follows), and its
+/// wait completes the far producer too: the far one is dropped. Blocks on
+/// the far producer's dominator chain are stamped in \p OnChain, so that
+/// each near producer costs one look-up.
+static void dropFarProducers(const AbstractProgram &P, PathCuts &PC,
+                             const std::vector<Window> &Ws,
+                             const LatestWindows &Latest,
+                             std::vector<uint8_t> &Keep,
+                             std::vector<unsigned> &OnChain, unsigned &Stamp) {
+  using GroupKey = std::tuple<unsigned, unsigned, bool>;
+  SmallVector<std::pair<GroupKey, SmallVector<unsigned, 4>>, 4> Groups;
+  for (const auto &[Key, I] : Latest) {
+    // An anchored window's producers are not issued at its start: the
+    // nesting argument does not hold for them.
+    if (Ws[I].isAnchored())
       continue;
-    if (Ranges[I].empty())
-      Result.Uncoverable.push_back(Ws[I]);
+    const Event &A = P.event(Ws[I].Producer);
+    GroupKey G{unsigned(A.Ctr), unsigned(A.OrderClass), A.InOrder};
+    auto It =
+        llvm::find_if(Groups, [&](const auto &E) { return E.first == G; });
+    if (It == Groups.end())
+      Groups.push_back({G, {I}});
     else
-      Order.push_back(I);
+      It->second.push_back(I);
   }
-  std::sort(Order.begin(), Order.end(), [&](unsigned A, unsigned B) {
-    return std::make_pair(Ranges[A].back().second, A) <
-           std::make_pair(Ranges[B].back().second, B);
-  });
-  // Each window is served by one barrier only: the one that cut it when
-  // its turn came (listing every barrier on its paths would be quadratic
-  // again, and one barrier completing its producer suffices).
-  std::set<unsigned> ChosenSet;
-  std::vector<unsigned> CutBy(Ws.size(), ~0u);
-  auto FirstCut = [&](unsigned I) {
-    for (Range X : Ranges[I]) {
-      auto It = ChosenSet.lower_bound(X.first);
-      if (It != ChosenSet.end() && *It < X.second)
-        return *It;
-    }
-    return ~0u;
-  };
-  for (unsigned I : Order) {
-    CutBy[I] = FirstCut(I);
-    if (CutBy[I] != ~0u)
+  llvm::sort(Groups,
+             [](const auto &X, const auto &Y) { return X.first < Y.first; });
+  for (const auto &[Key, Group] : Groups) {
+    if (Group.size() < 2 || Group.size() > 4096)
       continue;
-    double Best = 0;
-    unsigned Pt = ~0u;
-    for (Range X : Ranges[I]) {
-      double F = P.Blocks[Cands[X.first].Block].Freq;
-      double Eps = 1e-9 * std::max(1.0, F);
-      if (Pt == ~0u || F < Best - Eps ||
-          (F <= Best + Eps && X.second - 1 > Pt)) {
-        Best = F;
-        Pt = X.second - 1;
+    for (unsigned Far : Group) {
+      unsigned BF = Ws[Far].Producer.Block, BB = Ws[Far].Consumer.Block;
+      // A producer earlier in the consumer's own block reaches it
+      // without leaving the block: no other block is on that path.
+      if (BF == BB && Ws[Far].Producer.Index < Ws[Far].Consumer.Index)
+        continue;
+      // An approximated path is the dominator chain: membership is a
+      // constant-time dominance test, not a walk of the chain.
+      bool Chain = PC.approximates(BF, BB);
+      if (!Chain) {
+        ++Stamp;
+        PC.forEachBlock(BF, BB, /*Exact=*/false,
+                        [&](unsigned D) { OnChain[D] = Stamp; });
+      }
+      for (unsigned Near : Group) {
+        unsigned BN = Ws[Near].Producer.Block;
+        if (Near == Far || !Keep[Near] || BN == BF || BN == BB)
+          continue;
+        if (Chain ? PC.onApproximatePath(BF, BB, BN) : OnChain[BN] == Stamp) {
+          Keep[Far] = 0;
+          break;
+        }
       }
     }
-    ChosenSet.insert(Pt);
-    CutBy[I] = Pt;
   }
-  Chosen.assign(ChosenSet.begin(), ChosenSet.end());
-  ServedBy.assign(Chosen.size(), {});
-  for (unsigned I : Order)
-    ServedBy[std::lower_bound(Chosen.begin(), Chosen.end(), CutBy[I]) -
-             Chosen.begin()]
-        .push_back(I);
-  Result.ProvenOptimal = false;
-  return true;
 }
 
-StringRef llvm::ldsbarriers::getPlacementStrategyName(PlacementStrategy S) {
-  switch (S) {
-  case PlacementStrategy::Optimal:
-    return "optimal";
-  case PlacementStrategy::Naive:
-    return "naive";
-  case PlacementStrategy::Latest:
-    return "latest";
-  case PlacementStrategy::Intervals:
-    return "intervals";
+/// Placement step 2: cutting points of the windows that matter. Of two
+/// windows with the same consumer whose producers are in one block, on the
+/// same side of the consumer, and complete on the same counter in the same
+/// order class, the later producer's cutting points are a subset of the
+/// earlier one's, and its wait completes the earlier one too: only the
+/// later one is kept (latestProducers); so is a near producer's window over
+/// a far one's (dropFarProducers). This keeps the instance near-linear in
+/// the number of accesses.
+static std::vector<uint8_t>
+keepWindowsThatMatter(PlacementContext &C, const std::vector<Window> &Ws) {
+  std::vector<uint8_t> Keep(Ws.size(), 0);
+  std::vector<unsigned> OnChain(C.P.Blocks.size(), 0);
+  unsigned Stamp = 0;
+  LatestWindows Latest;
+  // The windows come sorted by consumer: each consumer's windows are
+  // reduced on their own, keys in sorted order.
+  for (unsigned Lo = 0, Hi; Lo < Ws.size(); Lo = Hi) {
+    for (Hi = Lo + 1; Hi < Ws.size() && Ws[Hi].Consumer == Ws[Lo].Consumer;)
+      ++Hi;
+    latestProducers(C.P, Ws, Lo, Hi, Latest);
+    for (const auto &[Key, I] : Latest)
+      Keep[I] = 1;
+    dropFarProducers(C.P, *C.Paths, Ws, Latest, Keep, OnChain, Stamp);
   }
-  return "?";
-}
-
-/// PlacementStrategy::Intervals: each window as an interval of positions in
-/// block layout order, stabbed greedily at right ends (the point right
-/// before a consumer). A window whose producer comes after its consumer in
-/// the layout is loop-carried: its interval starts at the nearest block at
-/// or before the consumer's that a later block branches back to.
-static void stabIntervals(const AbstractProgram &P,
-                          const std::vector<Window> &Ws,
-                          std::vector<Point> &Points,
-                          std::vector<std::vector<unsigned>> &ServedBy) {
-  std::vector<unsigned> Start(P.Blocks.size() + 1, 0);
-  for (unsigned B = 0; B < P.Blocks.size(); ++B)
-    Start[B + 1] = Start[B] + P.numPoints(B);
-  std::vector<uint8_t> LoopTop(P.Blocks.size(), 0);
-  for (unsigned B = 0; B < P.Blocks.size(); ++B)
-    for (unsigned S : P.Blocks[B].Succs)
-      if (S <= B)
-        LoopTop[S] = 1;
-  auto Pos = [&](Point X) { return Start[X.Block] + X.Index; };
-  struct Interval {
-    unsigned Lo, Hi, Window;
-  };
-  std::vector<Interval> Intervals;
-  for (unsigned I = 0; I < Ws.size(); ++I) {
-    unsigned Hi = Pos(Ws[I].Consumer);
-    unsigned Lo = Pos({Ws[I].Producer.Block, Ws[I].Producer.Index + 1});
-    if (Lo > Hi) {
-      unsigned Top = Ws[I].Consumer.Block;
-      while (Top > 0 && !LoopTop[Top])
-        --Top;
-      Lo = Start[Top];
-    }
-    Intervals.push_back({Lo, Hi, I});
-  }
-  std::sort(Intervals.begin(), Intervals.end(),
-            [](const Interval &A, const Interval &B) { return A.Hi < B.Hi; });
-  for (const Interval &In : Intervals) {
-    if (Points.empty() || Pos(Points.back()) < In.Lo) {
-      Point At = Ws[In.Window].Consumer;
-      Points.push_back(At);
-      ServedBy.emplace_back();
-    }
-    ServedBy.back().push_back(In.Window);
-  }
+  return Keep;
 }
 
 /// Placement step 2b: windows of plain LDS producers (complete at a zero
@@ -929,426 +216,226 @@ dropNestedWindows(const AbstractProgram &P, const std::vector<Window> &Ws,
   }
 }
 
-Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
-                                           const AnalysisOptions &Options,
-                                           const PlacementOptions &POpts) {
-  Placement Result;
-  // The alternative strategies work on every window, like the systems they
-  // stand for.
-  bool Alternative = POpts.Strategy != PlacementStrategy::Optimal;
-  std::vector<Point> Cands = candidatePoints(P);
-  std::vector<std::vector<uint8_t>> IsCandidate(P.Blocks.size());
-  for (unsigned B = 0; B < P.Blocks.size(); ++B)
-    IsCandidate[B].assign(P.numPoints(B), 0);
-  for (const Point &C : Cands)
-    IsCandidate[C.Block][C.Index] = 1;
-  AnalysisOptions AOpts = Options;
-  if (!Alternative)
-    AOpts.Candidates = &IsCandidate;
-  HazardAnalysis InitialRun(P, AOpts);
-  const HazardResult &Initial = InitialRun.result();
-  Result.InitialWindows = Initial.Windows;
-  if (POpts.SingleWave || Initial.Windows.empty()) {
-    Result.InitialWindows.clear();
-    addInFlightWaits(P, AOpts, POpts, Result);
-    return Result;
+/// Instances whose cutting sets hold more points than this in total are
+/// placed from ranges of candidate numbers, without listing the points.
+static constexpr uint64_t LargeCutPoints = 1u << 18;
+/// ... when their windows' cutting sets are this long on average.
+static constexpr uint64_t LongCutSet = 256;
+
+namespace {
+
+/// Candidate numbers [first, last).
+using CandRange = std::pair<unsigned, unsigned>;
+using CandRanges = SmallVector<CandRange, 4>;
+
+/// Cutting sets as ranges of candidate numbers: candidates are numbered
+/// block by block, so a block on all paths of a window is one range.
+class RangeCuts {
+public:
+  explicit RangeCuts(const PlacementContext &C)
+      : Cands(C.Cands), First(C.P.Blocks.size() + 1, 0) {
+    // Block B's candidates are [First[B], First[B + 1]), in event order.
+    for (const Point &Pt : Cands)
+      ++First[Pt.Block + 1];
+    for (unsigned B = 0; B < C.P.Blocks.size(); ++B)
+      First[B + 1] += First[B];
   }
 
-  // 1. An existing barrier gets the wait it lacks for the pending producers
-  // of the windows it lies on every path of (as a new barrier there would
-  // wait for them; a window it does not cut gets a barrier of its own).
-  // Paths between blocks: exact dominators per producer block, or, with
-  // windows from many blocks (each exact computation is linear), the
-  // function's dominator tree for the forward ones.
-  PathCuts PC(P, [&] {
-    std::vector<uint8_t> Seen(P.Blocks.size(), 0);
-    unsigned Blocks = 0;
-    for (const Window &W : Initial.Windows)
-      if (!Seen[W.start().Block]++)
-        ++Blocks;
-    return Blocks > POpts.ExactPathBlocks;
-  }());
-  if (!Initial.PendingBarriers.empty()) {
-    Augmentation Q;
-    for (const PendingAtBarrier &PB : Initial.PendingBarriers)
-      Q.Queries.push_back(PB.Barrier);
-    std::vector<std::vector<PendingAccess>> Queried =
-        InitialRun.pendingAt(Q.Queries);
-    for (unsigned I = 0; I < Q.Queries.size(); ++I) {
-      std::vector<ProducerRef> Producers;
-      for (const Window &W : Initial.Windows)
-        if (pointCutsWindow(P, Q.Queries[I], W, PC))
-          Producers.push_back(producerOf(W));
-      std::sort(Producers.begin(), Producers.end());
-      WaitThresholds W = exactWaits(P, Producers, Queried[I], POpts);
-      if (W.any())
-        Result.CompletedBarriers.push_back({Q.Queries[I], W});
+  /// Window \p W's cutting candidates, merged ranges in order, after
+  /// keepPointsPastAsyncIssue (\p Restricted: it dropped some).
+  CandRanges compute(PlacementContext &C, const Window &W,
+                     bool &Restricted) const {
+    CandRanges R;
+    for (bool Exact : {false, true}) {
+      for (auto [B, Lo, Hi] : cuttingRanges(C.P, W, *C.Paths, Exact)) {
+        unsigned F = indexAt(B, Lo), L = indexAt(B, Hi + 1);
+        if (F < L)
+          R.push_back({F, L});
+      }
+      // An approximation without a legal point must not make the window
+      // look uncoverable.
+      if (!R.empty() ||
+          !C.Paths->approximates(W.start().Block, W.Consumer.Block))
+        break;
     }
-  }
-  // The analysis with the completed barriers' waits: its states also give
-  // the pending accesses at the new barriers (step 4b).
-  std::optional<HazardAnalysis> CompletedRun;
-  if (!Result.CompletedBarriers.empty()) {
-    Augmentation Aug;
-    Aug.CompletedBarriers = Result.CompletedBarriers;
-    CompletedRun.emplace(P, AOpts, Aug);
-  }
-  HazardAnalysis &BaseRun = CompletedRun ? *CompletedRun : InitialRun;
-  Result.Windows = BaseRun.result().Windows;
-  const std::vector<Window> &Ws = Result.Windows;
-
-  // 2. Cutting points of the windows that matter. Of two windows with the
-  // same consumer whose producers are in one block, on the same side of the
-  // consumer, and complete on the same counter in the same order class, the
-  // later producer's cutting points are a subset of the earlier one's, and
-  // its wait completes the earlier one too: only the later one is kept. This
-  // keeps the instance near-linear in the number of accesses.
-  std::vector<uint8_t> Keep(Ws.size(), Alternative ? 1 : 0);
-  if (!Alternative) {
-    // Blocks on the far producer's dominator chain are stamped, so that each
-    // near producer costs one look-up.
-    std::vector<unsigned> OnChain(P.Blocks.size(), 0);
-    unsigned Stamp = 0;
-    // The windows come sorted by consumer: each consumer's windows are
-    // reduced on their own, keys in sorted order.
-    using LatestKey =
-        std::tuple<unsigned, bool, unsigned, unsigned, bool, unsigned>;
-    using GroupKey = std::tuple<unsigned, unsigned, bool>;
-    SmallVector<std::pair<LatestKey, unsigned>, 8> Latest;
-    SmallVector<std::pair<GroupKey, SmallVector<unsigned, 4>>, 4> Groups;
-    for (unsigned Lo = 0, Hi; Lo < Ws.size(); Lo = Hi) {
-      for (Hi = Lo + 1; Hi < Ws.size() && Ws[Hi].Consumer == Ws[Lo].Consumer;)
-        ++Hi;
-      Latest.clear();
-      for (unsigned I = Lo; I < Hi; ++I) {
-        const Window &W = Ws[I];
-        const Event &A = P.event(W.Producer);
-        Point St = W.start();
-        bool Direct =
-            St.Block == W.Consumer.Block && St.Index <= W.Consumer.Index;
-        // Instances of one instruction from different iterations complete
-        // at different counts: each keeps its own window.
-        LatestKey Key{St.Block,        Direct,
-                      unsigned(A.Ctr), unsigned(A.OrderClass),
-                      A.InOrder,       W.Iteration};
-        auto It = llvm::lower_bound(
-            Latest, Key,
-            [](const auto &E, const LatestKey &K) { return E.first < K; });
-        if (It == Latest.end() || It->first != Key)
-          Latest.insert(It, {Key, I});
-        else if (Ws[It->second].start().Index < St.Index)
-          It->second = I;
-      }
-      for (const auto &[Key, I] : Latest)
-        Keep[I] = 1;
-      // Across blocks: when every path from a far producer's block to the
-      // consumer runs through the whole block of a nearer producer of the
-      // same kind, the near window's cutting points are a subset of the far
-      // one's (the path's last pass through that block and what follows),
-      // and its wait completes the far producer too.
-      Groups.clear();
-      for (const auto &[Key, I] : Latest) {
-        // An anchored window's producers are not issued at its start: the
-        // nesting argument does not hold for them.
-        if (Ws[I].isAnchored())
-          continue;
-        const Event &A = P.event(Ws[I].Producer);
-        GroupKey G{unsigned(A.Ctr), unsigned(A.OrderClass), A.InOrder};
-        auto It =
-            llvm::find_if(Groups, [&](const auto &E) { return E.first == G; });
-        if (It == Groups.end())
-          Groups.push_back({G, {I}});
-        else
-          It->second.push_back(I);
-      }
-      llvm::sort(Groups, [](const auto &X, const auto &Y) {
-        return X.first < Y.first;
-      });
-      for (const auto &[Key, Group] : Groups) {
-        if (Group.size() < 2 || Group.size() > 4096)
-          continue;
-        for (unsigned Far : Group) {
-          unsigned BF = Ws[Far].Producer.Block, BB = Ws[Far].Consumer.Block;
-          // A producer earlier in the consumer's own block reaches it
-          // without leaving the block: no other block is on that path.
-          if (BF == BB && Ws[Far].Producer.Index < Ws[Far].Consumer.Index)
-            continue;
-          // An approximated path is the dominator chain: membership is a
-          // constant-time dominance test, not a walk of the chain.
-          bool Chain = PC.approximates(BF, BB);
-          if (!Chain) {
-            ++Stamp;
-            PC.forEachBlock(BF, BB, /*Exact=*/false,
-                            [&](unsigned D) { OnChain[D] = Stamp; });
-          }
-          for (unsigned Near : Group) {
-            unsigned BN = Ws[Near].Producer.Block;
-            if (Near == Far || !Keep[Near] || BN == BF || BN == BB)
-              continue;
-            if (Chain ? PC.onApproximatePath(BF, BB, BN)
-                      : OnChain[BN] == Stamp) {
-              Keep[Far] = 0;
-              break;
-            }
-          }
-        }
-      }
-    }
-  }
-  if (!Alternative)
-    dropNestedWindows(P, Ws, IsCandidate, Keep);
-  std::vector<std::vector<unsigned>> Cuts(Ws.size());
-  std::vector<unsigned> ChosenPoints;
-  std::vector<std::vector<unsigned>> LargeServedBy;
-  // Whether the asynchronous latency preference took points away from some
-  // window (the result is then compared with a placement without it).
-  bool Restricted = false;
-  bool Large = !Alternative &&
-               placeLarge(P, Ws, Keep, Cands, PC, ChosenPoints, LargeServedBy,
-                          POpts.AsyncLatency, Restricted, Result);
-  if (!Large) {
-    auto ComputeCuts = [&](unsigned I) {
-      Cuts[I] = cuttingCandidates(P, Ws[I], Cands, PC);
-      // An asynchronous transfer is waited for at the barrier that covers it:
-      // one in the transfer's own block would stall right after the issue,
-      // with nothing to overlap. Prefer the points further on when there are
-      // and they do not run much more often (AsyncLatencyWorth).
-      const Point &From = Ws[I].Producer;
-      if (!POpts.AsyncLatency || !P.event(From).Async ||
-          From.Block == Ws[I].Consumer.Block)
-        return;
-      std::vector<unsigned> Later;
-      double LaterFreq = 0;
-      for (unsigned Pt : Cuts[I])
-        if (Cands[Pt].Block != From.Block) {
-          double F = P.Blocks[Cands[Pt].Block].Freq;
-          LaterFreq = Later.empty() ? F : std::min(LaterFreq, F);
-          Later.push_back(Pt);
-        }
-      if (!Later.empty() && Later.size() < Cuts[I].size() &&
-          LaterFreq <= AsyncLatencyWorth * P.Blocks[From.Block].Freq) {
-        Cuts[I] = std::move(Later);
-        Restricted = true;
-      }
-    };
-    for (unsigned I = 0; I < Ws.size(); ++I)
-      if (Keep[I])
-        ComputeCuts(I);
-    // A kept window without any legal point does not cover its siblings:
-    // they may have legal points of their own.
-    std::set<std::pair<Point, unsigned>> Stuck;
-    for (unsigned I = 0; I < Ws.size(); ++I)
-      if (Keep[I] && Cuts[I].empty())
-        Stuck.insert({Ws[I].Consumer, Ws[I].start().Block});
-    if (!Stuck.empty())
-      for (unsigned I = 0; I < Ws.size(); ++I)
-        if (!Keep[I] && Stuck.count({Ws[I].Consumer, Ws[I].start().Block})) {
-          Keep[I] = 1;
-          ComputeCuts(I);
-        }
-
-    // 3. Independent components, each solved on its own.
-    Components Comp(Ws.size());
-    std::vector<int> FirstWindowOfPoint(Cands.size(), -1);
-    for (unsigned I = 0; I < Ws.size(); ++I)
-      for (unsigned Pt : Cuts[I]) {
-        if (FirstWindowOfPoint[Pt] < 0)
-          FirstWindowOfPoint[Pt] = I;
-        else
-          Comp.unite(I, FirstWindowOfPoint[Pt]);
-      }
-    std::map<unsigned, std::vector<unsigned>> Groups;
-    for (unsigned I = 0; I < Ws.size(); ++I) {
-      if (!Keep[I])
-        continue;
-      if (Cuts[I].empty())
-        Result.Uncoverable.push_back(Ws[I]);
+    std::sort(R.begin(), R.end());
+    CandRanges Merged;
+    for (CandRange X : R)
+      if (!Merged.empty() && X.first <= Merged.back().second)
+        Merged.back().second = std::max(Merged.back().second, X.second);
       else
-        Groups[Comp.find(I)].push_back(I);
-    }
-
-    unsigned NodesLeft = POpts.SearchBudget;
-    if (Alternative) {
-      Result.ProvenOptimal = false;
-      Groups.clear();
-    }
-    if (POpts.Strategy == PlacementStrategy::Naive ||
-        POpts.Strategy == PlacementStrategy::Latest) {
-      std::map<Point, unsigned> CandIndex;
-      for (unsigned I = 0; I < Cands.size(); ++I)
-        CandIndex[Cands[I]] = I;
-      // The point right before the consumer, or the latest legal one.
-      auto LatestCut = [&](unsigned I) {
-        auto It = CandIndex.find(Ws[I].Consumer);
-        if (It != CandIndex.end() && llvm::is_contained(Cuts[I], It->second))
-          return It->second;
-        return Cuts[I].back();
-      };
-      std::vector<unsigned> Order;
-      for (unsigned I = 0; I < Ws.size(); ++I)
-        if (!Cuts[I].empty())
-          Order.push_back(I);
-      if (POpts.Strategy == PlacementStrategy::Latest) {
-        std::vector<unsigned> Rank(P.Blocks.size(), ~0u);
-        std::vector<unsigned> RPO = P.reversePostOrder();
-        for (unsigned K = 0; K < RPO.size(); ++K)
-          Rank[RPO[K]] = K;
-        std::sort(Order.begin(), Order.end(), [&](unsigned A, unsigned B) {
-          const Point &X = Ws[A].Consumer, &Y = Ws[B].Consumer;
-          return std::make_tuple(Rank[X.Block], X.Index, A) <
-                 std::make_tuple(Rank[Y.Block], Y.Index, B);
-        });
-      }
-      std::set<unsigned> Chosen;
-      for (unsigned I : Order) {
-        bool Cut = false;
-        if (POpts.Strategy == PlacementStrategy::Latest)
-          for (unsigned Pt : Cuts[I])
-            Cut |= Chosen.count(Pt) != 0;
-        if (!Cut)
-          Chosen.insert(LatestCut(I));
-      }
-      ChosenPoints.assign(Chosen.begin(), Chosen.end());
-    }
-    std::vector<int> LocalOf(Cands.size(), -1);
-    for (auto &[Root, Members] : Groups) {
-      // Local numbering of the component's points, in program order (the
-      // cutting lists repeat points a lot: sort the distinct ones only, and
-      // translate through an array, not a search).
-      std::vector<unsigned> LocalToGlobal;
-      for (unsigned W : Members)
-        for (unsigned G : Cuts[W])
-          if (LocalOf[G] < 0) {
-            LocalOf[G] = 0;
-            LocalToGlobal.push_back(G);
-          }
-      std::sort(LocalToGlobal.begin(), LocalToGlobal.end());
-      for (unsigned K = 0; K < LocalToGlobal.size(); ++K)
-        LocalOf[LocalToGlobal[K]] = K;
-      std::vector<std::vector<unsigned>> WinPts;
-      for (unsigned W : Members) {
-        std::vector<unsigned> L;
-        L.reserve(Cuts[W].size());
-        for (unsigned G : Cuts[W])
-          L.push_back(LocalOf[G]);
-        WinPts.push_back(std::move(L));
-      }
-      for (unsigned G : LocalToGlobal)
-        LocalOf[G] = -1;
-      std::vector<double> Costs;
-      for (unsigned G : LocalToGlobal)
-        Costs.push_back(P.Blocks[Cands[G].Block].Freq);
-      if (uint64_t(WinPts.size()) * Costs.size() >
-          HittingSetSolver::LargeInstance) {
-        for (unsigned L : listGreedy(WinPts, Costs))
-          ChosenPoints.push_back(LocalToGlobal[L]);
-        Result.ProvenOptimal = false;
-        continue;
-      }
-      // The node budget is shared by all components of the function.
-      HittingSetSolver Solver(std::move(WinPts), std::move(Costs), NodesLeft);
-      bool Optimal = true;
-      for (unsigned L : Solver.solve(Optimal))
-        ChosenPoints.push_back(LocalToGlobal[L]);
-      NodesLeft -= std::min(NodesLeft, Solver.nodes());
-      Result.ProvenOptimal &= Optimal;
-    }
-    std::sort(ChosenPoints.begin(), ChosenPoints.end());
+        Merged.push_back(X);
+    Restricted |= keepPointsPastAsyncIssue(
+        C.P, C.POpts.AsyncLatency, W, Merged,
+        [&](CandRange X) { return Cands[X.first].Block; });
+    return Merged;
   }
 
-  // 4. Record what each barrier serves and the counters it must wait for.
-  std::vector<Point> Points;
-  std::vector<std::vector<unsigned>> ServedBy;
-  if (POpts.Strategy == PlacementStrategy::Intervals) {
-    stabIntervals(P, Ws, Points, ServedBy);
-  } else if (Large) {
-    for (unsigned G : ChosenPoints)
-      Points.push_back(Cands[G]);
-    ServedBy = std::move(LargeServedBy);
-  } else {
-    std::vector<int> ChosenIndex(Cands.size(), -1);
-    for (unsigned K = 0; K < ChosenPoints.size(); ++K) {
-      ChosenIndex[ChosenPoints[K]] = K;
-      Points.push_back(Cands[ChosenPoints[K]]);
+private:
+  /// The number of the first candidate of block \p B at or after \p Index.
+  unsigned indexAt(unsigned B, unsigned Index) const {
+    return unsigned(std::lower_bound(Cands.begin() + First[B],
+                                     Cands.begin() + First[B + 1], Index,
+                                     [](const Point &C, unsigned I) {
+                                       return C.Index < I;
+                                     }) -
+                    Cands.begin());
+  }
+
+  const std::vector<Point> &Cands;
+  std::vector<unsigned> First;
+};
+
+} // namespace
+
+/// The windows \p Order (by their last point) each take, unless a chosen
+/// point already cuts them, the latest point of their least frequently
+/// executed block. Each window is served by one barrier only: the one that
+/// cut it when its turn came (listing every barrier on its paths would be
+/// quadratic again, and one barrier completing its producer suffices).
+static Cover coverRangesGreedily(const PlacementContext &C,
+                                 const std::vector<CandRanges> &Ranges,
+                                 const std::vector<unsigned> &Order) {
+  std::set<unsigned> ChosenSet;
+  std::vector<unsigned> CutBy(Ranges.size(), ~0u);
+  auto FirstCut = [&](unsigned I) {
+    for (CandRange X : Ranges[I]) {
+      auto It = ChosenSet.lower_bound(X.first);
+      if (It != ChosenSet.end() && *It < X.second)
+        return *It;
     }
-    ServedBy.resize(ChosenPoints.size());
-    for (unsigned I = 0; I < Ws.size(); ++I)
-      for (unsigned Pt : Cuts[I])
-        if (ChosenIndex[Pt] >= 0)
-          ServedBy[ChosenIndex[Pt]].push_back(I);
-  }
-  for (unsigned K = 0; K < Points.size(); ++K) {
-    std::vector<unsigned> &Served = ServedBy[K];
-    CounterMask M = 0;
-    for (unsigned I : Served)
-      M |= counterBit(P.event(Ws[I].Producer).Ctr);
-    Result.Barriers.push_back({Points[K], M});
-    Result.Serves.push_back(std::move(Served));
-    Result.Cost += P.Blocks[Points[K].Block].Freq;
-  }
-
-  if (POpts.Split)
-    pairSignals(P, AOpts, Ws, Result.Serves, Result.CompletedBarriers,
-                Result.Barriers);
-
-  // 4b. Exact counter values where each signal (or barrier) is.
-  {
-    std::vector<Point> Signals;
-    for (const auto &NB : Result.Barriers)
-      Signals.push_back(NB.SignalAt);
-    HazardResult QR;
-    QR.Queried = BaseRun.pendingAt(Signals);
-    // A window several barriers lie on needs its producer complete at one
-    // of them only: the one where the most later operations were issued
-    // after it (or where it is complete already), so that the earlier ones
-    // need not stall for it.
-    auto ByAccess = [](const PendingAccess &X, const PendingAccess &Y) {
-      return ProducerRef{X.Access, X.Iteration} <
-             ProducerRef{Y.Access, Y.Iteration};
-    };
-    for (auto &Q : QR.Queried)
-      std::sort(Q.begin(), Q.end(), ByAccess);
-    auto Later = [&](unsigned I, const Window &W) -> unsigned {
-      const auto &Q = QR.Queried[I];
-      PendingAccess Key{W.Producer, 0, W.Iteration};
-      auto It = std::lower_bound(Q.begin(), Q.end(), Key, ByAccess);
-      if (It != Q.end() && It->Access == W.Producer &&
-          It->Iteration == W.Iteration)
-        return It->Later;
-      return ~0u; // Complete there.
-    };
-    constexpr unsigned None = ~0u;
-    std::vector<unsigned> Assigned(Ws.size(), None); // Window -> barrier.
-    std::vector<unsigned> AssignedLater(Ws.size(), 0);
-    for (unsigned I = 0; I < Result.Barriers.size(); ++I)
-      for (unsigned W : Result.Serves[I]) {
-        unsigned L = Later(I, Ws[W]);
-        if (Assigned[W] == None || L > AssignedLater[W]) {
-          Assigned[W] = I;
-          AssignedLater[W] = L;
-        }
+    return ~0u;
+  };
+  for (unsigned I : Order) {
+    CutBy[I] = FirstCut(I);
+    if (CutBy[I] != ~0u)
+      continue;
+    double Best = 0;
+    unsigned Pt = ~0u;
+    for (CandRange X : Ranges[I]) {
+      double F = C.freq(X.first);
+      int Cmp = Pt == ~0u ? -1 : compareCosts(F, Best);
+      if (Cmp < 0 || (Cmp == 0 && X.second - 1 > Pt)) {
+        Best = F;
+        Pt = X.second - 1;
       }
-    std::vector<std::vector<unsigned>> Waited(Result.Barriers.size());
-    for (unsigned W = 0; W < Ws.size(); ++W)
-      if (Assigned[W] != None)
-        Waited[Assigned[W]].push_back(W);
-    for (unsigned I = 0; I < Result.Barriers.size(); ++I)
-      Result.Barriers[I].Waits =
-          exactWaits(P, sortedProducers(Ws, &Waited[I]), QR.Queried[I], POpts);
+    }
+    ChosenSet.insert(Pt);
+    CutBy[I] = Pt;
   }
+  std::vector<unsigned> Chosen(ChosenSet.begin(), ChosenSet.end());
+  Cover Cv;
+  for (unsigned G : Chosen)
+    Cv.Points.push_back(C.Cands[G]);
+  Cv.ServedBy.assign(Chosen.size(), {});
+  for (unsigned I : Order)
+    Cv.ServedBy[std::lower_bound(Chosen.begin(), Chosen.end(), CutBy[I]) -
+                Chosen.begin()]
+        .push_back(I);
+  return Cv;
+}
 
-  // 5. The result is checked, not assumed: every window (all of them, not
-  // only the minimal ones placement worked with) must be gone but the
-  // uncoverable ones. A window left over (one whose minimal sibling had no
-  // legal point, or a bug in the cutting rules) gets a barrier at its latest
-  // legal cutting point, or is reported.
-  // The alternative strategies are left as they are: the verifier judges.
-  AnalysisOptions AllWindows = AOpts;
+/// Placement step 3, large instances (loop nests of thousands of accesses,
+/// where windows cross whole loops): each kept window's cutting set stays a
+/// few ranges of candidate numbers (RangeCuts), covered greedily
+/// (coverRangesGreedily). Near-linear in the windows and ranges; not proven
+/// optimal. Returns false, doing nothing, on smaller instances.
+static bool coverLargeInstance(PlacementContext &C,
+                               const std::vector<Window> &Ws,
+                               std::vector<uint8_t> &Keep, bool &Restricted,
+                               Cover &Cv, Placement &Result) {
+  RangeCuts RC(C);
+  std::vector<CandRanges> Ranges(Ws.size());
+  uint64_t Total = 0, Kept = 0;
+  auto Compute = [&](unsigned I) {
+    Ranges[I] = RC.compute(C, Ws[I], Restricted);
+    for (CandRange X : Ranges[I])
+      Total += X.second - X.first;
+  };
+  for (unsigned I = 0; I < Ws.size(); ++I)
+    if (Keep[I]) {
+      Compute(I);
+      ++Kept;
+    }
+  // Many windows with short cutting sets (wide CFGs) split into small
+  // components the exact search handles; long sets are what it cannot.
+  if (Total <= LargeCutPoints || Total <= LongCutSet * Kept)
+    return false;
+  reviveStuckSiblings(
+      Ws, Keep, [&](unsigned I) { return Ranges[I].empty(); }, Compute);
+  std::vector<unsigned> Order;
+  for (unsigned I = 0; I < Ws.size(); ++I) {
+    if (!Keep[I])
+      continue;
+    if (Ranges[I].empty())
+      Result.Uncoverable.push_back(Ws[I]);
+    else
+      Order.push_back(I);
+  }
+  std::sort(Order.begin(), Order.end(), [&](unsigned A, unsigned B) {
+    return std::make_pair(Ranges[A].back().second, A) <
+           std::make_pair(Ranges[B].back().second, B);
+  });
+  Cv = coverRangesGreedily(C, Ranges, Order);
+  Result.ProvenOptimal = false;
+  return true;
+}
+
+/// Placement step 3: the cutting candidates of the kept windows
+/// (cutKeptWindows), covered by a minimum hitting set of independent
+/// components (solveHittingSet), the cost of a point being how often its
+/// block executes.
+static Cover coverExactly(PlacementContext &C, const std::vector<Window> &Ws,
+                          std::vector<uint8_t> &Keep, bool &Restricted,
+                          Placement &Result) {
+  std::vector<std::vector<unsigned>> Cuts =
+      cutKeptWindows(C, Ws, Keep, Restricted, Result);
+  std::vector<double> Cost(C.Cands.size());
+  for (unsigned G = 0; G < C.Cands.size(); ++G)
+    Cost[G] = C.freq(G);
+  HittingSet HS = solveHittingSet(Cuts, Cost, C.POpts.SearchBudget);
+  Result.ProvenOptimal &= HS.Optimal;
+  return coverByCandidates(C, HS.Points, Cuts);
+}
+
+/// A barrier for window \p W left over by the cover, at its latest legal
+/// cutting point (an existing new barrier there becomes monolithic and
+/// waits for \p W's counter too); with none, \p W is uncoverable.
+static void coverLeftWindow(PlacementContext &C, const Window &W,
+                            Placement &Result) {
+  const AbstractProgram &P = C.P;
+  std::vector<unsigned> Cut = cuttingCandidates(P, W, C.Cands, *C.Paths);
+  if (Cut.empty()) {
+    Result.Uncoverable.push_back(W);
+    return;
+  }
+  Point At = C.Cands[Cut.back()];
+  bool Present = false;
+  for (auto &NB : Result.Barriers)
+    if (NB.At == At) {
+      NB.SignalAt = At; // Make it monolithic: it must cover W.
+      NB.Waits |= WaitThresholds::zero(counterBit(P.event(W.Producer).Ctr));
+      Present = true;
+    }
+  if (Present)
+    return;
+  Result.Barriers.push_back({At, counterBit(P.event(W.Producer).Ctr)});
+  Result.Serves.push_back({});
+  Result.Cost += P.Blocks[At.Block].Freq;
+}
+
+/// Placement step 5: the result is checked, not assumed: every window (all
+/// of them, not only the minimal ones placement worked with) must be gone
+/// but the uncoverable ones. A window left over (one whose minimal sibling
+/// had no legal point, or a bug in the cutting rules) gets a barrier at its
+/// latest legal cutting point, or is reported.
+static void repairLeftWindows(PlacementContext &C, Placement &Result) {
+  AnalysisOptions AllWindows = C.AOpts;
   AllWindows.MinimalWindows = false;
-  for (unsigned Round = 0; !Alternative; ++Round) {
+  for (unsigned Round = 0;; ++Round) {
     Augmentation Final = Result.augmentation();
     std::vector<Window> Left;
-    for (const Window &W : analyzeHazards(P, AllWindows, Final).Windows) {
+    for (const Window &W : analyzeHazards(C.P, AllWindows, Final).Windows) {
       bool Known = false;
       for (const Window &U : Result.Uncoverable)
         Known |= U.Producer == W.Producer && U.Consumer == W.Consumer;
@@ -1358,43 +445,104 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
     if (Left.empty() || Round == 8)
       break;
     Result.ProvenOptimal = false;
-    for (const Window &W : Left) {
-      std::vector<unsigned> Cut = cuttingCandidates(P, W, Cands, PC);
-      if (Cut.empty()) {
-        Result.Uncoverable.push_back(W);
-        continue;
-      }
-      Point At = Cands[Cut.back()];
-      bool Present = false;
-      for (auto &NB : Result.Barriers)
-        if (NB.At == At) {
-          NB.SignalAt = At; // Make it monolithic: it must cover W.
-          NB.Waits |= WaitThresholds::zero(counterBit(P.event(W.Producer).Ctr));
-          Present = true;
-        }
-      if (Present)
-        continue;
-      Result.Barriers.push_back({At, counterBit(P.event(W.Producer).Ctr)});
-      Result.Serves.push_back({});
-      Result.Cost += P.Blocks[At.Block].Freq;
-    }
+    for (const Window &W : Left)
+      coverLeftWindow(C, W, Result);
   }
-  addInFlightWaits(P, AOpts, POpts, Result);
-  // The preference is for latency: it yields to the placement without it
-  // when that one is better in barrier executions or barriers and worse in
-  // neither. (When the plain placement saves executions only with an extra
-  // barrier, typically one that waits for a transfer right after its issue
-  // in a branch plus one before the loop, the preference stays.)
-  if (Restricted && !Alternative) {
-    PlacementOptions Plain = POpts;
-    Plain.AsyncLatency = false;
-    Placement Other = placeBarriers(P, Options, Plain);
-    double Eps = 1e-9 * std::max(1.0, Result.Cost);
-    bool NoWorse = Other.Cost <= Result.Cost + Eps &&
-                   Other.Barriers.size() <= Result.Barriers.size();
-    if (NoWorse && (Other.Cost < Result.Cost - Eps ||
-                    Other.Barriers.size() < Result.Barriers.size()))
-      return Other;
-  }
+}
+
+/// One optimal placement under \p POpts; \p Restricted tells whether the
+/// asynchronous latency preference took points away from some window.
+static Placement placeOptimally(const AbstractProgram &P,
+                                const AnalysisOptions &Options,
+                                const PlacementOptions &POpts,
+                                bool &Restricted) {
+  PlacementContext C(P, Options, POpts, /*PruneAnalysis=*/true);
+  Placement Result;
+  HazardResult Initial;
+  if (!findInitialWindows(C, Initial, Result))
+    return Result;
+  completeExistingBarriers(C, Initial, Result);
+  const std::vector<Window> &Ws = Result.Windows;
+  std::vector<uint8_t> Keep = keepWindowsThatMatter(C, Ws);
+  dropNestedWindows(P, Ws, C.IsCandidate, Keep);
+  Cover Cv;
+  if (!coverLargeInstance(C, Ws, Keep, Restricted, Cv, Result))
+    Cv = coverExactly(C, Ws, Keep, Restricted, Result);
+  recordBarriers(C, std::move(Cv), Result);
+  splitSignals(C, Result);
+  setBarrierWaits(C, Result);
+  repairLeftWindows(C, Result);
+  addInFlightWaits(C, Result);
   return Result;
+}
+
+/// The asynchronous latency preference is for latency: it yields to the
+/// placement without it when that one is better in barrier executions or
+/// barriers and worse in neither. (When the plain placement saves
+/// executions only with an extra barrier, typically one that waits for a
+/// transfer right after its issue in a branch plus one before the loop,
+/// the preference stays.)
+static void preferPlainPlacement(const AbstractProgram &P,
+                                 const AnalysisOptions &Options,
+                                 const PlacementOptions &POpts,
+                                 Placement &Result) {
+  PlacementOptions Plain = POpts;
+  Plain.AsyncLatency = false;
+  bool Restricted = false;
+  Placement Other = placeOptimally(P, Options, Plain, Restricted);
+  Score Ours{unsigned(Result.Barriers.size()), Result.Cost};
+  Score Theirs{unsigned(Other.Barriers.size()), Other.Cost};
+  if (Theirs.dominates(Ours))
+    Result = std::move(Other);
+}
+
+Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
+                                           const AnalysisOptions &Options,
+                                           const PlacementOptions &POpts) {
+  if (POpts.Strategy != PlacementStrategy::Optimal)
+    return placeWithStrategy(P, Options, POpts);
+  bool Restricted = false;
+  Placement Result = placeOptimally(P, Options, POpts, Restricted);
+  if (Restricted)
+    preferPlainPlacement(P, Options, POpts, Result);
+  return Result;
+}
+
+std::vector<EventRef>
+llvm::ldsbarriers::redundantBarriers(const AbstractProgram &P,
+                                     const AnalysisOptions &Opts,
+                                     const Placement &R, unsigned Limit) {
+  std::vector<EventRef> Out;
+  Augmentation Aug = R.augmentation();
+  size_t Baseline = analyzeHazards(P, Opts, Aug).Windows.size();
+  unsigned Checked = 0;
+  for (unsigned B = 0; B < P.Blocks.size(); ++B)
+    for (unsigned I = 0; I < P.Blocks[B].Events.size(); ++I) {
+      Event::EventKind K = P.Blocks[B].Events[I].Kind;
+      // A split barrier is judged by its signal; its wait goes with it.
+      if (K != Event::Barrier && K != Event::Signal)
+        continue;
+      if (++Checked > Limit)
+        return Out;
+      AbstractProgram Without = P;
+      Without.Blocks[B].Events[I] = Event::wait(WaitThresholds());
+      if (K == Event::Signal) {
+        // Neutralize the wait that pairs with it: the next one in the block,
+        // if any (a pair that spans blocks is kept).
+        auto &Events = Without.Blocks[B].Events;
+        auto It = std::find_if(
+            Events.begin() + I + 1, Events.end(),
+            [](const Event &E) { return E.Kind == Event::BarrierWait; });
+        if (It == Events.end())
+          continue;
+        *It = Event::wait(WaitThresholds());
+      }
+      Augmentation Kept = R.augmentation();
+      llvm::erase_if(Kept.CompletedBarriers, [&](const auto &CB) {
+        return CB.Barrier == EventRef{B, I};
+      });
+      if (analyzeHazards(Without, Opts, Kept).Windows.size() <= Baseline)
+        Out.push_back({B, I});
+    }
+  return Out;
 }

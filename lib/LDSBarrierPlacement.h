@@ -5,9 +5,9 @@
 // cheaper than a second barrier), then covers the remaining windows with the
 // fewest barrier executions (lowest total block frequency), then the fewest
 // new barriers: an exact minimum hitting set over single points that cut
-// every path of a window, solved by kernelization and a budgeted branch and
-// bound, with a right-end greedy (optimal on interval instances) as upper
-// bound and fallback.
+// every path of a window (LDSHittingSet.h). The steps are in
+// LDSPlacementSteps.h; the comparison strategies in
+// LDSPlacementStrategies.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -103,9 +103,16 @@ struct Placement {
 };
 
 /// Chooses barriers for \p P. The result is checked by re-running the
-/// analysis; windows it cannot cover end up in Uncoverable.
+/// analysis; windows it cannot cover end up in Uncoverable. A strategy
+/// other than Optimal goes to placeWithStrategy.
 Placement placeBarriers(const AbstractProgram &P, const AnalysisOptions &AOpts,
                         const PlacementOptions &POpts = PlacementOptions());
+
+/// The placement of a comparison strategy (POpts.Strategy is not Optimal):
+/// the same analysis and waits, the strategy's own points, no final check.
+Placement placeWithStrategy(const AbstractProgram &P,
+                            const AnalysisOptions &AOpts,
+                            const PlacementOptions &POpts);
 
 /// Existing barriers (and split-barrier signals) that order nothing: with
 /// the placement in \p R, removing one of them alone would open no window.

@@ -686,6 +686,6 @@ HazardAnalysis::~HazardAnalysis() = default;
 const HazardResult &HazardAnalysis::result() const { return Impl->result(); }
 
 std::vector<std::vector<PendingAccess>>
-HazardAnalysis::pendingAt(ArrayRef<Point> Queries) {
+HazardAnalysis::pendingAt(ArrayRef<Point> Queries) const {
   return Impl->pendingAt(Queries);
 }

@@ -181,7 +181,8 @@ public:
   const HazardResult &result() const;
   /// What analyzeHazards would report as Queried with Aug.Queries replaced
   /// by \p Queries.
-  std::vector<std::vector<PendingAccess>> pendingAt(ArrayRef<Point> Queries);
+  std::vector<std::vector<PendingAccess>>
+  pendingAt(ArrayRef<Point> Queries) const;
 
 private:
   std::unique_ptr<HazardAnalyzer> Impl;

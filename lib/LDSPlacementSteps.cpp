@@ -1,0 +1,464 @@
+//===- LDSPlacementSteps.cpp - Steps shared by the placement strategies ---===//
+//
+// Where a barrier may go (candidate points), which of those lie on every
+// path of a window (cutting points, through the blocks on all paths between
+// two blocks), and the steps around the choice of points that every
+// strategy runs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LDSPlacementSteps.h"
+#include "LDSSplitBarriers.h"
+#include "llvm/ADT/STLExtras.h"
+#include <algorithm>
+#include <map>
+#include <set>
+
+using namespace llvm;
+using namespace llvm::ldsbarriers;
+
+std::vector<Point>
+llvm::ldsbarriers::candidatePoints(const AbstractProgram &P) {
+  std::vector<Point> C;
+  std::vector<unsigned> RPO = P.reversePostOrder();
+  std::vector<uint8_t> Reachable(P.Blocks.size(), 0);
+  for (unsigned B : RPO)
+    Reachable[B] = 1;
+  // A new barrier must not land between an existing signal and its wait.
+  bool HasSignals = false;
+  for (const Block &BB : P.Blocks)
+    for (const Event &E : BB.Events)
+      HasSignals |= E.Kind == Event::Signal;
+  SignalState Signals;
+  if (HasSignals)
+    Signals = computeSignalState(P);
+  auto Allowed = [&](unsigned B, unsigned I) {
+    return !HasSignals || !Signals.consistent() || !Signals.Pending[B][I];
+  };
+  for (unsigned B = 0; B < P.Blocks.size(); ++B) {
+    if (!Reachable[B] || P.Blocks[B].NoBarrier)
+      continue;
+    const auto &Events = P.Blocks[B].Events;
+    // Before accesses, and before an existing signal: a consumer between
+    // that signal and its wait is separated from its producer only there.
+    for (unsigned I = 0; I < Events.size(); ++I)
+      if ((Events[I].Kind == Event::Access ||
+           Events[I].Kind == Event::Signal) &&
+          Allowed(B, I))
+        C.push_back({B, I});
+    if (P.Blocks[B].HasEndPoint && Allowed(B, Events.size()))
+      C.push_back({B, unsigned(Events.size())});
+  }
+  return C;
+}
+
+PathCuts::PathCuts(const AbstractProgram &P, bool Approximate)
+    : P(P), Approximate(Approximate) {
+  if (!Approximate)
+    return;
+  unsigned N = P.Blocks.size();
+  Graph G(N);
+  for (unsigned B = 0; B < N; ++B)
+    G[B] = P.Blocks[B].Succs;
+  IDom = computeImmediateDominators(G, P.Entry);
+  // DFS numbers of the dominator tree: X dominates Y iff Y's interval lies
+  // in X's.
+  std::vector<std::vector<unsigned>> Children(N);
+  for (unsigned B = 0; B < N; ++B)
+    if (IDom[B] >= 0 && unsigned(IDom[B]) != B)
+      Children[IDom[B]].push_back(B);
+  Pre.assign(N, 0);
+  Post.assign(N, 0);
+  unsigned Clock = 0;
+  std::vector<std::pair<unsigned, unsigned>> Stack = {{P.Entry, 0}};
+  Pre[P.Entry] = ++Clock;
+  while (!Stack.empty()) {
+    auto &[X, Next] = Stack.back();
+    if (Next < Children[X].size()) {
+      unsigned C = Children[X][Next++];
+      Pre[C] = ++Clock;
+      Stack.push_back({C, 0});
+    } else {
+      Post[X] = ++Clock;
+      Stack.pop_back();
+    }
+  }
+  Rank.assign(N, ~0u);
+  std::vector<unsigned> RPO = P.reversePostOrder();
+  for (unsigned K = 0; K < RPO.size(); ++K)
+    Rank[RPO[K]] = K;
+}
+
+PathCuts::~PathCuts() = default;
+
+const std::vector<int> &PathCuts::exactDominators(unsigned From) {
+  auto It = ByBlock.find(From);
+  if (It != ByBlock.end())
+    return It->second;
+  unsigned N = P.Blocks.size();
+  Graph G(N + 1);
+  for (unsigned B = 0; B < N; ++B)
+    G[B] = P.Blocks[B].Succs;
+  G[N] = P.Blocks[From].Succs;
+  return ByBlock.emplace(From, computeImmediateDominators(G, N)).first->second;
+}
+
+bool PathCuts::approximates(unsigned From, unsigned To) const {
+  return Approximate && Rank[From] < Rank[To] && Rank[To] != ~0u;
+}
+
+void PathCuts::forEachBlock(unsigned From, unsigned To, bool Exact,
+                            function_ref<void(unsigned)> F) {
+  if (!Exact && approximates(From, To)) {
+    auto Dominates = [&](unsigned X, unsigned Y) {
+      return Pre[X] <= Pre[Y] && Post[Y] <= Post[X];
+    };
+    for (int D = IDom[To]; D >= 0 && !Dominates(D, From); D = IDom[D]) {
+      F(D);
+      if (unsigned(D) == P.Entry)
+        break;
+    }
+    return;
+  }
+  const std::vector<int> &ID = exactDominators(From);
+  unsigned Root = P.Blocks.size();
+  if (ID[To] < 0)
+    return;
+  // A block that dominates the consumer's block from the producer's exit is
+  // executed in full on every path (the producer's block too: the path
+  // re-enters it from the top).
+  for (int D = ID[To]; D != int(Root); D = ID[D])
+    F(D);
+}
+
+/// The ranges of points (block, first index, last index) that lie on every
+/// path of \p W.
+/// The ranges of points (block, first index, last index) that lie on every
+/// path of \p W.
+std::vector<std::tuple<unsigned, unsigned, unsigned>>
+llvm::ldsbarriers::cuttingRanges(const AbstractProgram &P, const Window &W,
+                                 PathCuts &Cuts, bool Exact) {
+  std::vector<std::tuple<unsigned, unsigned, unsigned>> Out;
+  Out.reserve(8);
+  auto AddRange = [&](unsigned B, unsigned Lo, unsigned Hi) {
+    Out.push_back({B, Lo, Hi});
+  };
+  // The paths start right after the producer, or at the window's anchor.
+  Point Start = W.start();
+  unsigned BA = Start.Block, IA = Start.Index;
+  unsigned BB = W.Consumer.Block, IB = W.Consumer.Index;
+  unsigned EndA = P.Blocks[BA].Events.size();
+  if (BA == BB && IA <= IB) {
+    // Every path leaves through the events between the two.
+    AddRange(BA, IA, IB);
+  } else {
+    AddRange(BA, IA, EndA);
+    AddRange(BB, 0, IB);
+    Cuts.forEachBlock(BA, BB, Exact, [&](unsigned D) {
+      AddRange(D, 0, P.Blocks[D].Events.size());
+    });
+  }
+  return Out;
+}
+
+std::vector<unsigned>
+llvm::ldsbarriers::cuttingCandidates(const AbstractProgram &P, const Window &W,
+                                     const std::vector<Point> &Candidates,
+                                     PathCuts &Cuts, bool Exact) {
+  // Candidates are sorted by block and index: ranges sorted the same way
+  // and merged where they overlap (a producer's block may come back whole
+  // on an exact path) give the points sorted and distinct, without sorting
+  // the points themselves (a window may cross thousands of them).
+  auto Ranges = cuttingRanges(P, W, Cuts, Exact);
+  llvm::sort(Ranges);
+  std::vector<unsigned> Out;
+  unsigned Next = 0; // The first candidate number not yet emitted.
+  for (auto [B, Lo, Hi] : Ranges) {
+    auto It = Candidates.begin() + Next;
+    if (It == Candidates.end())
+      break;
+    if (*It < Point{B, Lo})
+      It = std::lower_bound(It, Candidates.end(), Point{B, Lo});
+    for (; It != Candidates.end() && It->Block == B && It->Index <= Hi; ++It)
+      Out.push_back(It - Candidates.begin());
+    Next = It - Candidates.begin();
+  }
+  // An approximation without a legal point must not make the window look
+  // uncoverable.
+  if (Out.empty() && !Exact &&
+      Cuts.approximates(W.start().Block, W.Consumer.Block))
+    return cuttingCandidates(P, W, Candidates, Cuts, /*Exact=*/true);
+  return Out;
+}
+
+bool llvm::ldsbarriers::pointCutsWindow(const AbstractProgram &P, Point At,
+                                        const Window &W, PathCuts &Cuts) {
+  for (auto [B, Lo, Hi] : cuttingRanges(P, W, Cuts, /*Exact=*/false))
+    if (At.Block == B && Lo <= At.Index && At.Index <= Hi)
+      return true;
+  return false;
+}
+
+/// A window's producer as the analysis tracks it: the instruction and its
+/// iteration state (only some earlier iterations' instances may conflict).
+using ProducerRef = std::pair<EventRef, unsigned>;
+static ProducerRef producerOf(const Window &W) {
+  return {W.Producer, W.Iteration};
+}
+
+/// The waits that complete \p Producers at a point whose incomplete accesses
+/// are \p Pending: zero for the LDS and export counters, and for the
+/// asynchronous counters the largest value that still guarantees each
+/// producer (its count of later in-order operations, minimum over paths).
+static WaitThresholds exactWaits(const AbstractProgram &P,
+                                 const std::vector<ProducerRef> &Producers,
+                                 const std::vector<PendingAccess> &Pending,
+                                 const PlacementOptions &Opts) {
+  WaitThresholds W;
+  for (const PendingAccess &PA : Pending) {
+    if (!std::binary_search(Producers.begin(), Producers.end(),
+                            ProducerRef{PA.Access, PA.Iteration}))
+      continue;
+    const Event &A = P.event(PA.Access);
+    WaitThresholds One;
+    if (A.Ctr == Counter::LDS || A.Ctr == Counter::Exp || !A.InOrder)
+      One[A.Ctr] = 0;
+    else
+      One[A.Ctr] = std::min(PA.Later, Opts.CounterMax[unsigned(A.Ctr)]);
+    W |= One;
+  }
+  return W;
+}
+
+/// The producers of windows \p Idx of \p Ws, sorted (for exactWaits).
+static std::vector<ProducerRef>
+sortedProducers(const std::vector<Window> &Ws,
+                const std::vector<unsigned> &Idx) {
+  std::vector<ProducerRef> Out;
+  for (unsigned I : Idx)
+    Out.push_back(producerOf(Ws[I]));
+  std::sort(Out.begin(), Out.end());
+  return Out;
+}
+
+PlacementContext::PlacementContext(const AbstractProgram &P,
+                                   const AnalysisOptions &Options,
+                                   const PlacementOptions &POpts,
+                                   bool PruneAnalysis)
+    : P(P), POpts(POpts), Cands(candidatePoints(P)),
+      IsCandidate(P.Blocks.size()), AOpts(Options) {
+  for (unsigned B = 0; B < P.Blocks.size(); ++B)
+    IsCandidate[B].assign(P.numPoints(B), 0);
+  for (const Point &C : Cands)
+    IsCandidate[C.Block][C.Index] = 1;
+  if (PruneAnalysis)
+    AOpts.Candidates = &IsCandidate;
+}
+
+bool llvm::ldsbarriers::findInitialWindows(PlacementContext &C,
+                                           HazardResult &Initial,
+                                           Placement &Result) {
+  C.Run.emplace(C.P, C.AOpts);
+  Initial = C.Run->result();
+  Result.InitialWindows = Initial.Windows;
+  if (C.POpts.SingleWave || Initial.Windows.empty()) {
+    Result.InitialWindows.clear();
+    addInFlightWaits(C, Result);
+    return false;
+  }
+  std::vector<uint8_t> Seen(C.P.Blocks.size(), 0);
+  unsigned Blocks = 0;
+  for (const Window &W : Initial.Windows)
+    if (!Seen[W.start().Block]++)
+      ++Blocks;
+  C.Paths.emplace(C.P, Blocks > C.POpts.ExactPathBlocks);
+  return true;
+}
+
+void llvm::ldsbarriers::completeExistingBarriers(PlacementContext &C,
+                                                 const HazardResult &Initial,
+                                                 Placement &Result) {
+  const AbstractProgram &P = C.P;
+  if (!Initial.PendingBarriers.empty()) {
+    Augmentation Q;
+    for (const PendingAtBarrier &PB : Initial.PendingBarriers)
+      Q.Queries.push_back(PB.Barrier);
+    // Queries do not change the states: the run answers them.
+    std::vector<std::vector<PendingAccess>> Queried =
+        C.Run->pendingAt(Q.Queries);
+    for (unsigned I = 0; I < Q.Queries.size(); ++I) {
+      std::vector<ProducerRef> Producers;
+      for (const Window &W : Initial.Windows)
+        if (pointCutsWindow(P, Q.Queries[I], W, *C.Paths))
+          Producers.push_back(producerOf(W));
+      std::sort(Producers.begin(), Producers.end());
+      WaitThresholds W = exactWaits(P, Producers, Queried[I], C.POpts);
+      if (W.any())
+        Result.CompletedBarriers.push_back({Q.Queries[I], W});
+    }
+  }
+  if (!Result.CompletedBarriers.empty()) {
+    Augmentation Aug;
+    Aug.CompletedBarriers = Result.CompletedBarriers;
+    C.Run.emplace(P, C.AOpts, Aug);
+  }
+  Result.Windows = C.Run->result().Windows;
+}
+
+void llvm::ldsbarriers::reviveStuckSiblings(
+    const std::vector<Window> &Ws, std::vector<uint8_t> &Keep,
+    function_ref<bool(unsigned)> HasNoPoint,
+    function_ref<void(unsigned)> Compute) {
+  std::set<std::pair<Point, unsigned>> Stuck;
+  for (unsigned I = 0; I < Ws.size(); ++I)
+    if (Keep[I] && HasNoPoint(I))
+      Stuck.insert({Ws[I].Consumer, Ws[I].start().Block});
+  if (Stuck.empty())
+    return;
+  for (unsigned I = 0; I < Ws.size(); ++I)
+    if (!Keep[I] && Stuck.count({Ws[I].Consumer, Ws[I].start().Block})) {
+      Keep[I] = 1;
+      Compute(I);
+    }
+}
+
+std::vector<std::vector<unsigned>> llvm::ldsbarriers::cutKeptWindows(
+    PlacementContext &C, const std::vector<Window> &Ws,
+    std::vector<uint8_t> &Keep, bool &Restricted, Placement &Result) {
+  std::vector<std::vector<unsigned>> Cuts(Ws.size());
+  auto Compute = [&](unsigned I) {
+    Cuts[I] = cuttingCandidates(C.P, Ws[I], C.Cands, *C.Paths);
+    Restricted |= keepPointsPastAsyncIssue(
+        C.P, C.POpts.AsyncLatency, Ws[I], Cuts[I],
+        [&](unsigned Pt) { return C.Cands[Pt].Block; });
+  };
+  for (unsigned I = 0; I < Ws.size(); ++I)
+    if (Keep[I])
+      Compute(I);
+  reviveStuckSiblings(
+      Ws, Keep, [&](unsigned I) { return Cuts[I].empty(); }, Compute);
+  for (unsigned I = 0; I < Ws.size(); ++I)
+    if (Keep[I] && Cuts[I].empty())
+      Result.Uncoverable.push_back(Ws[I]);
+  return Cuts;
+}
+
+Cover llvm::ldsbarriers::coverByCandidates(
+    const PlacementContext &C, const std::vector<unsigned> &Chosen,
+    const std::vector<std::vector<unsigned>> &Cuts) {
+  Cover Cv;
+  std::vector<int> ChosenIndex(C.Cands.size(), -1);
+  for (unsigned K = 0; K < Chosen.size(); ++K) {
+    ChosenIndex[Chosen[K]] = K;
+    Cv.Points.push_back(C.Cands[Chosen[K]]);
+  }
+  Cv.ServedBy.resize(Chosen.size());
+  for (unsigned I = 0; I < Cuts.size(); ++I)
+    for (unsigned Pt : Cuts[I])
+      if (ChosenIndex[Pt] >= 0)
+        Cv.ServedBy[ChosenIndex[Pt]].push_back(I);
+  return Cv;
+}
+
+void llvm::ldsbarriers::recordBarriers(const PlacementContext &C, Cover Cv,
+                                       Placement &Result) {
+  for (unsigned K = 0; K < Cv.Points.size(); ++K) {
+    std::vector<unsigned> &Served = Cv.ServedBy[K];
+    CounterMask M = 0;
+    for (unsigned I : Served)
+      M |= counterBit(C.P.event(Result.Windows[I].Producer).Ctr);
+    Result.Barriers.push_back({Cv.Points[K], M});
+    Result.Serves.push_back(std::move(Served));
+    Result.Cost += C.P.Blocks[Cv.Points[K].Block].Freq;
+  }
+}
+
+void llvm::ldsbarriers::splitSignals(const PlacementContext &C,
+                                     Placement &Result) {
+  if (C.POpts.Split)
+    pairSignals(C.P, C.AOpts, Result.Windows, Result.Serves,
+                Result.CompletedBarriers, Result.Barriers);
+}
+
+void llvm::ldsbarriers::setBarrierWaits(const PlacementContext &C,
+                                        Placement &Result) {
+  const std::vector<Window> &Ws = Result.Windows;
+  Augmentation Q;
+  Q.CompletedBarriers = Result.CompletedBarriers;
+  for (const auto &NB : Result.Barriers)
+    Q.Queries.push_back(NB.SignalAt);
+  // The kept run has the same completed barriers: it answers the queries
+  // without running the analysis again.
+  HazardResult QR;
+  if (C.Run)
+    QR.Queried = C.Run->pendingAt(Q.Queries);
+  else
+    QR = analyzeHazards(C.P, C.AOpts, Q);
+  // A window several barriers lie on needs its producer complete at one
+  // of them only: the one where the most later operations were issued
+  // after it (or where it is complete already), so that the earlier ones
+  // need not stall for it.
+  auto ByAccess = [](const PendingAccess &X, const PendingAccess &Y) {
+    return ProducerRef{X.Access, X.Iteration} <
+           ProducerRef{Y.Access, Y.Iteration};
+  };
+  for (auto &Q : QR.Queried)
+    std::sort(Q.begin(), Q.end(), ByAccess);
+  auto Later = [&](unsigned I, const Window &W) -> unsigned {
+    const auto &Q = QR.Queried[I];
+    PendingAccess Key{W.Producer, 0, W.Iteration};
+    auto It = std::lower_bound(Q.begin(), Q.end(), Key, ByAccess);
+    if (It != Q.end() && It->Access == W.Producer &&
+        It->Iteration == W.Iteration)
+      return It->Later;
+    return ~0u; // Complete there.
+  };
+  constexpr unsigned None = ~0u;
+  std::vector<unsigned> Assigned(Ws.size(), None); // Window -> barrier.
+  std::vector<unsigned> AssignedLater(Ws.size(), 0);
+  for (unsigned I = 0; I < Result.Barriers.size(); ++I)
+    for (unsigned W : Result.Serves[I]) {
+      unsigned L = Later(I, Ws[W]);
+      if (Assigned[W] == None || L > AssignedLater[W]) {
+        Assigned[W] = I;
+        AssignedLater[W] = L;
+      }
+    }
+  std::vector<std::vector<unsigned>> Waited(Result.Barriers.size());
+  for (unsigned W = 0; W < Ws.size(); ++W)
+    if (Assigned[W] != None)
+      Waited[Assigned[W]].push_back(W);
+  for (unsigned I = 0; I < Result.Barriers.size(); ++I)
+    Result.Barriers[I].Waits =
+        exactWaits(C.P, sortedProducers(Ws, Waited[I]), QR.Queried[I], C.POpts);
+}
+
+void llvm::ldsbarriers::addInFlightWaits(const PlacementContext &C,
+                                         Placement &Result) {
+  const AbstractProgram &P = C.P;
+  // Only asynchronous transfers are ever in flight for their own wave.
+  if (llvm::none_of(P.Blocks, [](const Block &BB) {
+        return llvm::any_of(BB.Events, [](const Event &E) {
+          return E.Kind == Event::Access && E.Async;
+        });
+      }))
+    return;
+  HazardAnalysis Run(P, C.AOpts, Result.augmentation());
+  const std::vector<Window> &InFlight = Run.result().InFlight;
+  if (InFlight.empty())
+    return;
+  std::map<Point, std::vector<ProducerRef>> ByConsumer;
+  for (const Window &W : InFlight)
+    ByConsumer[W.Consumer].push_back(producerOf(W));
+  std::vector<Point> Consumers;
+  for (const auto &[At, Prods] : ByConsumer)
+    Consumers.push_back(At);
+  std::vector<std::vector<PendingAccess>> Queried = Run.pendingAt(Consumers);
+  unsigned Q = 0;
+  for (auto &[At, Prods] : ByConsumer) {
+    std::sort(Prods.begin(), Prods.end());
+    WaitThresholds W = exactWaits(P, Prods, Queried[Q++], C.POpts);
+    if (W.any())
+      Result.Waits.push_back({At, W});
+  }
+}
