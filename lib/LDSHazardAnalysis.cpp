@@ -37,35 +37,37 @@ StringRef llvm::ldsbarriers::getHazardKindName(HazardKind K) {
   return "?";
 }
 
+std::optional<HazardKind>
+llvm::ldsbarriers::conflictKind(const Event &Earlier, const Event &Later,
+                                const AnalysisOptions &Opts) {
+  if (Earlier.AK == AccessKind::Opaque || Later.AK == AccessKind::Opaque)
+    return HazardKind::Opaque;
+  if (Earlier.AK == AccessKind::Atomic || Later.AK == AccessKind::Atomic) {
+    // The same commutative operation gives the same result in any order.
+    if (Earlier.AK == Later.AK && Earlier.CommutativeOp &&
+        Earlier.CommutativeOp == Later.CommutativeOp)
+      return std::nullopt;
+    return HazardKind::Atomic;
+  }
+  if (Earlier.AK == AccessKind::Read)
+    return Later.AK == AccessKind::Read ? std::nullopt
+                                        : std::optional(HazardKind::WAR);
+  if (Later.AK == AccessKind::Read)
+    return HazardKind::RAW;
+  if (!(Earlier.Async || Later.Async ? Opts.AsyncWAW : Opts.WAW))
+    return std::nullopt;
+  return HazardKind::WAW;
+}
+
 bool llvm::ldsbarriers::accessesConflict(
     const AbstractProgram &P, const Event &Earlier, const Event &Later,
     const AnalysisOptions &Opts, HazardKind *Kind, IterationRelation Rel) {
   // The kinds first: they are cheap, the bytes (thread forms) are not.
-  HazardKind K;
-  if (Earlier.AK == AccessKind::Opaque || Later.AK == AccessKind::Opaque) {
-    K = HazardKind::Opaque;
-  } else if (Earlier.AK == AccessKind::Atomic ||
-             Later.AK == AccessKind::Atomic) {
-    // The same commutative operation gives the same result in any order.
-    if (Earlier.AK == Later.AK && Earlier.CommutativeOp &&
-        Earlier.CommutativeOp == Later.CommutativeOp)
-      return false;
-    K = HazardKind::Atomic;
-  } else if (Earlier.AK == AccessKind::Read) {
-    if (Later.AK == AccessKind::Read)
-      return false;
-    K = HazardKind::WAR;
-  } else if (Later.AK == AccessKind::Read) {
-    K = HazardKind::RAW;
-  } else {
-    if (!(Earlier.Async || Later.Async ? Opts.AsyncWAW : Opts.WAW))
-      return false;
-    K = HazardKind::WAW;
-  }
-  if (!P.mayOverlap(Earlier.Loc, Later.Loc, Rel))
+  std::optional<HazardKind> K = conflictKind(Earlier, Later, Opts);
+  if (!K || !P.mayOverlap(Earlier.Loc, Later.Loc, Rel))
     return false;
   if (Kind)
-    *Kind = K;
+    *Kind = *K;
   return true;
 }
 
@@ -171,6 +173,7 @@ public:
         KeyOf.push_back(Keys.try_emplace(K, Keys.size()).first->second);
       }
       NextKey = Keys.size();
+      markSilentKeys(Keys.size());
       CandidatesBefore.resize(P.Blocks.size());
       for (unsigned B = 0; B < P.Blocks.size(); ++B) {
         const auto &Row = (*Opts.Candidates)[B];
@@ -364,6 +367,11 @@ private:
         // The recording sweep meets each (producer, consumer) pair once per
         // anchor: the state holds an entry at most once, and each block is
         // replayed once.
+        // The relation costs more than the kinds: only pairs whose kinds
+        // may conflict (here or for the in-flight check) need it.
+        bool AsyncPending = A.Async && L > Complete;
+        if (!AsyncPending && !conflictKind(A, X, Opts))
+          continue;
         IterationRelation Rel = P.relation(IterOf[AId], X.Loc);
         if (accessesConflict(P, A, X, Opts, &K, Rel)) {
           Window W{Accesses[AId], XRef, K};
@@ -404,6 +412,10 @@ private:
     // X cannot complete before an earlier in-order access of its counter.
     if (X.InOrder)
       countLater(S, X.Ctr, X.OrderClass);
+    if (!Silent.empty() && Silent[KeyOf[Id]]) {
+      prune(S, Id); // For its bookkeeping of the block's issued accesses.
+      return;
+    }
     auto It = std::lower_bound(S.begin(), S.end(), Id,
                                [](const std::pair<unsigned, Level> &E,
                                   unsigned V) { return E.first < V; });
@@ -413,6 +425,31 @@ private:
       S.insert(It, {Id, PendingFresh});
     if (Opts.Candidates)
       prune(S, Id);
+  }
+
+  /// Marks the keys of accesses whose kind conflicts with the kind of no
+  /// access of the function (the reads of a kernel that only reads LDS, say):
+  /// they never make a window nor force a barrier, so the state need not
+  /// carry them. Asynchronous accesses stay: the issuing wave's own later
+  /// accesses may meet them in flight.
+  void markSilentKeys(unsigned NumKeys) {
+    // One event per kind: conflictKind looks at nothing else.
+    SmallVector<const Event *, 8> Kinds;
+    for (EventRef R : Accesses) {
+      const Event &E = P.event(R);
+      if (llvm::none_of(Kinds, [&](const Event *O) {
+            return O->AK == E.AK && O->CommutativeOp == E.CommutativeOp &&
+                   O->Async == E.Async;
+          }))
+        Kinds.push_back(&E);
+    }
+    Silent.assign(NumKeys, 0);
+    for (unsigned Id = 0; Id < Accesses.size(); ++Id) {
+      const Event &E = accessEvent(Id);
+      Silent[KeyOf[Id]] = !E.Async && llvm::none_of(Kinds, [&](const Event *O) {
+        return conflictKind(*O, E, Opts) || conflictKind(E, *O, Opts);
+      });
+    }
   }
 
   /// Whether a candidate point lies in (After, Upto] of block \p B.
@@ -452,6 +489,7 @@ private:
         if (!llvm::is_contained(P.Blocks[AR.Block].Succs, XRef.Block) ||
             candidateBetween(AR.Block, AR.Index,
                              P.Blocks[AR.Block].Events.size()) ||
+            !conflictKind(A, X, Opts) ||
             !accessesConflict(P, A, X, Opts, nullptr,
                               P.relation(IterOf[AId], X.Loc)))
           continue;
@@ -459,6 +497,7 @@ private:
         continue;
       }
       if (candidateBetween(XRef.Block, IssuedAt[AId], XRef.Index) &&
+          conflictKind(A, X, Opts) &&
           accessesConflict(P, A, X, Opts, nullptr,
                            P.relation(IterOf[AId], X.Loc)))
         Forced = IssuedAt[AId];
@@ -648,6 +687,8 @@ private:
   /// the number of candidates before each point; per access, its index if
   /// issued in the current block pass (else -1), and those accesses.
   std::vector<unsigned> KeyOf;
+  /// Per key of the accesses (ids below NextKey's start): markSilentKeys.
+  std::vector<uint8_t> Silent;
   std::vector<std::vector<unsigned>> CandidatesBefore;
   std::vector<int> IssuedAt;
   std::vector<unsigned> Issued;

@@ -14,6 +14,7 @@
 #include "LDSAbstractProgram.h"
 #include "llvm/ADT/ArrayRef.h"
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace llvm {
@@ -64,6 +65,12 @@ struct AnalysisOptions {
   /// CFGs linear. 0: never.
   unsigned MergeAbove = 8;
 };
+
+/// The hazard \p Later and \p Earlier make by their kinds alone (read,
+/// write, atomic operation, opaque, asynchronous), if their bytes meet;
+/// none when no bytes could make them conflict.
+std::optional<HazardKind> conflictKind(const Event &Earlier, const Event &Later,
+                                       const AnalysisOptions &Opts);
 
 /// Decides whether \p Later, issued by some wave, conflicts with \p Earlier
 /// issued by another wave, and why. Both must be accesses; \p Rel relates
