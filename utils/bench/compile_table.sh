@@ -8,18 +8,18 @@
 #
 # Kinds are FLAGS:SHAPE, FLAGS a comma list of gen_kernel.py flags without
 # dashes (plain, disjoint) or "volatile" for none, SHAPE one of straight,
-# loops, wide, reads, divchain.
+# loops, wide, reads, divchain, tiles (the matmul_tiled example scaled up).
 #
 # usage: utils/bench/compile_table.sh [sizes...]   (default: 1000 4000 16000)
 #   KINDS="..."  (default: plain:straight plain,disjoint:straight plain:loops
-#                 plain,disjoint:loops plain:wide plain,disjoint:wide
+#                 plain,disjoint:loops plain:wide plain,disjoint:wide plain:tiles
 #                 volatile:straight)
 #   TIMEOUT=s    give up on an input after s seconds (default 600)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 plugin=${PLUGIN:-$root/build/lib/AMDGPULDSBarriers.so}
 sizes=${*:-1000 4000 16000}
-kinds=${KINDS:-plain:straight plain,disjoint:straight plain:loops plain,disjoint:loops plain:wide plain,disjoint:wide volatile:straight}
+kinds=${KINDS:-plain:straight plain,disjoint:straight plain:loops plain,disjoint:loops plain:wide plain,disjoint:wide plain:tiles volatile:straight}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 printf "%-24s %6s %8s %9s %6s %8s %7s %8s\n" kind N pass_s waitcnt_s ratio llc_s peak_MB barriers

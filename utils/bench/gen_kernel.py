@@ -3,7 +3,7 @@
 benchmark: straight-line code, loop nests, and wide CFGs (volatile
 accesses), read-only code, and a chain of divergent ifs (plain accesses).
 
-usage: gen_kernel.py [--plain] [--disjoint] {straight,loops,wide,reads,divchain} N > kernel.ll
+usage: gen_kernel.py [--plain] [--disjoint] {straight,loops,wide,reads,divchain,tiles} N > kernel.ll
   --plain     plain (not volatile) loads and stores, as user kernels have
               (volatile ones make SIMemoryLegalizer wait after each access)
   --disjoint  each work-item its own slots, s[256 * j + tid] with at most
@@ -177,8 +177,61 @@ def divchain(n):
     return out
 
 
+def tiles(n):
+    """The bundled matmul_tiled example scaled up: a sequence of tile loops
+    over 16x16 workgroups, each storing As[ty][tx] and Bs[ty][tx] and
+    reading As[ty][k] and Bs[k][tx] for k = 0..15 (34 accesses a tile)."""
+    out = []
+    out.append("@a = internal addrspace(3) global [256 x i32] poison, align 4")
+    out.append("@b = internal addrspace(3) global [256 x i32] poison, align 4")
+    out.append("declare i32 @llvm.amdgcn.workitem.id.x()")
+    out.append("declare i32 @llvm.amdgcn.workitem.id.y()")
+    out.append("attributes #0 = { nounwind }")
+    out.append("define amdgpu_kernel void @k(ptr addrspace(1) %out, i32 %n) #0 "
+               "!reqd_work_group_size !0 {")
+    out.append("entry:")
+    out.append("  %tx = call i32 @llvm.amdgcn.workitem.id.x()")
+    out.append("  %ty = call i32 @llvm.amdgcn.workitem.id.y()")
+    out.append("  %row = shl i32 %ty, 4")
+    out.append("  %own = add i32 %row, %tx")
+    out.append("  %pa = getelementptr [256 x i32], ptr addrspace(3) @a, i32 0, i32 %own")
+    out.append("  %pb = getelementptr [256 x i32], ptr addrspace(3) @b, i32 0, i32 %own")
+    acc, prev, t, i = "%tx", "entry", 0, 0
+    while i < n:
+        h, x = f"tile{t}", f"done{t}"
+        out.append(f"  br label %{h}")
+        out.append(f"{h}:")
+        out.append(f"  %it{t} = phi i32 [ 0, %{prev} ], [ %it{t}.n, %{h} ]")
+        out.append(f"  %acc{t} = phi i32 [ {acc}, %{prev} ], [ %s{t}.15, %{h} ]")
+        out.append(f"  %va{t} = add i32 %acc{t}, %it{t}")
+        out.append(f"  store i32 %va{t}, ptr addrspace(3) %pa")
+        out.append(f"  store i32 %it{t}, ptr addrspace(3) %pb")
+        a = f"%acc{t}"
+        for k in range(16):
+            out.append(f"  %ia{t}.{k} = add i32 %row, {k}")
+            out.append(f"  %qa{t}.{k} = getelementptr [256 x i32], ptr addrspace(3) @a, i32 0, i32 %ia{t}.{k}")
+            out.append(f"  %ib{t}.{k} = add i32 %tx, {16 * k}")
+            out.append(f"  %qb{t}.{k} = getelementptr [256 x i32], ptr addrspace(3) @b, i32 0, i32 %ib{t}.{k}")
+            out.append(f"  %la{t}.{k} = load i32, ptr addrspace(3) %qa{t}.{k}")
+            out.append(f"  %lb{t}.{k} = load i32, ptr addrspace(3) %qb{t}.{k}")
+            out.append(f"  %m{t}.{k} = mul i32 %la{t}.{k}, %lb{t}.{k}")
+            out.append(f"  %s{t}.{k} = add i32 {a}, %m{t}.{k}")
+            a = f"%s{t}.{k}"
+        out.append(f"  %it{t}.n = add i32 %it{t}, 1")
+        out.append(f"  %c{t} = icmp slt i32 %it{t}.n, %n")
+        out.append(f"  br i1 %c{t}, label %{h}, label %{x}")
+        out.append(f"{x}:")
+        acc, prev, t, i = f"%s{t}.15", x, t + 1, i + 34
+    out.append("  %g = getelementptr i32, ptr addrspace(1) %out, i32 %own")
+    out.append(f"  store i32 {acc}, ptr addrspace(1) %g")
+    out.append("  ret void")
+    out.append("}")
+    out.append("!0 = !{i32 16, i32 16, i32 1}")
+    return out
+
+
 KINDS = {"straight": straight, "loops": loops, "wide": wide, "reads": reads,
-         "divchain": divchain}
+         "divchain": divchain, "tiles": tiles}
 
 if __name__ == "__main__":
     args = sys.argv[1:]

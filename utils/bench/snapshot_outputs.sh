@@ -76,7 +76,7 @@ for f in "$tmp"/*.mir; do
 done
 for kind in plain:straight plain,disjoint:straight plain:loops \
     plain,disjoint:loops plain:wide plain,disjoint:wide volatile:straight \
-    plain:reads plain:divchain; do
+    plain:reads plain:divchain plain:tiles; do
   flags=()
   IFS=, read -ra fl <<< "${kind%%:*}"
   for x in "${fl[@]}"; do [ "$x" = volatile ] || flags+=("--$x"); done
