@@ -143,45 +143,30 @@ struct Event {
   /// Opaque handle for the builder (e.g. an index into its instruction map).
   unsigned Tag = 0;
 
-  static Event access(AccessKind K, Location L, unsigned Tag = 0) {
+  static Event of(EventKind K, unsigned Tag = 0) {
     Event E;
-    E.Kind = Access;
+    E.Kind = K;
+    E.Tag = Tag;
+    return E;
+  }
+  static Event access(AccessKind K, Location L, unsigned Tag = 0) {
+    Event E = of(Access, Tag);
     E.AK = K;
     E.Loc = L;
-    E.Tag = Tag;
     return E;
   }
-  static Event barrier(unsigned Tag = 0) {
-    Event E;
-    E.Kind = Barrier;
-    E.Tag = Tag;
-    return E;
-  }
-  static Event signal(unsigned Tag = 0) {
-    Event E;
-    E.Kind = Signal;
-    E.Tag = Tag;
-    return E;
-  }
-  static Event barrierWait(unsigned Tag = 0) {
-    Event E;
-    E.Kind = BarrierWait;
-    E.Tag = Tag;
-    return E;
-  }
+  static Event barrier(unsigned Tag = 0) { return of(Barrier, Tag); }
+  static Event signal(unsigned Tag = 0) { return of(Signal, Tag); }
+  static Event barrierWait(unsigned Tag = 0) { return of(BarrierWait, Tag); }
   static Event tick(Counter C, uint8_t OrderClass = 0, unsigned Tag = 0) {
-    Event E;
-    E.Kind = Tick;
+    Event E = of(Tick, Tag);
     E.Ctr = C;
     E.OrderClass = OrderClass;
-    E.Tag = Tag;
     return E;
   }
   static Event wait(WaitThresholds W, unsigned Tag = 0) {
-    Event E;
-    E.Kind = Wait;
+    Event E = of(Wait, Tag);
     E.Waits = W;
-    E.Tag = Tag;
     return E;
   }
 };
