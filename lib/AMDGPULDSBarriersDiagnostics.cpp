@@ -7,7 +7,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "AMDGPULDSBarriersDiagnostics.h"
-#include "AMDGPULDSBarrierVerifier.h"
 #include "AMDGPULDSBarriersCommon.h"
 #include "LDSAccessModel.h"
 #include "LDSBarrierVerifier.h"
