@@ -12,6 +12,7 @@
 #include "AMDGPULDSBarriersCommon.h"
 #include "AMDGPUTargetFacts.h"
 #include "LDSAccessModel.h"
+#include "LDSBarrierVerifier.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/CodeGen/MachineBlockFrequencyInfo.h"
 #include "llvm/CodeGen/MachineFunction.h"

@@ -1,7 +1,7 @@
 //===- AMDGPULDSBarriersCommon.h - Helpers shared by the passes -----------===//
 //
-// Function-level facts and diagnostics used by both the placer and the
-// verifier pass.
+// Function-level facts, diagnostics, the reporting of verifier violations and
+// the phase timer, used by both the placer and the verifier pass.
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,16 +9,25 @@
 #define AMDGPU_LDS_BARRIERS_AMDGPULDSBARRIERSCOMMON_H
 
 #include "LDSThreadAddress.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/Pass.h"
+#include "llvm/Support/Timer.h"
+#include <optional>
 #include <string>
 
 namespace llvm {
 class DebugLoc;
 class Function;
+class MachineFunction;
 class MachineInstr;
+class MachineOptimizationRemarkEmitter;
 class Twine;
 
 namespace ldsbarriers {
+class LDSAccessModel;
+struct Violation;
 
 /// Whether every workgroup that runs \p F fits in one wave
 /// (amdgpu-flat-work-group-size or reqd_work_group_size).
@@ -43,6 +52,27 @@ void diagnose(const Function &F, const DebugLoc &DL, const Twine &Msg,
 
 /// "DS_WRITE_B32_gfx9 (k.hip:12:3)" for remarks and diagnostics.
 std::string describeInstr(const MachineInstr &MI);
+
+/// How violations are reported.
+enum class VerifyMode { Remark, Warning, Error };
+
+/// Reports \p Violations of the function modeled by \p Model; returns how
+/// many were reported.
+unsigned reportViolations(const MachineFunction &MF,
+                          const LDSAccessModel &Model,
+                          ArrayRef<Violation> Violations, VerifyMode Mode,
+                          MachineOptimizationRemarkEmitter &ORE,
+                          StringRef Context);
+
+/// Starts timing a phase of the pass (ending the previous one) under
+/// -time-passes, group "amdgpu-lds-barriers", so that each phase's cost can
+/// be set beside other passes'.
+inline void startPhase(std::optional<NamedRegionTimer> &Timer, StringRef Name,
+                       StringRef Description) {
+  Timer.reset();
+  Timer.emplace(Name, Description, "amdgpu-lds-barriers",
+                "AMDGPU LDS barrier placement phases", TimePassesIsEnabled);
+}
 
 } // namespace ldsbarriers
 } // namespace llvm

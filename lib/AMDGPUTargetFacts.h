@@ -13,7 +13,7 @@
 #ifndef AMDGPU_LDS_BARRIERS_AMDGPUTARGETFACTS_H
 #define AMDGPU_LDS_BARRIERS_AMDGPUTARGETFACTS_H
 
-#include "LDSAbstractProgram.h"
+#include "LDSCounters.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/TargetParser/TargetParser.h"

@@ -12,22 +12,6 @@
 using namespace llvm;
 using namespace llvm::ldsbarriers;
 
-StringRef llvm::ldsbarriers::getCounterName(Counter C) {
-  switch (C) {
-  case Counter::LDS:
-    return "lds";
-  case Counter::VM:
-    return "vm";
-  case Counter::Async:
-    return "async";
-  case Counter::Tensor:
-    return "tensor";
-  case Counter::Exp:
-    return "exp";
-  }
-  return "?";
-}
-
 StringRef llvm::ldsbarriers::getAccessKindName(AccessKind K) {
   switch (K) {
   case AccessKind::Read:

@@ -11,6 +11,7 @@
 #ifndef AMDGPU_LDS_BARRIERS_LDSABSTRACTPROGRAM_H
 #define AMDGPU_LDS_BARRIERS_LDSABSTRACTPROGRAM_H
 
+#include "LDSCounters.h"
 #include "LDSThreadAddress.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
@@ -25,55 +26,6 @@ namespace llvm {
 class raw_ostream;
 
 namespace ldsbarriers {
-
-/// Hardware counters on which LDS traffic completes.
-enum class Counter : uint8_t {
-  LDS,    // lgkmcnt (gfx9-11) / dscnt (gfx12): DS instructions.
-  VM,     // vmcnt / loadcnt: LDS DMA.
-  Async,  // asynccnt (gfx1250).
-  Tensor, // tensorcnt (gfx1250).
-  Exp,    // expcnt: LDS_DIRECT_LOAD / LDS_PARAM_LOAD.
-};
-constexpr unsigned NumCounters = 5;
-StringRef getCounterName(Counter C);
-
-/// A set of counters, one bit per Counter.
-using CounterMask = uint8_t;
-constexpr CounterMask counterBit(Counter C) {
-  return CounterMask(1u << unsigned(C));
-}
-
-/// Per-counter thresholds of a wait: the counter must drop to at most the
-/// value; NoWait leaves the counter alone.
-struct WaitThresholds {
-  static constexpr int NoWait = -1;
-  std::array<int, NumCounters> Value;
-  WaitThresholds() { Value.fill(NoWait); }
-  /// Waits for every counter in \p M to reach zero.
-  static WaitThresholds zero(CounterMask M) {
-    WaitThresholds W;
-    for (unsigned C = 0; C < NumCounters; ++C)
-      if (M & (1u << C))
-        W.Value[C] = 0;
-    return W;
-  }
-  /// Also waits for what \p O waits for (the stricter value wins).
-  WaitThresholds &operator|=(const WaitThresholds &O) {
-    for (unsigned C = 0; C < NumCounters; ++C)
-      if (O.Value[C] != NoWait && (Value[C] == NoWait || O.Value[C] < Value[C]))
-        Value[C] = O.Value[C];
-    return *this;
-  }
-  bool operator==(const WaitThresholds &O) const { return Value == O.Value; }
-  int &operator[](Counter C) { return Value[unsigned(C)]; }
-  int operator[](Counter C) const { return Value[unsigned(C)]; }
-  bool any() const {
-    for (int V : Value)
-      if (V != NoWait)
-        return true;
-    return false;
-  }
-};
 
 /// What an access does to LDS.
 enum class AccessKind : uint8_t {

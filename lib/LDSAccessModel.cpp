@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LDSAccessModel.h"
+#include "AMDGPULDSBarriersCommon.h"
 #include "LDSBranchUniformity.h"
 #include "llvm/Analysis/ScopedNoAliasAA.h"
 #include "llvm/Analysis/ValueTracking.h"

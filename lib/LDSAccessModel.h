@@ -19,7 +19,6 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/CodeGen/MachineBasicBlock.h"
 #include "llvm/Pass.h"
-#include "llvm/Support/Timer.h"
 #include <map>
 #include <optional>
 #include <string>
@@ -34,16 +33,6 @@ class MachineFunction;
 class MachineInstr;
 
 namespace ldsbarriers {
-
-/// Starts timing a phase of the pass (ending the previous one) under
-/// -time-passes, group "amdgpu-lds-barriers", so that each phase's cost can
-/// be set beside other passes'.
-inline void startPhase(std::optional<NamedRegionTimer> &Timer, StringRef Name,
-                       StringRef Description) {
-  Timer.reset();
-  Timer.emplace(Name, Description, "amdgpu-lds-barriers",
-                "AMDGPU LDS barrier placement phases", TimePassesIsEnabled);
-}
 
 class LDSAccessModel {
 public:

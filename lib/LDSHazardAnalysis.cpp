@@ -11,7 +11,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "LDSHazardAnalysis.h"
+#include "LDSSyncOrder.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/ErrorHandling.h"
 #include <algorithm>
 #include <iterator>
 #include <map>
@@ -116,23 +118,15 @@ bool join(State &Into, const State &From) {
 }
 
 /// Synchronization the placement proposes, at one point, in the order it
-/// applies: queries (the state before anything new), standalone waits,
-/// waits of pairs signalled elsewhere, monolithic barriers (a signal and its
-/// wait at the same point), then signals.
-enum SyncKind : uint8_t {
-  SyncQuery,
-  SyncOwnWait,
-  SyncWait,
-  SyncBarrier,
-  SyncSignal
-};
+/// applies (LDSSyncOrder.h). Waits completing existing barriers are applied
+/// with the barrier's event instead (CompletedWaits).
 struct NewSyncEvent {
   unsigned Index;
-  SyncKind Order;
+  SyncOrder Order;
   WaitThresholds Waits;
   unsigned Query = 0;
   bool operator<(const NewSyncEvent &O) const {
-    return Index != O.Index ? Index < O.Index : Order < O.Order;
+    return syncPrecedes(Index, Order, O.Index, O.Order);
   }
 };
 
@@ -189,18 +183,21 @@ public:
     NewSync.resize(P.Blocks.size());
     for (const auto &NB : Aug.Barriers) {
       if (NB.isSplit()) {
-        NewSync[NB.At.Block].push_back({NB.At.Index, SyncWait, {}});
+        NewSync[NB.At.Block].push_back(
+            {NB.At.Index, SyncOrder::BarrierWait, {}});
         NewSync[NB.SignalAt.Block].push_back(
-            {NB.SignalAt.Index, SyncSignal, NB.Waits});
+            {NB.SignalAt.Index, SyncOrder::Signal, NB.Waits});
       } else {
-        NewSync[NB.At.Block].push_back({NB.At.Index, SyncBarrier, NB.Waits});
+        NewSync[NB.At.Block].push_back(
+            {NB.At.Index, SyncOrder::Barrier, NB.Waits});
       }
     }
     for (const auto &NW : Aug.Waits)
-      NewSync[NW.At.Block].push_back({NW.At.Index, SyncOwnWait, NW.Waits});
+      NewSync[NW.At.Block].push_back(
+          {NW.At.Index, SyncOrder::OwnWait, NW.Waits});
     for (unsigned Q = 0; Q < Aug.Queries.size(); ++Q)
       NewSync[Aug.Queries[Q].Block].push_back(
-          {Aug.Queries[Q].Index, SyncQuery, {}, Q});
+          {Aug.Queries[Q].Index, SyncOrder::Query, {}, Q});
     Result.Queried.resize(Aug.Queries.size());
     for (auto &V : NewSync)
       std::sort(V.begin(), V.end());
@@ -256,7 +253,8 @@ public:
     std::vector<std::vector<PendingAccess>> Out(Queries.size());
     std::vector<std::vector<NewSyncEvent>> Added(P.Blocks.size());
     for (unsigned Q = 0; Q < Queries.size(); ++Q)
-      Added[Queries[Q].Block].push_back({Queries[Q].Index, SyncQuery, {}, Q});
+      Added[Queries[Q].Block].push_back(
+          {Queries[Q].Index, SyncOrder::Query, {}, Q});
     QueryOut = &Out;
     for (unsigned B : RPO) {
       if (Added[B].empty())
@@ -266,7 +264,7 @@ public:
       // of the run would).
       std::vector<NewSyncEvent> Saved = std::move(NewSync[B]), Others;
       for (const NewSyncEvent &E : Saved)
-        if (E.Order != SyncQuery)
+        if (E.Order != SyncOrder::Query)
           Others.push_back(E);
       llvm::sort(Added[B]);
       NewSync[B].clear();
@@ -305,24 +303,27 @@ private:
 
   void applySync(State &S, const NewSyncEvent &E, bool Record) {
     switch (E.Order) {
-    case SyncQuery:
+    case SyncOrder::Query:
       if (Record || QueryOut)
         for (const auto &[Id, L] : S)
           if (L > Complete)
             (QueryOut ? *QueryOut : Result.Queried)[E.Query].push_back(
                 {Accesses[Id], pendingCount(L), IterOf[Id].code()});
       return;
-    case SyncOwnWait:
+    case SyncOrder::OwnWait:
       return applyWait(S, E.Waits);
-    case SyncWait:
+    case SyncOrder::BarrierWait:
       return applyBarrierWait(S);
-    case SyncSignal:
+    case SyncOrder::Signal:
       applyWait(S, E.Waits);
       return applySignal(S);
-    case SyncBarrier:
+    case SyncOrder::Barrier:
       applyWait(S, E.Waits);
       return applyBarrier(S);
+    case SyncOrder::CompletedWait:
+      break;
     }
+    llvm_unreachable("completed waits are applied with the barrier's event");
   }
 
   /// An in-order operation on counter \p C, class \p Class, was issued:

@@ -108,9 +108,8 @@ struct Window {
 /// placement proposes to insert.
 struct Augmentation {
   /// A new barrier: monolithic when SignalAt == At; otherwise a split
-  /// barrier signalled at SignalAt and waited for at At. At one point, waits
-  /// of pairs signalled elsewhere come first, then monolithic barriers, then
-  /// signals.
+  /// barrier signalled at SignalAt and waited for at At. What goes at one
+  /// point is ordered by SyncOrder (LDSSyncOrder.h).
   struct NewBarrier {
     Point At;
     /// Hard waits right before the barrier (the signal).

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LDSSplitBarriers.h"
+#include "LDSSyncOrder.h"
 #include "llvm/ADT/SmallVector.h"
 #include <algorithm>
 
@@ -19,10 +20,9 @@ namespace {
 /// New synchronization at one point, in the order the analysis applies it.
 struct PointSync {
   unsigned Index;
-  unsigned Order; // 0: wait of a pair signalled elsewhere; 1: monolithic
-                  // barrier; 2: signal.
+  SyncOrder Order; // BarrierWait, Barrier or Signal.
   bool operator<(const PointSync &O) const {
-    return Index != O.Index ? Index < O.Index : Order < O.Order;
+    return syncPrecedes(Index, Order, O.Index, O.Order);
   }
 };
 
@@ -39,10 +39,11 @@ SignalState llvm::ldsbarriers::computeSignalState(const AbstractProgram &P,
   std::vector<std::vector<PointSync>> Extra(N);
   for (const auto &NB : Aug.Barriers) {
     if (NB.isSplit()) {
-      Extra[NB.At.Block].push_back({NB.At.Index, 0});
-      Extra[NB.SignalAt.Block].push_back({NB.SignalAt.Index, 2});
+      Extra[NB.At.Block].push_back({NB.At.Index, SyncOrder::BarrierWait});
+      Extra[NB.SignalAt.Block].push_back(
+          {NB.SignalAt.Index, SyncOrder::Signal});
     } else {
-      Extra[NB.At.Block].push_back({NB.At.Index, 1});
+      Extra[NB.At.Block].push_back({NB.At.Index, SyncOrder::Barrier});
     }
   }
   for (auto &V : Extra)
@@ -66,11 +67,11 @@ SignalState llvm::ldsbarriers::computeSignalState(const AbstractProgram &P,
     auto X = Extra[B].begin();
     for (unsigned I = 0; I <= Events.size(); ++I) {
       for (; X != Extra[B].end() && X->Index == I; ++X) {
-        if (X->Order == 0) {
+        if (X->Order == SyncOrder::BarrierWait) {
           if (!V && Record)
             Fail("barrier wait without a pending signal", {B, I});
           V = false;
-        } else if (X->Order == 2) {
+        } else if (X->Order == SyncOrder::Signal) {
           if (V && Record)
             Fail("signal while another signal is pending", {B, I});
           V = true;

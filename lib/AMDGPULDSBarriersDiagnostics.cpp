@@ -1,0 +1,355 @@
+//===- AMDGPULDSBarriersDiagnostics.cpp - What the placer reports ---------===//
+//
+// The placer's statistics, remarks and diagnostics about the input (windows,
+// redundant and uncoverable barriers, self-racing writes, pairs the
+// thread-index analysis proved apart), its debug dump and its self-check.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AMDGPULDSBarriersDiagnostics.h"
+#include "AMDGPULDSBarriersCommon.h"
+#include "LDSAccessModel.h"
+#include "LDSBarrierVerifier.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/CodeGen/MachineFunction.h"
+#include "llvm/CodeGen/MachineOptimizationRemarkEmitter.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Function.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace llvm::ldsbarriers;
+
+#define DEBUG_TYPE "amdgpu-lds-barriers"
+
+STATISTIC(NumWindows, "Number of hazard windows found");
+STATISTIC(NumRAW, "Number of read-after-write windows");
+STATISTIC(NumWAR, "Number of write-after-read windows");
+STATISTIC(NumWAW, "Number of write-after-write windows");
+STATISTIC(NumAtomic, "Number of windows involving an atomic");
+STATISTIC(NumOpaque, "Number of windows involving an opaque access");
+STATISTIC(NumRedundant, "Number of existing barriers that order nothing");
+STATISTIC(NumUncoverable, "Number of hazard windows no barrier can cover");
+
+/// Whether every pair of the two accesses' address forms is disjoint
+/// between work-items in launches of \p Shape. \p Cache, if given, holds
+/// enumerations for \p Shape only.
+static bool formsDisjoint(const AbstractProgram &P, const Location &A,
+                          const Location &B, const WorkgroupShape &Shape,
+                          ThreadIdCache *Cache = nullptr) {
+  if (!A.ThreadForm || !B.ThreadForm)
+    return false;
+  for (const ThreadAddress &X : P.ThreadForms[A.ThreadForm])
+    for (const ThreadAddress &Y : P.ThreadForms[B.ThreadForm])
+      if (workItemsMayOverlap(X, Y, Shape, Cache))
+        return false;
+  return true;
+}
+
+std::string llvm::ldsbarriers::boundHint(const AbstractProgram &P,
+                                         const Location &A, const Location &B) {
+  if (!A.ThreadForm || !B.ThreadForm)
+    return "";
+  WorkgroupShape OneD = P.Shape;
+  OneD.MaxDim[1] = OneD.MaxDim[2] = 1;
+  bool Is1D = P.Shape.MaxDim[1] == 1 && P.Shape.MaxDim[2] == 1;
+  if (!Is1D && formsDisjoint(P, A, B, OneD))
+    return "; disjoint if the workgroup is one-dimensional (a 1-D launch: "
+           "-amdgpu-lds-barriers-assume-1d-workgroups)";
+  // A smaller bound is advice only for a kernel that declares none: one
+  // that does was written for its size.
+  if (P.Shape.MaxFlat < 1024 || P.Shape.Required)
+    return "";
+  // The largest bound that proves it.
+  for (int64_t N = 512; N >= 64; N /= 2)
+    for (bool Flat : {false, true}) {
+      if (Flat && Is1D)
+        continue;
+      WorkgroupShape S = Flat ? OneD : P.Shape;
+      S.MaxFlat = N;
+      for (int64_t &M : S.MaxDim)
+        M = std::min(M, N);
+      if (formsDisjoint(P, A, B, S))
+        return "; disjoint with at most " + std::to_string(N) + " work-items" +
+               (Flat ? " in one dimension" : "") + " (__launch_bounds__(" +
+               std::to_string(N) + ")" + (Flat ? " and a 1-D launch" : "") +
+               ")";
+    }
+  return "";
+}
+
+/// Why no barrier can serve \p W: the divergent branch its accesses depend
+/// on (with its source location), and what the author can do.
+static std::string explainUncoverable(const AbstractProgram &P,
+                                      const LDSAccessModel &Model,
+                                      const Window &W) {
+  int Source = -1;
+  for (unsigned B : {W.Consumer.Block, W.Producer.Block})
+    if (Source < 0 && P.Blocks[B].NoBarrier)
+      Source = P.Blocks[B].DivergenceSource;
+  if (Source == Block::NotAKernel)
+    return "the function is not a kernel, and barriers are placed in kernels "
+           "only (a call site may be in divergent control flow or between "
+           "the caller's split-barrier signal and wait); inline the function "
+           "or synchronize its LDS accesses in the caller";
+  if (Source < 0)
+    return "every point that separates them is in divergent control flow or "
+           "between an existing split-barrier signal and its wait";
+  const MachineBasicBlock &MBB = Model.block(Source);
+  std::string Branch = "bb." + std::to_string(MBB.getNumber());
+  for (const MachineInstr &T : MBB.terminators())
+    if (T.isConditionalBranch()) {
+      Branch = describeInstr(T) + " in " + Branch;
+      if (const DebugLoc &DL = T.getDebugLoc())
+        Branch += " (" + DL->getFilename().str() + ":" +
+                  std::to_string(DL.getLine()) + ")";
+      break;
+    }
+  return "every point that separates them depends on the divergent branch " +
+         Branch +
+         ", which waves of one workgroup may take differently; hoist the LDS "
+         "accesses out of the divergent region or make the condition "
+         "uniform across the workgroup";
+}
+
+void llvm::ldsbarriers::countWindows(const Placement &R) {
+  NumWindows += R.InitialWindows.size();
+  for (const Window &W : R.InitialWindows) {
+    switch (W.Kind) {
+    case HazardKind::RAW:
+      ++NumRAW;
+      break;
+    case HazardKind::WAR:
+      ++NumWAR;
+      break;
+    case HazardKind::WAW:
+      ++NumWAW;
+      break;
+    case HazardKind::Atomic:
+      ++NumAtomic;
+      break;
+    case HazardKind::Opaque:
+      ++NumOpaque;
+      break;
+    }
+  }
+}
+
+void llvm::ldsbarriers::reportRedundantBarriers(
+    const AbstractProgram &P, const AnalysisOptions &AOpts, const Placement &R,
+    const LDSAccessModel &Model, MachineOptimizationRemarkEmitter &ORE) {
+  for (EventRef X : redundantBarriers(P, AOpts, R)) {
+    ++NumRedundant;
+    const MachineInstr &MI = Model.instr(X);
+    ORE.emit([&]() {
+      return MachineOptimizationRemarkAnalysis(DEBUG_TYPE, "RedundantBarrier",
+                                               MI.getDebugLoc(), MI.getParent())
+             << "redundant barrier: " << describeInstr(MI)
+             << " orders no conflicting LDS accesses";
+    });
+  }
+}
+
+void llvm::ldsbarriers::reportUncoverable(const Function &F,
+                                          const AbstractProgram &P,
+                                          const LDSAccessModel &Model,
+                                          const Placement &R, bool AsError) {
+  for (const Window &W : R.Uncoverable) {
+    ++NumUncoverable;
+    const MachineInstr &A = Model.instr(W.Producer);
+    const MachineInstr &B = Model.instr(W.Consumer);
+    diagnose(F, B.getDebugLoc(),
+             Twine(getHazardKindName(W.Kind)) + " hazard on " +
+                 Model.describeLocation(P.event(W.Consumer).Loc) + " between " +
+                 describeInstr(A) + " and " + describeInstr(B) +
+                 " cannot be covered: " + explainUncoverable(P, Model, W),
+             AsError ? DS_Error : DS_Warning);
+  }
+}
+
+void llvm::ldsbarriers::reportThreadDisjointPairs(
+    const AbstractProgram &P, const LDSAccessModel &Model,
+    MachineOptimizationRemarkEmitter &ORE) {
+  constexpr unsigned MaxRemarks = 256;
+  SmallVector<EventRef, 32> Accesses;
+  for (unsigned B = 0; B < P.Blocks.size(); ++B)
+    for (unsigned I = 0; I < P.Blocks[B].Events.size(); ++I) {
+      const Event &E = P.Blocks[B].Events[I];
+      if (E.Kind == Event::Access && E.Loc.ThreadForm)
+        Accesses.push_back({B, I});
+    }
+  unsigned Emitted = 0;
+  for (unsigned I = 0; I < Accesses.size() && Emitted < MaxRemarks; ++I)
+    for (unsigned J = I; J < Accesses.size() && Emitted < MaxRemarks; ++J) {
+      const Event &A = P.event(Accesses[I]), &B = P.event(Accesses[J]);
+      if (A.AK == AccessKind::Read && B.AK == AccessKind::Read)
+        continue;
+      Location BlindA = A.Loc, BlindB = B.Loc;
+      BlindA.ThreadForm = BlindB.ThreadForm = 0;
+      if (!P.mayOverlap(BlindA, BlindB))
+        continue;
+      // Apart always, or only within one iteration of their stage loop.
+      bool Always = P.threadDisjoint(A.Loc, B.Loc);
+      unsigned Loop = P.stageLoop(A.Loc);
+      if (!Always && !(Loop && Loop == P.stageLoop(B.Loc) &&
+                       P.threadDisjoint(A.Loc, B.Loc,
+                                        IterationRelation::distance(Loop, 0))))
+        continue;
+      ++Emitted;
+      const MachineInstr &MA = Model.instr(Accesses[I]);
+      const MachineInstr &MB = Model.instr(Accesses[J]);
+      std::string Why =
+          "no hazard between " + describeInstr(MA) + " and " +
+          describeInstr(MB) + (I == J ? " (itself, in other work-items)" : "") +
+          (Always ? ": different work-items touch different bytes; "
+                  : " in one iteration of their loop: they use different "
+                    "stage slots (across iterations they may meet); ") +
+          "addresses " + Model.describeThreadForm(A.Loc) + " and " +
+          Model.describeThreadForm(B.Loc) + ", " + Model.describeShape();
+      LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": " << Why << "\n");
+      ORE.emit([&]() {
+        return MachineOptimizationRemarkAnalysis(
+                   DEBUG_TYPE, Always ? "ThreadDisjoint" : "StageSlots",
+                   MB.getDebugLoc(), MB.getParent())
+               << Why;
+      });
+    }
+}
+
+void llvm::ldsbarriers::reportSelfRaces(const Function &F,
+                                        const AbstractProgram &P,
+                                        const LDSAccessModel &Model,
+                                        unsigned WaveSize) {
+  constexpr unsigned MaxWarnings = 8;
+  unsigned Emitted = 0;
+  WorkgroupShape OneD = P.Shape;
+  OneD.MaxDim[1] = OneD.MaxDim[2] = 1;
+  // Per address form (many accesses share one): whether it meets itself.
+  DenseMap<unsigned, bool> SelfMeets;
+  // A form met with itself is enumerated once, not once per side.
+  ThreadIdCache OneDIds;
+  auto Meets = [&](const Location &L) {
+    auto [It, Inserted] = SelfMeets.try_emplace(L.ThreadForm, false);
+    if (Inserted)
+      It->second =
+          !P.threadDisjoint(L, L) && !formsDisjoint(P, L, L, OneD, &OneDIds);
+    return It->second;
+  };
+  // An LDS DMA's form is its wave's transfer: only different waves race.
+  auto WavesMeet = [&](const Location &L) {
+    return llvm::any_of(P.ThreadForms[L.ThreadForm],
+                        [&](const ThreadAddress &TA) {
+                          return wavesMayOverlap(TA, P.Shape, WaveSize);
+                        });
+  };
+  for (unsigned B = 0; B < P.Blocks.size() && Emitted < MaxWarnings; ++B)
+    for (unsigned I = 0; I < P.Blocks[B].Events.size(); ++I) {
+      const Event &E = P.Blocks[B].Events[I];
+      bool Writes = E.AK == AccessKind::Write ||
+                    (E.AK == AccessKind::Atomic && !E.CommutativeOp);
+      // Rows of a 2-D launch meeting in an index of threadIdx.x alone are
+      // an assumption about the launch, not a fault of the instruction:
+      // only what a one-dimensional launch would not fix is reported.
+      if (E.Kind != Event::Access || !Writes || !E.Loc.ThreadForm ||
+          (E.Async && E.Ctr == Counter::VM ? !WavesMeet(E.Loc) : !Meets(E.Loc)))
+        continue;
+      const MachineInstr &MI = Model.instr({B, I});
+      diagnose(F, MI.getDebugLoc(),
+               describeInstr(MI) +
+                   ": different work-items may write the same LDS bytes in "
+                   "one execution of this instruction (address " +
+                   Model.describeThreadForm(E.Loc) + ", " +
+                   Model.describeShape() + "); no barrier can order them" +
+                   boundHint(P, E.Loc, E.Loc),
+               DS_Warning);
+      if (++Emitted == MaxWarnings)
+        break;
+    }
+}
+
+void llvm::ldsbarriers::dumpPlacement(const MachineFunction &MF,
+                                      const AbstractProgram &P,
+                                      const LDSAccessModel &Model,
+                                      const Placement &R) {
+  raw_ostream &OS = dbgs();
+  OS << "=== amdgpu-lds-barriers: " << MF.getName() << " ===\n";
+  P.print(OS);
+  auto PrintWindow = [&](const Window &W) {
+    OS << "  " << getHazardKindName(W.Kind) << " bb." << W.Producer.Block << ":"
+       << W.Producer.Index << " -> bb." << W.Consumer.Block << ":"
+       << W.Consumer.Index << " on "
+       << Model.describeLocation(P.event(W.Consumer).Loc) << "\n";
+  };
+  OS << "windows (" << R.InitialWindows.size() << "):\n";
+  for (const Window &W : R.InitialWindows)
+    PrintWindow(W);
+  for (const auto &CB : R.CompletedBarriers)
+    OS << "complete existing barrier bb." << CB.Barrier.Block << ":"
+       << CB.Barrier.Index << "\n";
+  for (const auto &NB : R.Barriers) {
+    OS << "barrier at bb." << NB.At.Block << ":" << NB.At.Index;
+    if (NB.isSplit())
+      OS << " signalled at bb." << NB.SignalAt.Block << ":"
+         << NB.SignalAt.Index;
+    OS << "\n";
+  }
+  for (const Window &W : R.Uncoverable) {
+    OS << "uncoverable:";
+    PrintWindow(W);
+  }
+  OS << "cost " << R.Cost << (R.ProvenOptimal ? " (optimal)" : "") << "\n";
+}
+
+void llvm::ldsbarriers::selfCheck(MachineFunction &MF, const TargetFacts &Facts,
+                                  const Placement &R,
+                                  const LDSAccessModel &Before,
+                                  const SelfCheckOptions &SC) {
+  LDSAccessModel After(MF, Facts, /*MBFI=*/nullptr, SC.TrustScalarBranches,
+                       threadAnalysis(), &Before);
+  VerifierOptions Opts;
+  wawPolicy(SC.WAW, Opts.WAW, Opts.AsyncWAW);
+  // Barrier events the input already had: their divergence or pairing is
+  // the input's problem, reported as a warning, not an internal error.
+  SmallPtrSet<const MachineInstr *, 8> InputBarriers;
+  const AbstractProgram &BP = Before.program();
+  for (unsigned B = 0; B < BP.Blocks.size(); ++B)
+    for (unsigned I = 0; I < BP.Blocks[B].Events.size(); ++I)
+      if (BP.Blocks[B].Events[I].Kind != Event::Access &&
+          BP.Blocks[B].Events[I].Kind != Event::Wait &&
+          BP.Blocks[B].Events[I].Kind != Event::Tick)
+        InputBarriers.insert(&Before.instr({B, I}));
+  const AbstractProgram &AP = After.program();
+  std::vector<Violation> Unexpected, FromInput;
+  for (const Violation &V : verifySynchronization(After.program(), Opts)) {
+    if (V.Kind != Violation::Race && V.Kind != Violation::InFlight &&
+        V.Later.Index < AP.Blocks[V.Later.Block].Events.size() &&
+        InputBarriers.count(&After.instr(V.Later))) {
+      FromInput.push_back(V);
+      continue;
+    }
+    // One wave per workgroup: accesses of other waves do not exist.
+    bool Known = SC.SingleWave && V.Kind == Violation::Race;
+    if (V.Kind == Violation::Race)
+      for (const Window &W : R.Uncoverable)
+        Known |= &Before.instr(W.Producer) == &After.instr(V.Earlier) &&
+                 &Before.instr(W.Consumer) == &After.instr(V.Later);
+    if (!Known)
+      Unexpected.push_back(V);
+  }
+  MachineOptimizationRemarkEmitter ORE(MF, nullptr);
+  reportViolations(MF, After, FromInput, VerifyMode::Warning, ORE,
+                   "in the input");
+  if (Unexpected.empty())
+    return;
+  if (SC.Strategy != PlacementStrategy::Optimal) {
+    reportViolations(MF, After, Unexpected, VerifyMode::Warning, ORE,
+                     "the '" + getPlacementStrategyName(SC.Strategy).str() +
+                         "' strategy's placement failed verification");
+    return;
+  }
+  reportViolations(MF, After, Unexpected, VerifyMode::Error, ORE,
+                   "internal error, placement failed verification");
+}

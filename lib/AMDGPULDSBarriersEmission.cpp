@@ -1,0 +1,152 @@
+//===- AMDGPULDSBarriersEmission.cpp - Emitting a placement ---------------===//
+//
+// Walks the placement's items (orderedSync) and has the generation's
+// BarrierEmitter insert each, with its statistic and remark.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AMDGPULDSBarriersEmission.h"
+#include "AMDGPULDSBarriersCommon.h"
+#include "AMDGPULDSBarriersDiagnostics.h"
+#include "LDSAccessModel.h"
+#include "LDSBarrierEmitter.h"
+#include "LDSSyncOrder.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/CodeGen/MachineOptimizationRemarkEmitter.h"
+
+using namespace llvm;
+using namespace llvm::ldsbarriers;
+
+#define DEBUG_TYPE "amdgpu-lds-barriers"
+
+STATISTIC(NumBarriers, "Number of barriers inserted");
+STATISTIC(NumCompletedBarriers,
+          "Number of existing barriers given the wait they lacked");
+STATISTIC(NumWaits, "Number of counter waits inserted for asynchronous "
+                    "transfers of the wave itself");
+
+namespace {
+
+/// One placement's emission into one function.
+class PlacementEmission {
+public:
+  PlacementEmission(const Placement &R, const LDSAccessModel &Model,
+                    const BarrierEmitter &Emitter, bool Split,
+                    bool AdjacentSignal, MachineOptimizationRemarkEmitter &ORE)
+      : R(R), Model(Model), Emitter(Emitter), Split(Split),
+        AdjacentSignal(AdjacentSignal), ORE(ORE) {}
+
+  void run() {
+    std::vector<SyncItem> Items =
+        orderedSync(R.Barriers, R.CompletedBarriers, R.Waits);
+    for (unsigned K = 0; K < Items.size(); ++K) {
+      const SyncItem &It = Items[K];
+      switch (It.What) {
+      case SyncOrder::Query:
+        break;
+      case SyncOrder::OwnWait:
+        emitOwnWait(It);
+        break;
+      case SyncOrder::CompletedWait:
+        emitCompletedWait(It);
+        break;
+      case SyncOrder::BarrierWait:
+      case SyncOrder::Barrier:
+      case SyncOrder::Signal:
+        // Only an earlier barrier part at the point keeps a signal down.
+        emitBarrierPart(It, K == 0 || !isBarrierPart(Items[K - 1].What) ||
+                                !(Items[K - 1].At == It.At));
+        break;
+      }
+    }
+  }
+
+private:
+  static bool isBarrierPart(SyncOrder O) { return O >= SyncOrder::BarrierWait; }
+
+  void emitOwnWait(const SyncItem &It) {
+    MachineBasicBlock &MBB = Model.block(It.At.Block);
+    MachineBasicBlock::iterator Pos = Model.insertionPoint(It.At);
+    DebugLoc DL = Pos != MBB.end() ? Pos->getDebugLoc() : DebugLoc();
+    Emitter.insertWait(MBB, Pos, It.Waits, DL);
+    ++NumWaits;
+    ORE.emit([&]() {
+      return MachineOptimizationRemark(DEBUG_TYPE, "AsyncWaitInserted", DL,
+                                       &MBB)
+             << "inserted counter wait: an asynchronous transfer of this wave "
+                "may still be accessing the bytes the next instruction uses";
+    });
+  }
+
+  void emitCompletedWait(const SyncItem &It) {
+    MachineInstr &Barrier = Model.instr(It.At);
+    Emitter.insertWaitBefore(Barrier, It.Waits);
+    ++NumCompletedBarriers;
+    ORE.emit([&]() {
+      return MachineOptimizationRemark(DEBUG_TYPE, "BarrierWaitAdded",
+                                       Barrier.getDebugLoc(),
+                                       Barrier.getParent())
+             << "added the wait that existing barrier lacked for an LDS "
+                "access still in flight at it";
+    });
+  }
+
+  void emitBarrierPart(const SyncItem &It, bool FirstAtPoint) {
+    MachineBasicBlock &MBB = Model.block(It.At.Block);
+    MachineBasicBlock::iterator Pos = Model.insertionPoint(It.At);
+    DebugLoc DL = Pos != MBB.end() ? Pos->getDebugLoc() : DebugLoc();
+    MachineBasicBlock::iterator SignalPos =
+        FirstAtPoint && !AdjacentSignal ? Model.earliestInsertionPoint(It.At)
+                                        : Pos;
+    if (It.What == SyncOrder::Signal) {
+      Emitter.insertSignal(MBB, SignalPos, It.Waits, DL);
+      return;
+    }
+    if (It.What == SyncOrder::BarrierWait) {
+      Emitter.insertBarrierWait(MBB, Pos, DL);
+    } else if (Split) {
+      Emitter.insertSignal(MBB, SignalPos, It.Waits, DL);
+      Emitter.insertBarrierWait(MBB, Pos, DL);
+    } else {
+      Emitter.insertBarrier(MBB, Pos, It.Waits, DL);
+    }
+    ++NumBarriers;
+    ORE.emit([&]() { return barrierRemark(It.Index, DL, MBB); });
+  }
+
+  /// The remark for new barrier \p I: the windows it serves.
+  MachineOptimizationRemark barrierRemark(unsigned I, const DebugLoc &DL,
+                                          const MachineBasicBlock &MBB) const {
+    const AbstractProgram &P = Model.program();
+    MachineOptimizationRemark Rem(DEBUG_TYPE, "BarrierInserted", DL, &MBB);
+    Rem << (R.Barriers[I].isSplit() ? "inserted split barrier (wait here, "
+                                      "signal earlier in the block)"
+                                    : "inserted barrier");
+    for (unsigned WI : R.Serves[I]) {
+      const Window &W = R.Windows[WI];
+      Rem << "; " << getHazardKindName(W.Kind) << " on "
+          << Model.describeLocation(P.event(W.Consumer).Loc) << " between "
+          << describeInstr(Model.instr(W.Producer)) << " and "
+          << describeInstr(Model.instr(W.Consumer))
+          << boundHint(P, P.event(W.Producer).Loc, P.event(W.Consumer).Loc);
+    }
+    return Rem;
+  }
+
+  const Placement &R;
+  const LDSAccessModel &Model;
+  const BarrierEmitter &Emitter;
+  bool Split;
+  bool AdjacentSignal;
+  MachineOptimizationRemarkEmitter &ORE;
+};
+
+} // namespace
+
+void llvm::ldsbarriers::emitPlacement(const Placement &R,
+                                      const LDSAccessModel &Model,
+                                      const BarrierEmitter &Emitter, bool Split,
+                                      bool AdjacentSignal,
+                                      MachineOptimizationRemarkEmitter &ORE) {
+  PlacementEmission(R, Model, Emitter, Split, AdjacentSignal, ORE).run();
+}

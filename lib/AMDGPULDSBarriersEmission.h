@@ -1,0 +1,32 @@
+//===- AMDGPULDSBarriersEmission.h - Emitting a placement -------*- C++ -*-===//
+//
+// Inserts what a placement decided into the machine function, in the order
+// of LDSSyncOrder.h, with a remark for each insertion.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMDGPU_LDS_BARRIERS_AMDGPULDSBARRIERSEMISSION_H
+#define AMDGPU_LDS_BARRIERS_AMDGPULDSBARRIERSEMISSION_H
+
+#include "LDSBarrierPlacement.h"
+
+namespace llvm {
+class MachineOptimizationRemarkEmitter;
+
+namespace ldsbarriers {
+class BarrierEmitter;
+class LDSAccessModel;
+
+/// Inserts the standalone waits, the waits existing barriers lack and the
+/// new barriers of \p R into the function \p Model models, through
+/// \p Emitter (\p Split: the target has split barriers). Unless
+/// \p AdjacentSignal, a signal first at its point goes right after the
+/// previous event, above unrelated code.
+void emitPlacement(const Placement &R, const LDSAccessModel &Model,
+                   const BarrierEmitter &Emitter, bool Split,
+                   bool AdjacentSignal, MachineOptimizationRemarkEmitter &ORE);
+
+} // namespace ldsbarriers
+} // namespace llvm
+
+#endif
