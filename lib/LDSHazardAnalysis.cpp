@@ -23,56 +23,6 @@
 using namespace llvm;
 using namespace llvm::ldsbarriers;
 
-StringRef llvm::ldsbarriers::getHazardKindName(HazardKind K) {
-  switch (K) {
-  case HazardKind::RAW:
-    return "RAW";
-  case HazardKind::WAR:
-    return "WAR";
-  case HazardKind::WAW:
-    return "WAW";
-  case HazardKind::Atomic:
-    return "atomic";
-  case HazardKind::Opaque:
-    return "opaque";
-  }
-  return "?";
-}
-
-std::optional<HazardKind>
-llvm::ldsbarriers::conflictKind(const Event &Earlier, const Event &Later,
-                                const AnalysisOptions &Opts) {
-  if (Earlier.AK == AccessKind::Opaque || Later.AK == AccessKind::Opaque)
-    return HazardKind::Opaque;
-  if (Earlier.AK == AccessKind::Atomic || Later.AK == AccessKind::Atomic) {
-    // The same commutative operation gives the same result in any order.
-    if (Earlier.AK == Later.AK && Earlier.CommutativeOp &&
-        Earlier.CommutativeOp == Later.CommutativeOp)
-      return std::nullopt;
-    return HazardKind::Atomic;
-  }
-  if (Earlier.AK == AccessKind::Read)
-    return Later.AK == AccessKind::Read ? std::nullopt
-                                        : std::optional(HazardKind::WAR);
-  if (Later.AK == AccessKind::Read)
-    return HazardKind::RAW;
-  if (!(Earlier.Async || Later.Async ? Opts.AsyncWAW : Opts.WAW))
-    return std::nullopt;
-  return HazardKind::WAW;
-}
-
-bool llvm::ldsbarriers::accessesConflict(
-    const AbstractProgram &P, const Event &Earlier, const Event &Later,
-    const AnalysisOptions &Opts, HazardKind *Kind, IterationRelation Rel) {
-  // The kinds first: they are cheap, the bytes (thread forms) are not.
-  std::optional<HazardKind> K = conflictKind(Earlier, Later, Opts);
-  if (!K || !P.mayOverlap(Earlier.Loc, Later.Loc, Rel))
-    return false;
-  if (Kind)
-    *Kind = *K;
-  return true;
-}
-
 namespace {
 
 /// Progress of an unordered access, as a level where larger is worse:
