@@ -41,6 +41,7 @@
 #include "llvm/IR/CallingConv.h"
 #include "llvm/IR/Function.h"
 #include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/Support/AMDGPUAddrSpace.h"
 
 using namespace llvm;
 using namespace llvm::ldsbarriers;
@@ -296,7 +297,8 @@ void Analysis::forgetStackSlots(const MachineInstr &MI, State &S) {
   int FI = stackObjectOf(MI);
   bool Private = MI.memoperands_empty();
   for (const MachineMemOperand *MMO : MI.memoperands())
-    Private |= MMO->getAddrSpace() == 5 || MMO->getAddrSpace() == 0;
+    Private |= MMO->getAddrSpace() == AMDGPUAS::PRIVATE_ADDRESS ||
+               MMO->getAddrSpace() == AMDGPUAS::FLAT_ADDRESS;
   if (!Private)
     return;
   llvm::erase_if(S.Slots, [&](const auto &E) {
