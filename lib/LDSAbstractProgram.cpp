@@ -111,6 +111,25 @@ template <> struct GraphTraits<GraphView *> : GraphTraits<GraphNode *> {
 };
 } // namespace llvm
 
+std::vector<uint8_t> AbstractProgram::reachableBlocks() const {
+  std::vector<uint8_t> Reachable(Blocks.size(), 0);
+  std::vector<unsigned> Work;
+  if (Entry < Blocks.size()) {
+    Reachable[Entry] = 1;
+    Work.push_back(Entry);
+  }
+  while (!Work.empty()) {
+    unsigned X = Work.back();
+    Work.pop_back();
+    for (unsigned S : Blocks[X].Succs)
+      if (!Reachable[S]) {
+        Reachable[S] = 1;
+        Work.push_back(S);
+      }
+  }
+  return Reachable;
+}
+
 std::vector<unsigned> AbstractProgram::reversePostOrder() const {
   Graph G(Blocks.size());
   for (unsigned B = 0; B < Blocks.size(); ++B)
@@ -363,21 +382,8 @@ void llvm::ldsbarriers::markDivergentBlocks(AbstractProgram &P) {
   // branches of the blocks found join the work list: dependence on a
   // divergent branch is transitive.
   // Branches no wave executes (unreachable blocks) make nothing divergent.
-  std::vector<uint8_t> Reachable(N, 0);
+  std::vector<uint8_t> Reachable = P.reachableBlocks();
   std::vector<unsigned> Work;
-  if (P.Entry < N) {
-    Reachable[P.Entry] = 1;
-    Work.push_back(P.Entry);
-  }
-  while (!Work.empty()) {
-    unsigned X = Work.back();
-    Work.pop_back();
-    for (unsigned S : P.Blocks[X].Succs)
-      if (!Reachable[S]) {
-        Reachable[S] = 1;
-        Work.push_back(S);
-      }
-  }
   std::vector<uint8_t> Queued(N, 0);
   for (unsigned X = 0; X < N; ++X)
     if (P.Blocks[X].DivergentBranch && Reachable[X]) {

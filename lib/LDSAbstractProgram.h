@@ -273,6 +273,8 @@ struct AbstractProgram {
 
   /// Predecessor lists, derived from the successor lists.
   std::vector<SmallVector<unsigned, 2>> predecessors() const;
+  /// Per block, 1 when a path from the entry reaches it.
+  std::vector<uint8_t> reachableBlocks() const;
   /// Blocks reachable from the entry, in reverse post-order.
   std::vector<unsigned> reversePostOrder() const;
 

@@ -195,36 +195,27 @@ unsigned ThreadAddressBuilder::symbol(const void *Key) {
   return Symbols.try_emplace(Key, Symbols.size() + 1).first->second;
 }
 
-static int workItemDim(const Value *V) {
-  if (const auto *II = dyn_cast<IntrinsicInst>(V)) {
-    switch (II->getIntrinsicID()) {
-    case Intrinsic::amdgcn_workitem_id_x:
-      return 0;
-    case Intrinsic::amdgcn_workitem_id_y:
-      return 1;
-    case Intrinsic::amdgcn_workitem_id_z:
-      return 2;
-    default:
-      break;
-    }
-  }
+/// The dimension (0 to 2) of \p V when it is a call of one of the
+/// intrinsics \p Ids (x, y, z), or -1.
+static int intrinsicDim(const Value *V,
+                        const std::array<Intrinsic::ID, 3> &Ids) {
+  if (const auto *II = dyn_cast<IntrinsicInst>(V))
+    for (int D = 0; D < 3; ++D)
+      if (II->getIntrinsicID() == Ids[D])
+        return D;
   return -1;
 }
 
+static int workItemDim(const Value *V) {
+  return intrinsicDim(V, {Intrinsic::amdgcn_workitem_id_x,
+                          Intrinsic::amdgcn_workitem_id_y,
+                          Intrinsic::amdgcn_workitem_id_z});
+}
+
 static int workGroupDim(const Value *V) {
-  if (const auto *II = dyn_cast<IntrinsicInst>(V)) {
-    switch (II->getIntrinsicID()) {
-    case Intrinsic::amdgcn_workgroup_id_x:
-      return 0;
-    case Intrinsic::amdgcn_workgroup_id_y:
-      return 1;
-    case Intrinsic::amdgcn_workgroup_id_z:
-      return 2;
-    default:
-      break;
-    }
-  }
-  return -1;
+  return intrinsicDim(V, {Intrinsic::amdgcn_workgroup_id_x,
+                          Intrinsic::amdgcn_workgroup_id_y,
+                          Intrinsic::amdgcn_workgroup_id_z});
 }
 
 /// Whether \p V has one value for every work-item of the workgroup and every
