@@ -91,6 +91,12 @@ template <> struct GraphTraits<GraphNode *> {
   static NodeRef getEntryNode(NodeRef N) { return N; }
   static ChildIteratorType child_begin(NodeRef N) { return N->Succs.begin(); }
   static ChildIteratorType child_end(NodeRef N) { return N->Succs.end(); }
+  // Dense numbers: the dominator tree indexes arrays instead of a map.
+  static unsigned getNumber(NodeRef N) { return N->Index; }
+};
+template <> struct GraphTraits<const GraphNode *> {
+  using NodeRef = const GraphNode *;
+  static unsigned getNumber(NodeRef N) { return N->Index; }
 };
 template <> struct GraphTraits<Inverse<GraphNode *>> {
   using NodeRef = GraphNode *;
@@ -102,6 +108,8 @@ template <> struct GraphTraits<Inverse<GraphNode *>> {
 template <> struct GraphTraits<GraphView *> : GraphTraits<GraphNode *> {
   using nodes_iterator = pointer_iterator<std::vector<GraphNode>::iterator>;
   static NodeRef getEntryNode(GraphView *G) { return G->Root; }
+  static unsigned getMaxNumber(GraphView *G) { return G->Nodes.size(); }
+  static unsigned getNumberEpoch(GraphView *) { return 0; }
   static nodes_iterator nodes_begin(GraphView *G) {
     return nodes_iterator(G->Nodes.begin());
   }
