@@ -260,8 +260,9 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   LDSAccessModel &Model = *ModelStorage;
   // One wave per workgroup: nothing to order between waves, but the wave's
   // own asynchronous transfers still need their counter waits.
-  bool SingleWave = isSingleWave(F, Facts.getWaveSize());
-  std::string Ignored = getWorkgroupShape(F).Ignored;
+  WorkgroupShape Launch = getWorkgroupShape(F);
+  bool SingleWave = isSingleWave(Launch, Facts.getWaveSize());
+  const std::string &Ignored = Launch.Ignored;
   if (!Ignored.empty())
     diagnose(F, DebugLoc(),
              "ignoring " + Ignored +

@@ -40,8 +40,13 @@ void llvm::ldsbarriers::wawPolicy(int Option, bool &DS, bool &Async) {
   Async = Option == cl::BOU_TRUE;
 }
 
+bool llvm::ldsbarriers::isSingleWave(const WorkgroupShape &Shape,
+                                     unsigned WaveSize) {
+  return Shape.MaxFlat <= WaveSize;
+}
+
 bool llvm::ldsbarriers::isSingleWave(const Function &F, unsigned WaveSize) {
-  return getWorkgroupShape(F).MaxFlat <= WaveSize;
+  return isSingleWave(getWorkgroupShape(F), WaveSize);
 }
 
 void llvm::ldsbarriers::diagnose(const Function &F, const DebugLoc &DL,

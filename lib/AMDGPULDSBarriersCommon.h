@@ -32,6 +32,8 @@ struct Violation;
 /// Whether every workgroup that runs \p F fits in one wave
 /// (amdgpu-flat-work-group-size or reqd_work_group_size).
 bool isSingleWave(const Function &F, unsigned WaveSize);
+/// The same for the launch bounds already read (getWorkgroupShape).
+bool isSingleWave(const WorkgroupShape &Shape, unsigned WaveSize);
 
 /// Whether the thread-index analysis is on
 /// (-amdgpu-lds-barriers-thread-analysis, default on): shared by the placer and

@@ -15,6 +15,7 @@
 #include "llvm/TargetParser/TargetParser.h"
 #include <map>
 #include <mutex>
+#include <optional>
 
 using namespace llvm;
 using namespace llvm::ldsbarriers;
@@ -204,29 +205,19 @@ static OpcodeInfo classifyUncached(const MCInstrInfo &MII, unsigned Opcode) {
   return Info;
 }
 
-static OpcodeInfo classifyLDSRole(StringRef G) {
-  OpcodeInfo Info;
-
-  if (G == "S_BARRIER") {
-    Info.Role = OpcodeRole::Barrier;
-    return Info;
-  }
-  if (G == "S_BARRIER_SIGNAL_IMM" || G == "S_BARRIER_SIGNAL_ISFIRST_IMM") {
-    Info.Role = OpcodeRole::BarrierSignal;
-    return Info;
-  }
-  if (G == "S_BARRIER_WAIT") {
-    Info.Role = OpcodeRole::BarrierWait;
-    return Info;
-  }
-  if (G.starts_with("S_BARRIER_") || G.starts_with("S_WAKEUP_BARRIER")) {
-    Info.Role = OpcodeRole::UnmodeledBarrier;
-    return Info;
-  }
-  if (G.ends_with("_soft") || G == "S_WAITCNT_lds_direct") {
-    Info.Role = OpcodeRole::SoftWait;
-    return Info;
-  }
+/// Barriers, waits and branches: the instructions that order the waves or
+/// steer them.
+static std::optional<OpcodeRole> classifySyncRole(StringRef G) {
+  if (G == "S_BARRIER")
+    return OpcodeRole::Barrier;
+  if (G == "S_BARRIER_SIGNAL_IMM" || G == "S_BARRIER_SIGNAL_ISFIRST_IMM")
+    return OpcodeRole::BarrierSignal;
+  if (G == "S_BARRIER_WAIT")
+    return OpcodeRole::BarrierWait;
+  if (G.starts_with("S_BARRIER_") || G.starts_with("S_WAKEUP_BARRIER"))
+    return OpcodeRole::UnmodeledBarrier;
+  if (G.ends_with("_soft") || G == "S_WAITCNT_lds_direct")
+    return OpcodeRole::SoftWait;
   if (StringSwitch<bool>(G)
           .Cases({"S_WAITCNT", "S_WAITCNT_LGKMCNT", "S_WAITCNT_VMCNT",
                   "S_WAITCNT_EXPCNT"},
@@ -235,58 +226,61 @@ static OpcodeInfo classifyLDSRole(StringRef G) {
                   "S_WAIT_STORECNT_DSCNT", "S_WAIT_ASYNCCNT",
                   "S_WAIT_TENSORCNT", "S_WAIT_EXPCNT"},
                  true)
-          .Default(false)) {
-    Info.Role = OpcodeRole::HardWait;
-    return Info;
-  }
-
+          .Default(false))
+    return OpcodeRole::HardWait;
   if (G == "S_CBRANCH_EXECZ" || G == "S_CBRANCH_EXECNZ" || G == "SI_IF" ||
-      G == "SI_ELSE" || G == "SI_LOOP") {
-    Info.Role = OpcodeRole::ExecBranch;
-    return Info;
-  }
+      G == "SI_ELSE" || G == "SI_LOOP")
+    return OpcodeRole::ExecBranch;
   if (G == "S_CBRANCH_SCC0" || G == "S_CBRANCH_SCC1" || G == "S_CBRANCH_VCCZ" ||
-      G == "S_CBRANCH_VCCNZ") {
-    Info.Role = OpcodeRole::ScalarBranch;
+      G == "S_CBRANCH_VCCNZ")
+    return OpcodeRole::ScalarBranch;
+  return std::nullopt;
+}
+
+/// DS_ instructions: which touch LDS memory, and how.
+static OpcodeInfo classifyDSRole(StringRef G) {
+  OpcodeInfo Info;
+  // Lane permutes, GWS, GDS-only and ordered-count use no LDS memory.
+  if (G.starts_with("DS_GWS_") || G == "DS_ORDERED_COUNT" ||
+      G.starts_with("DS_PERMUTE_") || G.starts_with("DS_BPERMUTE_") ||
+      G.starts_with("DS_SWIZZLE_") || G == "DS_NOP" || G.contains("_GS_REG_"))
+    return Info;
+  if (G == "DS_DIRECT_LOAD" || G == "DS_PARAM_LOAD") {
+    Info.Role = OpcodeRole::LDSDirect;
     return Info;
   }
-  if (G.starts_with("DS_")) {
-    // Lane permutes, GWS, GDS-only and ordered-count use no LDS memory.
-    if (G.starts_with("DS_GWS_") || G == "DS_ORDERED_COUNT" ||
-        G.starts_with("DS_PERMUTE_") || G.starts_with("DS_BPERMUTE_") ||
-        G.starts_with("DS_SWIZZLE_") || G == "DS_NOP" || G.contains("_GS_REG_"))
-      return Info;
-    if (G == "DS_DIRECT_LOAD" || G == "DS_PARAM_LOAD") {
-      Info.Role = OpcodeRole::LDSDirect;
-      return Info;
-    }
-    if (G.starts_with("DS_READ") || G.starts_with("DS_LOAD_")) {
-      Info.Role = OpcodeRole::DSRead;
-      Info.TwoAddress = G.starts_with("DS_READ2");
-      return Info;
-    }
-    if (G.starts_with("DS_WRITE") && !G.contains("_SRC2_")) {
-      Info.Role = OpcodeRole::DSWrite;
-      Info.TwoAddress = G.starts_with("DS_WRITE2");
-      return Info;
-    }
-    static const char *const AtomicPrefixes[] = {
-        "DS_ADD_",        "DS_SUB_",     "DS_RSUB_",     "DS_INC_",
-        "DS_DEC_",        "DS_MIN_",     "DS_MAX_",      "DS_AND_",
-        "DS_OR_",         "DS_XOR_",     "DS_MSKOR_",    "DS_WRXCHG",
-        "DS_CMPST",       "DS_CONDXCHG", "DS_COND_SUB_", "DS_PK_ADD_",
-        "DS_WRAP_",       "DS_APPEND",   "DS_CONSUME",   "DS_BVH_STACK_",
-        "DS_WRITE_SRC2_", "DS_ATOMIC_"};
-    for (const char *P : AtomicPrefixes)
-      if (G.starts_with(P)) {
-        Info.Role = OpcodeRole::DSAtomic;
-        Info.CommutativeOp = commutativeKey(G);
-        Info.TwoAddress = G.contains("_SRC2_") || G.starts_with("DS_WRXCHG2");
-        return Info;
-      }
-    Info.Role = OpcodeRole::DSUnknown;
+  if (G.starts_with("DS_READ") || G.starts_with("DS_LOAD_")) {
+    Info.Role = OpcodeRole::DSRead;
+    Info.TwoAddress = G.starts_with("DS_READ2");
     return Info;
   }
+  if (G.starts_with("DS_WRITE") && !G.contains("_SRC2_")) {
+    Info.Role = OpcodeRole::DSWrite;
+    Info.TwoAddress = G.starts_with("DS_WRITE2");
+    return Info;
+  }
+  static const char *const AtomicPrefixes[] = {
+      "DS_ADD_",        "DS_SUB_",     "DS_RSUB_",     "DS_INC_",
+      "DS_DEC_",        "DS_MIN_",     "DS_MAX_",      "DS_AND_",
+      "DS_OR_",         "DS_XOR_",     "DS_MSKOR_",    "DS_WRXCHG",
+      "DS_CMPST",       "DS_CONDXCHG", "DS_COND_SUB_", "DS_PK_ADD_",
+      "DS_WRAP_",       "DS_APPEND",   "DS_CONSUME",   "DS_BVH_STACK_",
+      "DS_WRITE_SRC2_", "DS_ATOMIC_"};
+  for (const char *P : AtomicPrefixes)
+    if (G.starts_with(P)) {
+      Info.Role = OpcodeRole::DSAtomic;
+      Info.CommutativeOp = commutativeKey(G);
+      Info.TwoAddress = G.contains("_SRC2_") || G.starts_with("DS_WRXCHG2");
+      return Info;
+    }
+  Info.Role = OpcodeRole::DSUnknown;
+  return Info;
+}
+
+/// The other memory instructions: those that move data between LDS and
+/// memory, and those that share a counter with them.
+static OpcodeInfo classifyMemoryRole(StringRef G) {
+  OpcodeInfo Info;
   if (G == "LDS_DIRECT_LOAD" || G == "LDS_PARAM_LOAD") {
     Info.Role = OpcodeRole::LDSDirect;
     return Info;
@@ -305,8 +299,8 @@ static OpcodeInfo classifyLDSRole(StringRef G) {
                      : G.contains("DWORD")   ? 4
                      // A format load to LDS writes one dword per lane.
                      : G.contains("FORMAT_X") ? 4
-                     : G.contains("SHORT")   ? 2
-                                             : 1;
+                     : G.contains("SHORT")    ? 2
+                                              : 1;
     return Info;
   }
   if (G.starts_with("GLOBAL_LOAD_ASYNC_TO_LDS_") ||
@@ -339,6 +333,17 @@ static OpcodeInfo classifyLDSRole(StringRef G) {
     return Info;
   }
   return Info;
+}
+
+static OpcodeInfo classifyLDSRole(StringRef G) {
+  if (std::optional<OpcodeRole> Role = classifySyncRole(G)) {
+    OpcodeInfo Info;
+    Info.Role = *Role;
+    return Info;
+  }
+  if (G.starts_with("DS_"))
+    return classifyDSRole(G);
+  return classifyMemoryRole(G);
 }
 
 unsigned TargetFacts::encodeWaitcnt(const WaitThresholds &W) const {

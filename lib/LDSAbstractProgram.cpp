@@ -6,6 +6,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "LDSAbstractProgram.h"
+#include "llvm/ADT/GraphTraits.h"
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/iterator.h"
+#include "llvm/Support/GenericDomTree.h"
+#include "llvm/Support/GenericDomTreeConstruction.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 
@@ -34,78 +39,111 @@ std::vector<SmallVector<unsigned, 2>> AbstractProgram::predecessors() const {
   return Preds;
 }
 
-/// Reverse post-order of the nodes of \p G reachable from \p Root.
-static std::vector<unsigned> reversePostOrderOf(const Graph &G, unsigned Root) {
-  std::vector<unsigned> Order;
-  std::vector<uint8_t> Seen(G.size(), 0);
-  // Iterative DFS: (node, next successor index).
-  std::vector<std::pair<unsigned, unsigned>> Stack;
-  Stack.push_back({Root, 0});
-  Seen[Root] = 1;
-  while (!Stack.empty()) {
-    auto &[N, I] = Stack.back();
-    if (I < G[N].size()) {
-      unsigned S = G[N][I++];
-      if (!Seen[S]) {
-        Seen[S] = 1;
-        Stack.push_back({S, 0});
+namespace {
+/// A Graph as nodes LLVM's graph algorithms walk (GraphTraits below): the
+/// post-order iterators and the generic dominator tree.
+struct GraphView;
+struct GraphNode {
+  GraphView *Parent;
+  unsigned Index;
+  SmallVector<GraphNode *, 2> Succs, Preds;
+  GraphView *getParent() const { return Parent; }
+  void printAsOperand(raw_ostream &OS, bool) const { OS << Index; }
+};
+struct GraphView {
+  std::vector<GraphNode> Nodes;
+  GraphNode *Root;
+  GraphView(const Graph &G, unsigned RootIndex) : Nodes(G.size()) {
+    for (unsigned N = 0; N < G.size(); ++N) {
+      Nodes[N].Parent = this;
+      Nodes[N].Index = N;
+      for (unsigned S : G[N]) {
+        Nodes[N].Succs.push_back(&Nodes[S]);
+        Nodes[S].Preds.push_back(&Nodes[N]);
       }
-      continue;
     }
-    Order.push_back(N);
-    Stack.pop_back();
+    Root = &Nodes[RootIndex];
   }
-  std::reverse(Order.begin(), Order.end());
-  return Order;
+  GraphView(const GraphView &) = delete;
+};
+} // namespace
+
+namespace llvm {
+template <> struct GraphTraits<GraphNode *> {
+  using NodeRef = GraphNode *;
+  using ChildIteratorType = SmallVectorImpl<GraphNode *>::iterator;
+  static NodeRef getEntryNode(NodeRef N) { return N; }
+  static ChildIteratorType child_begin(NodeRef N) { return N->Succs.begin(); }
+  static ChildIteratorType child_end(NodeRef N) { return N->Succs.end(); }
+  // Dense numbers: the dominator tree indexes arrays instead of a map.
+  static unsigned getNumber(NodeRef N) { return N->Index; }
+};
+template <> struct GraphTraits<const GraphNode *> {
+  using NodeRef = const GraphNode *;
+  static unsigned getNumber(NodeRef N) { return N->Index; }
+};
+template <> struct GraphTraits<Inverse<GraphNode *>> {
+  using NodeRef = GraphNode *;
+  using ChildIteratorType = SmallVectorImpl<GraphNode *>::iterator;
+  static NodeRef getEntryNode(Inverse<NodeRef> N) { return N.Graph; }
+  static ChildIteratorType child_begin(NodeRef N) { return N->Preds.begin(); }
+  static ChildIteratorType child_end(NodeRef N) { return N->Preds.end(); }
+};
+template <> struct GraphTraits<GraphView *> : GraphTraits<GraphNode *> {
+  using nodes_iterator = pointer_iterator<std::vector<GraphNode>::iterator>;
+  static NodeRef getEntryNode(GraphView *G) { return G->Root; }
+  static unsigned getMaxNumber(GraphView *G) { return G->Nodes.size(); }
+  static unsigned getNumberEpoch(GraphView *) { return 0; }
+  static nodes_iterator nodes_begin(GraphView *G) {
+    return nodes_iterator(G->Nodes.begin());
+  }
+  static nodes_iterator nodes_end(GraphView *G) {
+    return nodes_iterator(G->Nodes.end());
+  }
+};
+} // namespace llvm
+
+std::vector<uint8_t> AbstractProgram::reachableBlocks() const {
+  std::vector<uint8_t> Reachable(Blocks.size(), 0);
+  std::vector<unsigned> Work;
+  if (Entry < Blocks.size()) {
+    Reachable[Entry] = 1;
+    Work.push_back(Entry);
+  }
+  while (!Work.empty()) {
+    unsigned X = Work.back();
+    Work.pop_back();
+    for (unsigned S : Blocks[X].Succs)
+      if (!Reachable[S]) {
+        Reachable[S] = 1;
+        Work.push_back(S);
+      }
+  }
+  return Reachable;
 }
 
 std::vector<unsigned> AbstractProgram::reversePostOrder() const {
   Graph G(Blocks.size());
   for (unsigned B = 0; B < Blocks.size(); ++B)
     G[B] = Blocks[B].Succs;
-  return reversePostOrderOf(G, Entry);
+  GraphView View(G, Entry);
+  std::vector<unsigned> Order;
+  for (GraphNode *N : ReversePostOrderTraversal<GraphView *>(&View))
+    Order.push_back(N->Index);
+  return Order;
 }
 
 std::vector<int> llvm::ldsbarriers::computeImmediateDominators(const Graph &G,
                                                                unsigned Root) {
-  std::vector<unsigned> RPO = reversePostOrderOf(G, Root);
-  std::vector<int> Rank(G.size(), -1);
-  for (unsigned I = 0; I < RPO.size(); ++I)
-    Rank[RPO[I]] = I;
-  Graph Preds(G.size());
-  for (unsigned N = 0; N < G.size(); ++N)
-    if (Rank[N] >= 0)
-      for (unsigned S : G[N])
-        Preds[S].push_back(N);
-
+  GraphView View(G, Root);
+  DominatorTreeBase<GraphNode, /*IsPostDom=*/false> DT;
+  DT.recalculate(View);
   std::vector<int> IDom(G.size(), -1);
   IDom[Root] = Root;
-  auto Intersect = [&](int A, int B) {
-    while (A != B) {
-      while (Rank[A] > Rank[B])
-        A = IDom[A];
-      while (Rank[B] > Rank[A])
-        B = IDom[B];
-    }
-    return A;
-  };
-  for (bool Changed = true; Changed;) {
-    Changed = false;
-    for (unsigned N : RPO) {
-      if (N == Root)
-        continue;
-      int New = -1;
-      for (unsigned P : Preds[N]) {
-        if (IDom[P] < 0)
-          continue;
-        New = New < 0 ? int(P) : Intersect(int(P), New);
-      }
-      if (New != IDom[N]) {
-        IDom[N] = New;
-        Changed = true;
-      }
-    }
-  }
+  for (GraphNode &N : View.Nodes)
+    if (const DomTreeNodeBase<GraphNode> *TN = DT.getNode(&N))
+      if (const DomTreeNodeBase<GraphNode> *Up = TN->getIDom())
+        IDom[N.Index] = Up->getBlock()->Index;
   return IDom;
 }
 
@@ -336,21 +374,8 @@ void llvm::ldsbarriers::markDivergentBlocks(AbstractProgram &P) {
   // branches of the blocks found join the work list: dependence on a
   // divergent branch is transitive.
   // Branches no wave executes (unreachable blocks) make nothing divergent.
-  std::vector<uint8_t> Reachable(N, 0);
+  std::vector<uint8_t> Reachable = P.reachableBlocks();
   std::vector<unsigned> Work;
-  if (P.Entry < N) {
-    Reachable[P.Entry] = 1;
-    Work.push_back(P.Entry);
-  }
-  while (!Work.empty()) {
-    unsigned X = Work.back();
-    Work.pop_back();
-    for (unsigned S : P.Blocks[X].Succs)
-      if (!Reachable[S]) {
-        Reachable[S] = 1;
-        Work.push_back(S);
-      }
-  }
   std::vector<uint8_t> Queued(N, 0);
   for (unsigned X = 0; X < N; ++X)
     if (P.Blocks[X].DivergentBranch && Reachable[X]) {

@@ -210,6 +210,8 @@ struct AbstractProgram {
 
   /// Predecessor lists, derived from the successor lists.
   std::vector<SmallVector<unsigned, 2>> predecessors() const;
+  /// Per block, 1 when a path from the entry reaches it.
+  std::vector<uint8_t> reachableBlocks() const;
   /// Blocks reachable from the entry, in reverse post-order.
   std::vector<unsigned> reversePostOrder() const;
 
@@ -258,9 +260,9 @@ private:
 /// Successor lists of a directed graph.
 using Graph = std::vector<SmallVector<unsigned, 2>>;
 
-/// Immediate dominators of the nodes of \p G reachable from \p Root
-/// (iterative algorithm of Cooper, Harvey and Kennedy; works on irreducible
-/// graphs). The root is its own immediate dominator; unreachable nodes get -1.
+/// Immediate dominators of the nodes of \p G reachable from \p Root (LLVM's
+/// generic dominator tree over a view of \p G; works on irreducible graphs).
+/// The root is its own immediate dominator; unreachable nodes get -1.
 std::vector<int> computeImmediateDominators(const Graph &G, unsigned Root);
 
 /// Immediate post-dominators of the program's blocks: dominators of the

@@ -1,12 +1,9 @@
 //===- LDSAccessModel.cpp - MachineFunction -> abstract LDS program -------===//
 //
-// Classification rules (docs/Design.rst, "Access model"):
-//  - DS reads, writes and read-modify-write atomics from their opcode;
-//    permutes, GWS, GDS and ordered-count are not LDS accesses;
-//  - LDS DMA writes LDS asynchronously and completes on vmcnt;
-//  - calls, inline asm, FLAT accesses that may reach LDS and DS opcodes we
-//    cannot classify are opaque: read and write of all LDS;
-//  - S_BARRIER is a barrier; hard waits are waits; soft waits are nothing.
+// The model's blocks, points and objects: which LDS variable or object an
+// access touches, its address as a function of the work-item, and the loops
+// whose iterations the thread forms may depend on. The event each machine
+// instruction makes is in LDSAccessEvents.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,16 +20,10 @@
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/AMDGPUAddrSpace.h"
 
 using namespace llvm;
 using namespace llvm::ldsbarriers;
-
-/// AMDGPU address spaces (AMDGPUAS): flat, region (GDS), local (LDS).
-static constexpr unsigned FlatAS = 0, RegionAS = 2, LocalAS = 3;
-
-/// The vmcnt order class of vector memory loads and LDS DMA.
-static constexpr uint8_t VMemLoadClass = 0;
-static constexpr uint8_t VMemStoreClass = 1;
 
 LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
                                const MachineBlockFrequencyInfo *MBFI,
@@ -142,211 +133,6 @@ LDSAccessModel::earliestInsertionPoint(Point P) const {
   return std::next(Instrs[AB.Events[P.Index - 1].Tag]->getIterator());
 }
 
-/// Whether the memoperands of a FLAT instruction allow an LDS address.
-static bool flatMayAccessLDS(const MachineInstr &MI) {
-  if (MI.memoperands_empty())
-    return true;
-  for (const MachineMemOperand *MMO : MI.memoperands())
-    if (MMO->getAddrSpace() == FlatAS || MMO->getAddrSpace() == LocalAS)
-      return true;
-  return false;
-}
-
-/// Whether a DS instruction's memoperands say it accesses GDS only.
-static bool isGDSOnly(const MachineInstr &MI) {
-  if (MI.memoperands_empty())
-    return false;
-  for (const MachineMemOperand *MMO : MI.memoperands())
-    if (MMO->getAddrSpace() != RegionAS)
-      return false;
-  return true;
-}
-
-void LDSAccessModel::addInstr(unsigned B, MachineInstr &MI) {
-  if (MI.isDebugInstr() || MI.isMetaInstruction())
-    return;
-  std::vector<Event> &Events = Program.Blocks[B].Events;
-  unsigned Tag = Instrs.size();
-  auto AddAccess = [&](Event E) {
-    E.Tag = Tag;
-    Instrs.push_back(&MI);
-    Events.push_back(E);
-    ++NumAccesses;
-  };
-  auto Opaque = [&]() {
-    Event E = Event::access(AccessKind::Opaque, Location());
-    E.InOrder = false;
-    AddAccess(E);
-  };
-
-  if (MI.isInlineAsm() || MI.isCall())
-    return Opaque();
-
-  auto [It, Inserted] = OpcodeCache.try_emplace(MI.getOpcode());
-  if (Inserted)
-    It->second = Facts.classify(MI.getOpcode());
-  const OpcodeInfo &Info = It->second;
-
-  switch (Info.Role) {
-  case OpcodeRole::None:
-  case OpcodeRole::SoftWait:
-  case OpcodeRole::ExecBranch:
-  case OpcodeRole::ScalarBranch:
-    // Anything else that claims an LDS memoperand is treated as opaque.
-    for (const MachineMemOperand *MMO : MI.memoperands())
-      if (MMO->getAddrSpace() == LocalAS)
-        return Opaque();
-    return;
-  case OpcodeRole::DSRead:
-  case OpcodeRole::DSWrite:
-  case OpcodeRole::DSAtomic: {
-    if (isGDSOnly(MI))
-      return;
-    AccessKind K = Info.Role == OpcodeRole::DSRead    ? AccessKind::Read
-                   : Info.Role == OpcodeRole::DSWrite ? AccessKind::Write
-                                                      : AccessKind::Atomic;
-    Event E = Event::access(K, locationOf(MI, Info));
-    E.Loc.ThreadForm = threadForm(MI);
-    if (K == AccessKind::Atomic && !Info.CommutativeOp.empty()) {
-      E.CommutativeOp =
-          CommutativeOpIds
-              .try_emplace(Info.CommutativeOp, CommutativeOpIds.size() + 1)
-              .first->second;
-    }
-    return AddAccess(E);
-  }
-  case OpcodeRole::DSUnknown:
-    if (isGDSOnly(MI))
-      return;
-    return Opaque();
-  case OpcodeRole::LDSDMA:
-  case OpcodeRole::LDSDMAStore:
-    // LDS DMA exists on gfx9 and gfx10 only; the store from LDS on gfx9
-    // only (it counts on vscnt, which the pass does not model, on gfx10).
-    if (Facts.getGeneration() != Generation::GFX9 &&
-        (Info.Role == OpcodeRole::LDSDMAStore ||
-         Facts.getGeneration() != Generation::GFX10)) {
-      Unmodeled.push_back(
-          {&MI,
-           (Info.Role == OpcodeRole::LDSDMA ? "LDS DMA" : "a store from LDS") +
-               std::string(" does not exist on ") + Facts.getCPU().str(),
-           true});
-      return;
-    }
-    [[fallthrough]];
-  case OpcodeRole::AsyncLoadToLDS:
-  case OpcodeRole::AsyncStoreFromLDS:
-  case OpcodeRole::TensorLoadToLDS:
-  case OpcodeRole::TensorStoreFromLDS: {
-    // An LDS DMA memoperand describes the first lane while the wave writes
-    // wave-size times as much from M0 upwards. The gfx1250 transfers take an
-    // LDS address per lane (keep the object only); stores from LDS carry
-    // only their global memoperand and tensor transfers none: those are
-    // "anywhere in LDS".
-    bool Exact = false;
-    Location L = locationOf(MI, Info, &Exact);
-    if (Info.Role == OpcodeRole::LDSDMA) {
-      // The width comes from the opcode: the memoperand says 4 bytes for
-      // every width.
-      uint64_t WaveBytes = uint64_t(Info.LaneBytes) * Facts.getWaveSize();
-      if (Exact)
-        L.Size = WaveBytes;
-      L.ThreadForm = threadForm(MI, WaveBytes);
-    } else if (Info.Role == OpcodeRole::LDSDMAStore) {
-      // Wave-size dwords from M0: no memoperand says where.
-      L = Location();
-    } else
-      L.Size = 0;
-    bool Reads = Info.Role == OpcodeRole::AsyncStoreFromLDS ||
-                 Info.Role == OpcodeRole::TensorStoreFromLDS ||
-                 Info.Role == OpcodeRole::LDSDMAStore;
-    Event E = Event::access(Reads ? AccessKind::Read : AccessKind::Write, L);
-    E.Async = true;
-    switch (Info.Role) {
-    case OpcodeRole::LDSDMA:
-      E.Ctr = Counter::VM;
-      E.OrderClass = VMemLoadClass;
-      HasLDSDMA = true;
-      break;
-    case OpcodeRole::LDSDMAStore:
-      // Stores are not known to complete in order with loads: no later
-      // load counts for it.
-      E.Ctr = Counter::VM;
-      E.OrderClass = VMemStoreClass;
-      break;
-    case OpcodeRole::AsyncLoadToLDS:
-    case OpcodeRole::AsyncStoreFromLDS:
-      E.Ctr = Counter::Async;
-      E.OrderClass = Reads ? 1 : 0;
-      break;
-    default:
-      E.Ctr = Counter::Tensor;
-      E.OrderClass = Reads ? 1 : 0;
-      break;
-    }
-    return AddAccess(E);
-  }
-  case OpcodeRole::VMemLoad:
-    // Counted only when there is LDS DMA to count for (dropped at the end
-    // otherwise).
-    Instrs.push_back(&MI);
-    Events.push_back(Event::tick(Counter::VM, VMemLoadClass, Tag));
-    return;
-  case OpcodeRole::LDSDirect: {
-    Event E = Event::access(AccessKind::Read, locationOf(MI, Info));
-    E.Ctr = Counter::Exp;
-    return AddAccess(E);
-  }
-  case OpcodeRole::FlatMemory:
-    if (flatMayAccessLDS(MI))
-      return Opaque();
-    return;
-  case OpcodeRole::Barrier:
-    if (Facts.hasSplitBarriers()) {
-      Unmodeled.push_back({&MI,
-                           "S_BARRIER does not exist on " +
-                               getGenerationName(Facts.getGeneration()).str(),
-                           true});
-      return;
-    }
-    Instrs.push_back(&MI);
-    Events.push_back(Event::barrier(Tag));
-    return;
-  case OpcodeRole::BarrierSignal:
-  case OpcodeRole::BarrierWait: {
-    // Only the workgroup barrier (id -1) of split-barrier targets is modeled.
-    const MachineOperand *Id = nullptr;
-    for (const MachineOperand &MO : MI.explicit_operands())
-      if (MO.isImm())
-        Id = &MO;
-    if (!Facts.hasSplitBarriers() || !Id || Id->getImm() != -1) {
-      Unmodeled.push_back({&MI, "barrier form is not modeled", false});
-      return;
-    }
-    Instrs.push_back(&MI);
-    Events.push_back(Info.Role == OpcodeRole::BarrierSignal
-                         ? Event::signal(Tag)
-                         : Event::barrierWait(Tag));
-    return;
-  }
-  case OpcodeRole::UnmodeledBarrier:
-    Unmodeled.push_back({&MI, "barrier form is not modeled", false});
-    return;
-  case OpcodeRole::HardWait: {
-    int64_t Imm = 0;
-    for (const MachineOperand &MO : MI.explicit_operands())
-      if (MO.isImm())
-        Imm = MO.getImm();
-    WaitThresholds W = Facts.decodeWait(MI.getOpcode(), Imm);
-    if (!W.any())
-      return;
-    Instrs.push_back(&MI);
-    Events.push_back(Event::wait(W, Tag));
-    return;
-  }
-  }
-}
-
 int LDSAccessModel::objectId(const GlobalVariable &GV, int64_t &Begin) {
   if (std::optional<ConstantRange> R = GV.getAbsoluteSymbolRange()) {
     if (const APInt *Addr = R->getSingleElement()) {
@@ -431,7 +217,7 @@ Location LDSAccessModel::locationOf(const MachineInstr &MI,
   Location Result;
   bool First = true;
   for (const MachineMemOperand *MMO : MI.memoperands()) {
-    if (MMO->getAddrSpace() != LocalAS)
+    if (MMO->getAddrSpace() != AMDGPUAS::LOCAL_ADDRESS)
       continue;
     Location L;
     const Value *V = MMO->getValue();
@@ -497,7 +283,7 @@ unsigned LDSAccessModel::threadForm(const MachineInstr &MI,
         ThreadAnalysis == ThreadAnalysisMode::Assume1D);
   SmallVector<ThreadAddress, 2> Forms;
   for (const MachineMemOperand *MMO : MI.memoperands()) {
-    if (MMO->getAddrSpace() != LocalAS)
+    if (MMO->getAddrSpace() != AMDGPUAS::LOCAL_ADDRESS)
       continue;
     LocationSize Size = MMO->getSize();
     if (!MMO->getValue() || !Size.hasValue() || Size.isScalable())

@@ -90,6 +90,11 @@ public:
 
 private:
   void addInstr(unsigned B, MachineInstr &MI);
+  Event dsAccessEvent(const MachineInstr &MI, const OpcodeInfo &Info);
+  bool dmaExists(const MachineInstr &MI, const OpcodeInfo &Info);
+  Event asyncTransferEvent(const MachineInstr &MI, const OpcodeInfo &Info);
+  std::optional<Event> syncEvent(const MachineInstr &MI, const OpcodeInfo &Info,
+                                 unsigned Tag);
   /// \p ExactOffset, if given, is set when the range is the access's own
   /// bytes rather than its whole object.
   Location locationOf(const MachineInstr &MI, const OpcodeInfo &Info,

@@ -69,18 +69,7 @@ public:
 
   std::vector<Violation> run() {
     // Code no path from the entry reaches never runs.
-    Reachable.assign(P.Blocks.size(), 0);
-    std::vector<unsigned> Work = {P.Entry};
-    Reachable[P.Entry] = 1;
-    while (!Work.empty()) {
-      unsigned B = Work.back();
-      Work.pop_back();
-      for (unsigned S : P.Blocks[B].Succs)
-        if (!Reachable[S]) {
-          Reachable[S] = 1;
-          Work.push_back(S);
-        }
-    }
+    Reachable = P.reachableBlocks();
     checkAlternation();
     checkDivergence();
     for (unsigned B = 0; B < P.Blocks.size(); ++B)

@@ -310,78 +310,207 @@ LoopStageAnalysis::rotation(const Value *V) const {
   return Values;
 }
 
+/// Whether \p S is a constant: no loop, one value.
+static bool isConstant(const StageValue &S) {
+  return !S.Loop && S.A1 == 0 && S.P.size() == 1 && S.D == 1;
+}
+
+/// \p S & \p M: the mask depends on the value modulo 2^(highest bit of M +
+/// 1).
+static std::optional<StageValue> andMask(const StageValue &S, uint64_t M,
+                                         unsigned W) {
+  int64_t Mod = int64_t(1) << std::min(62u, unsigned(64 - countl_zero(M)));
+  return tabulate(S, std::max<int64_t>(Mod, 1), W,
+                  [&](int64_t X) { return int64_t(uint64_t(X) & M); });
+}
+
+/// X urem, udiv or lshr by the constant \p Divisor (a shift amount for
+/// lshr), in \p W bits.
+static std::optional<StageValue> divide(unsigned Opcode, StageValue X,
+                                        int64_t Divisor, unsigned W) {
+  if (Opcode == Instruction::LShr) {
+    if (Divisor >= int64_t(W) || Divisor > 40)
+      return std::nullopt;
+    Divisor = int64_t(1) << Divisor;
+  }
+  if (Divisor <= 0 || !inBounds(Divisor))
+    return std::nullopt;
+  if (!X.Exact) {
+    // Only the value modulo 2^W is known: a periodic one has its
+    // unsigned values at hand.
+    if (!X.isPeriodic())
+      return std::nullopt;
+    for (int64_t &E : X.P)
+      E = int64_t(lowBits(uint64_t(X.D == 1 ? E : E / X.D), W));
+    X.D = 1;
+    X.Exact = true;
+  }
+  std::optional<StageValue> Rem =
+      tabulate(X, Divisor, W, [&](int64_t E) { return E % Divisor; });
+  if (!Rem || Opcode == Instruction::URem)
+    return Rem;
+  // v / d = (v - v mod d) / d.
+  StageValue R = X;
+  if (!R.add(*Rem, -1))
+    return std::nullopt;
+  R.D *= Divisor;
+  if (!inBounds(R.D))
+    return std::nullopt;
+  R.normalize();
+  R.Exact = true;
+  return R;
+}
+
+/// A phi: an induction variable, or constants used in turn.
+std::optional<StageValue> LoopStageAnalysis::computePhi(const Value *V,
+                                                        unsigned W) {
+  if (std::optional<StageValue> S = induction(V))
+    return S;
+  // Constants used in turn.
+  auto Values = rotation(V);
+  if (!Values || !llvm::all_of(*Values, [](const Value *X) {
+        return isa<ConstantInt>(X);
+      }))
+    return std::nullopt;
+  StageValue S;
+  S.Loop = cast<Instruction>(V)->getParent();
+  S.Width = W;
+  S.P.clear();
+  for (const Value *X : *Values)
+    S.P.push_back(int64_t(cast<ConstantInt>(X)->getZExtValue()));
+  S.normalize();
+  return S;
+}
+
+std::optional<StageValue> LoopStageAnalysis::computeCast(const CastInst *Cast,
+                                                         unsigned W,
+                                                         unsigned Depth) {
+  auto Op = [&](const Value *X) { return operand(X, Depth + 1); };
+  std::optional<StageValue> S = Op(Cast->getOperand(0));
+  if (!S)
+    return std::nullopt;
+  unsigned From = S->Width;
+  switch (Cast->getOpcode()) {
+  case Instruction::ZExt:
+    if (!S->Exact) {
+      if (!S->isPeriodic())
+        return std::nullopt;
+      for (int64_t &X : S->P)
+        X = int64_t(lowBits(uint64_t(X), From));
+      S->Exact = true;
+    }
+    S->Width = W;
+    return S;
+  case Instruction::SExt:
+  case Instruction::Trunc:
+    if (!S->isPeriodic())
+      return std::nullopt;
+    S->P = S->table();
+    S->D = 1;
+    for (int64_t &X : S->P) {
+      X = int64_t(lowBits(uint64_t(X), std::min(From, W)));
+      if (Cast->getOpcode() == Instruction::SExt && From < 64 &&
+          (X >> (From - 1)) & 1)
+        X -= int64_t(1) << From;
+    }
+    S->Exact = llvm::all_of(S->P, [](int64_t X) { return X >= 0; });
+    S->Width = W;
+    S->normalize();
+    return S;
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<StageValue>
+LoopStageAnalysis::computeBinary(const BinaryOperator *BO, unsigned W,
+                                 unsigned Depth) {
+  auto Op = [&](const Value *X) { return operand(X, Depth + 1); };
+  std::optional<StageValue> X = Op(BO->getOperand(0));
+  std::optional<StageValue> Y = X ? Op(BO->getOperand(1)) : std::nullopt;
+  if (!Y || (!X->Loop && !Y->Loop))
+    return std::nullopt;
+  bool NUW = isa<OverflowingBinaryOperator>(BO) && BO->hasNoUnsignedWrap();
+  // The constant operand of a commutative operation, and the other one.
+  const StageValue *K = isConstant(*Y) ? &*Y : isConstant(*X) ? &*X : nullptr;
+  const StageValue *S = K == &*Y ? &*X : &*Y;
+  switch (BO->getOpcode()) {
+  case Instruction::Add:
+  case Instruction::Sub: {
+    StageValue R = *X;
+    bool IsSub = BO->getOpcode() == Instruction::Sub;
+    if (!R.add(*Y, IsSub ? -1 : 1))
+      return std::nullopt;
+    R.Exact = X->Exact && Y->Exact && NUW;
+    return R;
+  }
+  case Instruction::Mul:
+  case Instruction::Shl: {
+    bool IsShl = BO->getOpcode() == Instruction::Shl;
+    if (IsShl ? !isConstant(*Y) : !K)
+      return std::nullopt;
+    const StageValue &F = IsShl ? *Y : *K;
+    StageValue R = IsShl ? *X : *S;
+    int64_t Factor = F.P[0];
+    if (IsShl) {
+      if (Factor >= int64_t(W) || Factor > 40)
+        return std::nullopt;
+      Factor = int64_t(1) << Factor;
+    } else if (W < 64 && Factor >= int64_t(1) << (W - 1)) {
+      Factor -= int64_t(1) << W; // The constant as a signed number.
+    }
+    if (!R.scale(Factor))
+      return std::nullopt;
+    R.Exact = R.Exact && NUW && Factor >= 0;
+    return R;
+  }
+  case Instruction::And:
+    if (!K)
+      return std::nullopt;
+    return andMask(*S, uint64_t(K->P[0]), W);
+  case Instruction::Or:
+  case Instruction::Xor: {
+    if (BO->getOpcode() == Instruction::Or &&
+        cast<PossiblyDisjointInst>(BO)->isDisjoint()) {
+      StageValue R = *X;
+      if (!R.add(*Y, 1))
+        return std::nullopt;
+      R.Exact = X->Exact && Y->Exact;
+      return R;
+    }
+    if (!K)
+      return std::nullopt;
+    // v | c = v + c - (v & c); v ^ c = v + c - 2 (v & c): both below 2^W.
+    std::optional<StageValue> Common = andMask(*S, uint64_t(K->P[0]), W);
+    StageValue R = *S;
+    bool IsXor = BO->getOpcode() == Instruction::Xor;
+    if (!Common || !R.add(*K, 1) || !R.add(*Common, IsXor ? -2 : -1))
+      return std::nullopt;
+    R.Exact = S->Exact;
+    return R;
+  }
+  case Instruction::URem:
+  case Instruction::UDiv:
+  case Instruction::LShr:
+    if (!isConstant(*Y))
+      return std::nullopt;
+    return divide(BO->getOpcode(), *X, Y->P[0], W);
+  default:
+    return std::nullopt;
+  }
+}
+
 std::optional<StageValue> LoopStageAnalysis::compute(const Value *V,
                                                      unsigned Depth) {
   auto *Ty = dyn_cast<IntegerType>(V->getType());
   if (!Ty || Ty->getBitWidth() > 64)
     return std::nullopt;
   unsigned W = Ty->getBitWidth();
-  if (isa<PHINode>(V)) {
-    if (std::optional<StageValue> S = induction(V))
-      return S;
-    // Constants used in turn.
-    auto Values = rotation(V);
-    if (!Values || !llvm::all_of(*Values, [](const Value *X) {
-          return isa<ConstantInt>(X);
-        }))
-      return std::nullopt;
-    StageValue S;
-    S.Loop = cast<Instruction>(V)->getParent();
-    S.Width = W;
-    S.P.clear();
-    for (const Value *X : *Values)
-      S.P.push_back(int64_t(cast<ConstantInt>(X)->getZExtValue()));
-    S.normalize();
-    return S;
-  }
+  if (isa<PHINode>(V))
+    return computePhi(V, W);
+  if (const auto *Cast = dyn_cast<CastInst>(V))
+    return computeCast(Cast, W, Depth);
   auto Op = [&](const Value *X) { return operand(X, Depth + 1); };
-  auto IsConst = [](const StageValue &S) {
-    return !S.Loop && S.A1 == 0 && S.P.size() == 1 && S.D == 1;
-  };
-  // The mask M of v & M depends on v modulo 2^(highest bit of M + 1).
-  auto And = [&](const StageValue &S, uint64_t M) {
-    int64_t Mod = int64_t(1) << std::min(62u, unsigned(64 - countl_zero(M)));
-    return tabulate(S, std::max<int64_t>(Mod, 1), W,
-                    [&](int64_t X) { return int64_t(uint64_t(X) & M); });
-  };
-
-  if (const auto *Cast = dyn_cast<CastInst>(V)) {
-    std::optional<StageValue> S = Op(Cast->getOperand(0));
-    if (!S)
-      return std::nullopt;
-    unsigned From = S->Width;
-    switch (Cast->getOpcode()) {
-    case Instruction::ZExt:
-      if (!S->Exact) {
-        if (!S->isPeriodic())
-          return std::nullopt;
-        for (int64_t &X : S->P)
-          X = int64_t(lowBits(uint64_t(X), From));
-        S->Exact = true;
-      }
-      S->Width = W;
-      return S;
-    case Instruction::SExt:
-    case Instruction::Trunc:
-      if (!S->isPeriodic())
-        return std::nullopt;
-      S->P = S->table();
-      S->D = 1;
-      for (int64_t &X : S->P) {
-        X = int64_t(lowBits(uint64_t(X), std::min(From, W)));
-        if (Cast->getOpcode() == Instruction::SExt && From < 64 &&
-            (X >> (From - 1)) & 1)
-          X -= int64_t(1) << From;
-      }
-      S->Exact = llvm::all_of(S->P, [](int64_t X) { return X >= 0; });
-      S->Width = W;
-      S->normalize();
-      return S;
-    default:
-      return std::nullopt;
-    }
-  }
-
   if (const auto *Sel = dyn_cast<SelectInst>(V)) {
     std::optional<StageValue> C = Op(Sel->getCondition());
     std::optional<StageValue> X = C ? Op(Sel->getTrueValue()) : std::nullopt;
@@ -409,111 +538,7 @@ std::optional<StageValue> LoopStageAnalysis::compute(const Value *V,
     });
   }
 
-  const auto *BO = dyn_cast<BinaryOperator>(V);
-  if (!BO)
-    return std::nullopt;
-  std::optional<StageValue> X = Op(BO->getOperand(0));
-  std::optional<StageValue> Y = X ? Op(BO->getOperand(1)) : std::nullopt;
-  if (!Y || (!X->Loop && !Y->Loop))
-    return std::nullopt;
-  bool NUW = isa<OverflowingBinaryOperator>(BO) && BO->hasNoUnsignedWrap();
-  // The constant operand of a commutative operation, and the other one.
-  const StageValue *K = IsConst(*Y) ? &*Y : IsConst(*X) ? &*X : nullptr;
-  const StageValue *S = K == &*Y ? &*X : &*Y;
-  switch (BO->getOpcode()) {
-  case Instruction::Add:
-  case Instruction::Sub: {
-    StageValue R = *X;
-    bool IsSub = BO->getOpcode() == Instruction::Sub;
-    if (!R.add(*Y, IsSub ? -1 : 1))
-      return std::nullopt;
-    R.Exact = X->Exact && Y->Exact && NUW;
-    return R;
-  }
-  case Instruction::Mul:
-  case Instruction::Shl: {
-    bool IsShl = BO->getOpcode() == Instruction::Shl;
-    if (IsShl ? !IsConst(*Y) : !K)
-      return std::nullopt;
-    const StageValue &F = IsShl ? *Y : *K;
-    StageValue R = IsShl ? *X : *S;
-    int64_t Factor = F.P[0];
-    if (IsShl) {
-      if (Factor >= int64_t(W) || Factor > 40)
-        return std::nullopt;
-      Factor = int64_t(1) << Factor;
-    } else if (W < 64 && Factor >= int64_t(1) << (W - 1)) {
-      Factor -= int64_t(1) << W; // The constant as a signed number.
-    }
-    if (!R.scale(Factor))
-      return std::nullopt;
-    R.Exact = R.Exact && NUW && Factor >= 0;
-    return R;
-  }
-  case Instruction::And:
-    if (!K)
-      return std::nullopt;
-    return And(*S, uint64_t(K->P[0]));
-  case Instruction::Or:
-  case Instruction::Xor: {
-    if (BO->getOpcode() == Instruction::Or &&
-        cast<PossiblyDisjointInst>(BO)->isDisjoint()) {
-      StageValue R = *X;
-      if (!R.add(*Y, 1))
-        return std::nullopt;
-      R.Exact = X->Exact && Y->Exact;
-      return R;
-    }
-    if (!K)
-      return std::nullopt;
-    // v | c = v + c - (v & c); v ^ c = v + c - 2 (v & c): both below 2^W.
-    std::optional<StageValue> Common = And(*S, uint64_t(K->P[0]));
-    StageValue R = *S;
-    bool IsXor = BO->getOpcode() == Instruction::Xor;
-    if (!Common || !R.add(*K, 1) || !R.add(*Common, IsXor ? -2 : -1))
-      return std::nullopt;
-    R.Exact = S->Exact;
-    return R;
-  }
-  case Instruction::URem:
-  case Instruction::UDiv:
-  case Instruction::LShr: {
-    if (!IsConst(*Y))
-      return std::nullopt;
-    int64_t Divisor = Y->P[0];
-    if (BO->getOpcode() == Instruction::LShr) {
-      if (Divisor >= int64_t(W) || Divisor > 40)
-        return std::nullopt;
-      Divisor = int64_t(1) << Divisor;
-    }
-    if (Divisor <= 0 || !inBounds(Divisor))
-      return std::nullopt;
-    if (!X->Exact) {
-      // Only the value modulo 2^W is known: a periodic one has its
-      // unsigned values at hand.
-      if (!X->isPeriodic())
-        return std::nullopt;
-      for (int64_t &E : X->P)
-        E = int64_t(lowBits(uint64_t(X->D == 1 ? E : E / X->D), W));
-      X->D = 1;
-      X->Exact = true;
-    }
-    std::optional<StageValue> Rem =
-        tabulate(*X, Divisor, W, [&](int64_t E) { return E % Divisor; });
-    if (!Rem || BO->getOpcode() == Instruction::URem)
-      return Rem;
-    // v / d = (v - v mod d) / d.
-    StageValue R = *X;
-    if (!R.add(*Rem, -1))
-      return std::nullopt;
-    R.D *= Divisor;
-    if (!inBounds(R.D))
-      return std::nullopt;
-    R.normalize();
-    R.Exact = true;
-    return R;
-  }
-  default:
-    return std::nullopt;
-  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(V))
+    return computeBinary(BO, W, Depth);
+  return std::nullopt;
 }

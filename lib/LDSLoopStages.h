@@ -28,6 +28,8 @@
 
 namespace llvm {
 class BasicBlock;
+class BinaryOperator;
+class CastInst;
 class DominatorTree;
 class Value;
 
@@ -82,6 +84,11 @@ public:
 
 private:
   std::optional<StageValue> compute(const Value *V, unsigned Depth);
+  std::optional<StageValue> computePhi(const Value *V, unsigned W);
+  std::optional<StageValue> computeCast(const CastInst *Cast, unsigned W,
+                                        unsigned Depth);
+  std::optional<StageValue> computeBinary(const BinaryOperator *BO, unsigned W,
+                                          unsigned Depth);
   std::optional<StageValue> operand(const Value *V, unsigned Depth);
   std::optional<StageValue> induction(const Value *V) const;
 

@@ -29,6 +29,8 @@ namespace llvm {
 class BasicBlock;
 class DominatorTree;
 class Function;
+class GEPOperator;
+class Operator;
 class Value;
 
 namespace ldsbarriers {
@@ -263,6 +265,12 @@ public:
 private:
   struct Linear;
   std::optional<Linear> linearize(const Value *V, unsigned Depth);
+  std::optional<Linear> linearizeGEP(const GEPOperator *GEP, unsigned Depth);
+  std::optional<Linear> linearizeArith(const Operator *Op, unsigned Depth);
+  std::optional<Linear> linearizeRotation(const Value *V,
+                                          ArrayRef<const Value *> Values,
+                                          unsigned Depth);
+  std::optional<Linear> linearizeLeaf(const Value *V);
   bool isInvariantUniform(const Value *V, unsigned Depth);
   /// V as a function of the work-item id alone, evaluated exactly; null
   /// when it depends on anything else or not on the id.

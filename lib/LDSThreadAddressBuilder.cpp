@@ -142,50 +142,6 @@ struct ThreadAddressBuilder::Linear {
 
 static const Module *moduleOf(const Function &F) { return F.getParent(); }
 
-WorkgroupShape llvm::ldsbarriers::getWorkgroupShape(const Function &F) {
-  WorkgroupShape Shape;
-  Attribute Flat = F.getFnAttribute("amdgpu-flat-work-group-size");
-  if (Flat.isStringAttribute()) {
-    StringRef Value = Flat.getValueAsString();
-    auto [MinS, MaxS] = Value.split(',');
-    unsigned Min = 0, Max = 0;
-    if (!MinS.trim().getAsInteger(10, Min) &&
-        !MaxS.trim().getAsInteger(10, Max) && Min >= 1 && Min <= Max &&
-        Max <= 1024)
-      Shape.MaxFlat = Max;
-    else
-      Shape.Ignored = ("\"amdgpu-flat-work-group-size\"=\"" + Value +
-                       "\" (the backend allows up to 1024 work-items)")
-                          .str();
-  }
-  if (const MDNode *N = F.getMetadata("reqd_work_group_size")) {
-    std::array<int64_t, 3> Dims = {0, 0, 0};
-    bool Valid = N->getNumOperands() == 3;
-    int64_t Product = 1;
-    for (unsigned D = 0; Valid && D < 3; ++D) {
-      auto *C = mdconst::dyn_extract<ConstantInt>(N->getOperand(D));
-      Valid = C && C->getZExtValue() >= 1 && C->getZExtValue() <= 1024;
-      if (Valid) {
-        Dims[D] = C->getZExtValue();
-        Product *= Dims[D];
-      }
-    }
-    if (Valid && Product <= 1024) {
-      Shape.MaxDim = Dims;
-      Shape.MaxFlat = std::min(Shape.MaxFlat, Product);
-      Shape.Required = true;
-    } else {
-      if (!Shape.Ignored.empty())
-        Shape.Ignored += " and ";
-      Shape.Ignored += "!reqd_work_group_size (not three sizes from 1 to "
-                       "1024 with a product of at most 1024)";
-    }
-  }
-  for (int64_t &M : Shape.MaxDim)
-    M = std::min(M, Shape.MaxFlat);
-  return Shape;
-}
-
 ThreadAddressBuilder::ThreadAddressBuilder(const Function &F, bool Assume1D)
     : F(F), Assume1D(Assume1D) {
   if (Assume1D)
@@ -239,36 +195,27 @@ unsigned ThreadAddressBuilder::symbol(const void *Key) {
   return Symbols.try_emplace(Key, Symbols.size() + 1).first->second;
 }
 
-static int workItemDim(const Value *V) {
-  if (const auto *II = dyn_cast<IntrinsicInst>(V)) {
-    switch (II->getIntrinsicID()) {
-    case Intrinsic::amdgcn_workitem_id_x:
-      return 0;
-    case Intrinsic::amdgcn_workitem_id_y:
-      return 1;
-    case Intrinsic::amdgcn_workitem_id_z:
-      return 2;
-    default:
-      break;
-    }
-  }
+/// The dimension (0 to 2) of \p V when it is a call of one of the
+/// intrinsics \p Ids (x, y, z), or -1.
+static int intrinsicDim(const Value *V,
+                        const std::array<Intrinsic::ID, 3> &Ids) {
+  if (const auto *II = dyn_cast<IntrinsicInst>(V))
+    for (int D = 0; D < 3; ++D)
+      if (II->getIntrinsicID() == Ids[D])
+        return D;
   return -1;
 }
 
+static int workItemDim(const Value *V) {
+  return intrinsicDim(V, {Intrinsic::amdgcn_workitem_id_x,
+                          Intrinsic::amdgcn_workitem_id_y,
+                          Intrinsic::amdgcn_workitem_id_z});
+}
+
 static int workGroupDim(const Value *V) {
-  if (const auto *II = dyn_cast<IntrinsicInst>(V)) {
-    switch (II->getIntrinsicID()) {
-    case Intrinsic::amdgcn_workgroup_id_x:
-      return 0;
-    case Intrinsic::amdgcn_workgroup_id_y:
-      return 1;
-    case Intrinsic::amdgcn_workgroup_id_z:
-      return 2;
-    default:
-      break;
-    }
-  }
-  return -1;
+  return intrinsicDim(V, {Intrinsic::amdgcn_workgroup_id_x,
+                          Intrinsic::amdgcn_workgroup_id_y,
+                          Intrinsic::amdgcn_workgroup_id_z});
 }
 
 /// Whether \p V has one value for every work-item of the workgroup and every
@@ -295,7 +242,6 @@ std::optional<ThreadAddressBuilder::Linear>
 ThreadAddressBuilder::linearize(const Value *V, unsigned Depth) {
   if (Depth > 24)
     return std::nullopt;
-  const DataLayout &DL = moduleOf(F)->getDataLayout();
   if (const auto *CI = dyn_cast<ConstantInt>(V)) {
     if (CI->getBitWidth() > 64)
       return std::nullopt;
@@ -316,28 +262,8 @@ ThreadAddressBuilder::linearize(const Value *V, unsigned Depth) {
     L.Coef[D] = 1;
     return L;
   }
-  if (const auto *GEP = dyn_cast<GEPOperator>(V)) {
-    std::optional<Linear> L = linearize(GEP->getPointerOperand(), Depth + 1);
-    if (!L)
-      return std::nullopt;
-    for (gep_type_iterator GTI = gep_type_begin(GEP), E = gep_type_end(GEP);
-         GTI != E; ++GTI) {
-      const Value *Idx = GTI.getOperand();
-      if (StructType *ST = GTI.getStructTypeOrNull()) {
-        unsigned Field = cast<ConstantInt>(Idx)->getZExtValue();
-        L->add(Linear::constant(
-            DL.getStructLayout(ST)->getElementOffset(Field).getFixedValue()));
-        continue;
-      }
-      TypeSize Stride = GTI.getSequentialElementStride(DL);
-      if (Stride.isScalable())
-        return std::nullopt;
-      std::optional<Linear> I = linearize(Idx, Depth + 1);
-      if (!I || !I->scale(Stride.getFixedValue()) || !L->add(*I))
-        return std::nullopt;
-    }
-    return L;
-  }
+  if (const auto *GEP = dyn_cast<GEPOperator>(V))
+    return linearizeGEP(GEP, Depth);
   if (const auto *Op = dyn_cast<Operator>(V)) {
     switch (Op->getOpcode()) {
     case Instruction::BitCast:
@@ -353,67 +279,20 @@ ThreadAddressBuilder::linearize(const Value *V, unsigned Depth) {
       break;
     case Instruction::Add:
     case Instruction::Sub:
-    case Instruction::Or: {
-      if (Op->getOpcode() == Instruction::Or &&
-          !cast<PossiblyDisjointInst>(Op)->isDisjoint())
-        break;
-      std::optional<Linear> L = linearize(Op->getOperand(0), Depth + 1);
-      std::optional<Linear> R = linearize(Op->getOperand(1), Depth + 1);
-      if (!L || !R)
-        break;
-      if (Op->getOpcode() == Instruction::Sub && !R->scale(-1))
-        break;
-      if (!L->add(*R))
-        break;
-      return L;
-    }
+    case Instruction::Or:
     case Instruction::Mul:
-    case Instruction::Shl: {
-      const auto *K = dyn_cast<ConstantInt>(Op->getOperand(1));
-      const Value *X = Op->getOperand(0);
-      if (!K && Op->getOpcode() == Instruction::Mul) {
-        K = dyn_cast<ConstantInt>(Op->getOperand(0));
-        X = Op->getOperand(1);
-      }
-      if (!K || K->getBitWidth() > 64)
-        break;
-      int64_t Factor = K->getSExtValue();
-      if (Op->getOpcode() == Instruction::Shl) {
-        if (K->getZExtValue() >= 32)
-          break;
-        Factor = int64_t(1) << K->getZExtValue();
-      }
-      std::optional<Linear> L = linearize(X, Depth + 1);
-      if (!L || !L->scale(Factor))
-        break;
-      return L;
-    }
+    case Instruction::Shl:
+      if (std::optional<Linear> L = linearizeArith(Op, Depth))
+        return L;
+      break;
     default:
       break;
     }
   }
-  // Pointers used in turn (buffers swapped every iteration): one address
-  // form but for the constant, which is a stage slot.
+  // Pointers used in turn (buffers swapped every iteration).
   if (Stages)
-    if (auto Values = Stages->rotation(V)) {
-      SmallVector<Linear, 4> Forms;
-      for (const Value *X : *Values) {
-        std::optional<Linear> L = linearize(X, Depth + 1);
-        if (!L || L->Stage || (!Forms.empty() && !L->sameButConstant(Forms[0])))
-          return std::nullopt;
-        Forms.push_back(std::move(*L));
-      }
-      StageValue S;
-      S.Loop = cast<Instruction>(V)->getParent();
-      S.Exact = false;
-      S.P.clear();
-      for (const Linear &L : Forms)
-        S.P.push_back(wrap32(L.Const - Forms[0].Const));
-      S.normalize();
-      Linear Out = std::move(Forms[0]);
-      Out.Stage = S;
-      return Out;
-    }
+    if (auto Values = Stages->rotation(V))
+      return linearizeRotation(V, *Values, Depth);
   // A pointer that advances by a constant each iteration of a loop.
   if (Stages)
     if (auto Ind = Stages->pointerInduction(V)) {
@@ -427,9 +306,113 @@ ThreadAddressBuilder::linearize(const Value *V, unsigned Depth) {
       L->Stage = S;
       return L;
     }
-  // Anything else: a value the workgroup shares, a function of the
-  // work-item id evaluated exactly, a function of a loop's iteration, a
-  // per-work-item value of known range, or nothing we can use.
+  return linearizeLeaf(V);
+}
+
+/// GEP: the base plus each index times its stride.
+std::optional<ThreadAddressBuilder::Linear>
+ThreadAddressBuilder::linearizeGEP(const GEPOperator *GEP, unsigned Depth) {
+  const DataLayout &DL = moduleOf(F)->getDataLayout();
+  std::optional<Linear> L = linearize(GEP->getPointerOperand(), Depth + 1);
+  if (!L)
+    return std::nullopt;
+  for (gep_type_iterator GTI = gep_type_begin(GEP), E = gep_type_end(GEP);
+       GTI != E; ++GTI) {
+    const Value *Idx = GTI.getOperand();
+    if (StructType *ST = GTI.getStructTypeOrNull()) {
+      unsigned Field = cast<ConstantInt>(Idx)->getZExtValue();
+      L->add(Linear::constant(
+          DL.getStructLayout(ST)->getElementOffset(Field).getFixedValue()));
+      continue;
+    }
+    TypeSize Stride = GTI.getSequentialElementStride(DL);
+    if (Stride.isScalable())
+      return std::nullopt;
+    std::optional<Linear> I = linearize(Idx, Depth + 1);
+    if (!I || !I->scale(Stride.getFixedValue()) || !L->add(*I))
+      return std::nullopt;
+  }
+  return L;
+}
+
+/// Add, sub, disjoint or, and multiplication or shift by a constant; none
+/// when \p Op is not a linear function of linear operands.
+std::optional<ThreadAddressBuilder::Linear>
+ThreadAddressBuilder::linearizeArith(const Operator *Op, unsigned Depth) {
+  switch (Op->getOpcode()) {
+  case Instruction::Add:
+  case Instruction::Sub:
+  case Instruction::Or: {
+    if (Op->getOpcode() == Instruction::Or &&
+        !cast<PossiblyDisjointInst>(Op)->isDisjoint())
+      return std::nullopt;
+    std::optional<Linear> L = linearize(Op->getOperand(0), Depth + 1);
+    std::optional<Linear> R = linearize(Op->getOperand(1), Depth + 1);
+    if (!L || !R)
+      return std::nullopt;
+    if (Op->getOpcode() == Instruction::Sub && !R->scale(-1))
+      return std::nullopt;
+    if (!L->add(*R))
+      return std::nullopt;
+    return L;
+  }
+  case Instruction::Mul:
+  case Instruction::Shl: {
+    const auto *K = dyn_cast<ConstantInt>(Op->getOperand(1));
+    const Value *X = Op->getOperand(0);
+    if (!K && Op->getOpcode() == Instruction::Mul) {
+      K = dyn_cast<ConstantInt>(Op->getOperand(0));
+      X = Op->getOperand(1);
+    }
+    if (!K || K->getBitWidth() > 64)
+      return std::nullopt;
+    int64_t Factor = K->getSExtValue();
+    if (Op->getOpcode() == Instruction::Shl) {
+      if (K->getZExtValue() >= 32)
+        return std::nullopt;
+      Factor = int64_t(1) << K->getZExtValue();
+    }
+    std::optional<Linear> L = linearize(X, Depth + 1);
+    if (!L || !L->scale(Factor))
+      return std::nullopt;
+    return L;
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+/// Pointers used in turn (buffers swapped every iteration): one address
+/// form but for the constant, which is a stage slot.
+std::optional<ThreadAddressBuilder::Linear>
+ThreadAddressBuilder::linearizeRotation(const Value *V,
+                                        ArrayRef<const Value *> Values,
+                                        unsigned Depth) {
+  SmallVector<Linear, 4> Forms;
+  for (const Value *X : Values) {
+    std::optional<Linear> L = linearize(X, Depth + 1);
+    if (!L || L->Stage || (!Forms.empty() && !L->sameButConstant(Forms[0])))
+      return std::nullopt;
+    Forms.push_back(std::move(*L));
+  }
+  StageValue S;
+  S.Loop = cast<Instruction>(V)->getParent();
+  S.Exact = false;
+  S.P.clear();
+  for (const Linear &L : Forms)
+    S.P.push_back(wrap32(L.Const - Forms[0].Const));
+  S.normalize();
+  Linear Out = std::move(Forms[0]);
+  Out.Stage = S;
+  return Out;
+}
+
+/// Anything else: a value the workgroup shares, a function of the work-item
+/// id evaluated exactly, a function of a loop's iteration, a per-work-item
+/// value of known range, or nothing we can use.
+std::optional<ThreadAddressBuilder::Linear>
+ThreadAddressBuilder::linearizeLeaf(const Value *V) {
+  const DataLayout &DL = moduleOf(F)->getDataLayout();
   if (V->getType()->isIntegerTy() && V->getType()->getIntegerBitWidth() <= 64) {
     if (isInvariantUniform(V, 0)) {
       Linear L;
@@ -465,7 +448,6 @@ ThreadAddressBuilder::linearize(const Value *V, unsigned Depth) {
   }
   return std::nullopt;
 }
-
 std::shared_ptr<const TidExpr> ThreadAddressBuilder::tidExpr(const Value *V) {
   auto E = std::make_shared<TidExpr>();
   bool UsesId = false;

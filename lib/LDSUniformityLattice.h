@@ -1,0 +1,258 @@
+//===- LDSUniformityLattice.h - Branch uniformity: lattice and state ------===//
+//
+// The value lattice of the branch-uniformity analysis (LDSBranchUniformity.cpp
+// describes it), the dataflow state with the scalars kept in single lanes of
+// vector registers, and the analysis class whose transfer functions live in
+// LDSUniformityTransfer.cpp. Private to those two files.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMDGPU_LDS_BARRIERS_LDSUNIFORMITYLATTICE_H
+#define AMDGPU_LDS_BARRIERS_LDSUNIFORMITYLATTICE_H
+
+#include "AMDGPUTargetFacts.h"
+#include "LDSBranchUniformity.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/CodeGen/MachineFunction.h"
+#include "llvm/CodeGen/MachineInstr.h"
+#include "llvm/CodeGen/TargetInstrInfo.h"
+#include "llvm/CodeGen/TargetRegisterInfo.h"
+#include "llvm/CodeGen/TargetSubtargetInfo.h"
+#include "llvm/MC/MCRegister.h"
+#include <map>
+#include <optional>
+#include <vector>
+
+namespace llvm {
+namespace ldsbarriers {
+namespace uniformity {
+
+enum Level : uint8_t { Uniform = 0, PerWave = 1, PerLane = 2 };
+
+/// Identities of lane masks with P = Uniform. A register of several units
+/// (a 64-bit mask is two 32-bit halves, moved, spilled and reloaded half by
+/// half) is a uniform mask only when all its units hold pieces of the same
+/// mask: the same tag. Pieces of two masks with different predicates make
+/// a mask whose halves disagree.
+enum : uint32_t {
+  NoTag = 0,
+  ZeroTag = 1,             // The constant 0.
+  AllOnesTag = 2,          // The constant -1.
+  ExecTag = 3,             // EXEC.
+  FirstSiteTag = 16,       // Defined by an instruction (numbered).
+  FirstJoinTag = 1u << 31, // Pieces of different masks met at a join, the
+                           // same pieces on every path.
+  SelfTag = ~0u - 1,       // In a join key: the block's own earlier tag.
+  MixedTag = ~0u,          // Unknown pieces.
+};
+
+/// One lattice value: N in bits 0-1, P in bits 2-3, and bit 4 set when a
+/// bit outside the active lanes may be set (not Sub), and the mask's tag.
+/// The join is the field-wise maximum; tags that differ make MixedTag.
+struct Val {
+  uint8_t Bits = 0;
+  uint32_t Tag = NoTag;
+
+  /// A uniform-predicate mask needs a tag: without one (or with
+  /// MixedTag) its pieces may come from different masks.
+  static Val make(Level N, Level P, bool Sub, uint32_t Tag = NoTag) {
+    if (P == Uniform && (Tag == NoTag || Tag == MixedTag)) {
+      P = PerLane;
+      Sub = false;
+    }
+    if (P != Uniform)
+      Tag = NoTag;
+    return Val{uint8_t(N | (P << 2) | (Sub ? 0 : 16)), Tag};
+  }
+  /// No defined value yet (IMPLICIT_DEF): the bottom of the lattice. As
+  /// LLVM's uniformity analysis does for undef, any use of it may pick a
+  /// uniform value.
+  static Val undef() { return Val{32, NoTag}; }
+  bool isUndef() const { return Bits & 32; }
+  Level n() const { return Level(Bits & 3); }
+  Level p() const { return Level((Bits >> 2) & 3); }
+  bool sub() const { return !(Bits & 16); }
+  Val withTag(uint32_t T) const { return make(n(), p(), sub(), T); }
+  Val join(Val O) const {
+    if (isUndef())
+      return O;
+    if (O.isUndef())
+      return *this;
+    return make(std::max(n(), O.n()), std::max(p(), O.p()), sub() && O.sub(),
+                Tag == O.Tag ? Tag : MixedTag);
+  }
+  /// Joins into an accumulator that starts empty.
+  static void accumulate(std::optional<Val> &Acc, Val V) {
+    Acc = Acc ? Acc->join(V) : V;
+  }
+  bool operator==(Val O) const { return Bits == O.Bits && Tag == O.Tag; }
+  bool operator!=(Val O) const { return !(*this == O); }
+};
+
+inline const Val Top = Val::make(PerLane, PerLane, false);
+inline const Val UniformScalar = Val::make(Uniform, PerLane, false);
+inline const Val PerWaveScalar = Val::make(PerWave, PerLane, false);
+inline const Val ExecValue = Val::make(PerWave, Uniform, true, ExecTag);
+
+/// Whether a test of \p V against zero comes out the same in every wave.
+/// \p Whole: the register tested is a whole lane mask.
+inline bool zeroTestIsUniform(Val V, bool Whole) {
+  return V.n() == Uniform || (Whole && V.p() == Uniform && V.sub());
+}
+
+/// How a lane selected by mask \p V varies.
+inline Level maskLevel(Val V) {
+  return std::max(V.p(), V.n() == PerLane ? PerLane : Uniform);
+}
+
+inline Val immediateValue(int64_t Imm) {
+  if (Imm == 0)
+    return Val::make(Uniform, Uniform, true, ZeroTag);
+  if (Imm == -1 || Imm == 0xFFFFFFFF)
+    return Val::make(Uniform, Uniform, false, AllOnesTag);
+  return UniformScalar;
+}
+
+/// What a register unit is, for the values it can hold.
+enum class UnitKind : uint8_t {
+  Scalar, // SGPRs, VCC, M0, SCC and the rest: tracked.
+  Vector, // VGPRs and AGPRs: tracked.
+  Exec,   // Pinned to ExecValue (writes to EXEC happen in divergent code).
+  Const,  // Pinned Uniform: MODE, SGPR_NULL, the aperture bases.
+  Wave,   // Pinned PerWave: TTMP registers and other per-wave sources.
+};
+
+inline UnitKind kindOfUnitRoot(StringRef Name) {
+  if (Name.starts_with("VGPR") || Name.starts_with("AGPR"))
+    return UnitKind::Vector;
+  if (Name.starts_with("EXEC"))
+    return UnitKind::Exec;
+  if (Name.starts_with("TTMP") || Name.starts_with("SRC_POPS") ||
+      Name.starts_with("SRC_EXECZ") || Name.starts_with("SRC_VCCZ") ||
+      Name.starts_with("SRC_SCC"))
+    return UnitKind::Wave;
+  if (Name == "MODE" || Name.starts_with("SGPR_NULL") ||
+      Name.starts_with("SRC_"))
+    return UnitKind::Const;
+  return UnitKind::Scalar;
+}
+
+/// The dataflow state at a point: one value per tracked unit, and the
+/// scalars known to sit in single lanes of vector registers (V_WRITELANE
+/// with a constant lane), sorted by key.
+using SlotList = std::vector<std::pair<uint64_t, Val>>;
+struct State {
+  std::vector<Val> Units;
+  SlotList Slots;
+};
+
+/// The first slot of \p Slots (sorted by key) with a key not below \p Key.
+inline SlotList::iterator findSlot(SlotList &Slots, uint64_t Key) {
+  return llvm::partition_point(Slots,
+                               [Key](const auto &E) { return E.first < Key; });
+}
+inline SlotList::const_iterator findSlot(const SlotList &Slots, uint64_t Key) {
+  return llvm::partition_point(Slots,
+                               [Key](const auto &E) { return E.first < Key; });
+}
+
+/// The explicit sources of a scalar instruction, how varying they are
+/// together (EXEC read implicitly masks lanes and is not data) and the
+/// instruction's name (the roles that tell opcodes apart by it).
+struct Operands {
+  SmallVector<const MachineOperand *, 4> Sources;
+  Level Inputs = Uniform;
+  StringRef Name;
+  /// What every result is by default: as varying as the sources.
+  Val Default;
+};
+
+/// What an instruction defines: the value of its destinations and, when
+/// its role says, of SCC (the default result otherwise).
+struct Effect {
+  Val Result;
+  std::optional<Val> SCC;
+};
+
+/// The forward dataflow over one function. LDSBranchUniformity.cpp holds the
+/// register units, the joins, the scalars kept in lanes (spill slots) and
+/// the fixpoint; LDSUniformityTransfer.cpp the transfer per instruction role.
+class Analysis {
+public:
+  Analysis(const MachineFunction &MF, const TargetFacts &Facts)
+      : MF(MF), Facts(Facts), TRI(*MF.getSubtarget().getRegisterInfo()),
+        TII(*MF.getSubtarget().getInstrInfo()),
+        DenseOf(TRI.getNumRegUnits(), -1) {}
+
+  BranchUniformity run();
+
+private:
+  /// Dense indices of the units of \p Reg (tracked or pinned).
+  ArrayRef<int> units(MCRegister Reg);
+  int addUnit(MCRegUnit U);
+  Val read(const State &S, MCRegister Reg);
+  Val operandValue(const State &S, const MachineOperand &MO);
+  bool isWholeMask(MCRegister Reg);
+  bool isLaneMaskOperand(const MachineInstr &MI, unsigned OpIdx);
+  void write(State &S, MCRegister Reg, Val V, bool KeepSlots = false);
+  void transfer(const MachineInstr &MI, State &S);
+  void transferVector(const MachineInstr &MI, State &S);
+  void transferCall(const MachineInstr &MI, State &S);
+  Operands gatherOperands(const MachineInstr &MI, const State &S);
+  Effect scalarLogic(const MachineInstr &MI, const State &S,
+                     const Operands &Ops);
+  Val scalarSelect(const MachineInstr &MI, const State &S, const Operands &Ops);
+  Val scalarCompare(const State &S, const Operands &Ops);
+  Val readLane(const MachineInstr &MI, const State &S);
+  bool writeLane(const MachineInstr &MI, State &S);
+  void writeResults(const MachineInstr &MI, State &S, ValueRole Role,
+                    const Operands &Ops, const Effect &E);
+  bool judge(const MachineInstr &Branch, const State &S, bool &IsVCC);
+  static uint64_t slotKey(int Unit, int64_t Lane) {
+    return (uint64_t(unsigned(Unit)) << 32) | uint32_t(Lane);
+  }
+  Val joinAt(unsigned Block, ArrayRef<Val> Vs, Val Old, bool Settle);
+  static bool isUndefIn(const State &S, uint64_t Key);
+  bool computeIn(unsigned Block, ArrayRef<const State *> Preds, State &In,
+                 bool Settle);
+  uint32_t siteTag(const MachineInstr &MI) const {
+    return FirstSiteTag + SiteNumbers.lookup(&MI);
+  }
+  void copySlots(State &S, MCRegister From, MCRegister To);
+  bool spillOrReload(const MachineInstr &MI, State &S);
+  void forgetStackSlots(const MachineInstr &MI, State &S);
+  static uint64_t stackBase(int FI) {
+    return uint64_t((1u << 31) | unsigned(FI)) << 32;
+  }
+  static constexpr uint32_t WholeLane = ~0u;
+
+  const MachineFunction &MF;
+  const TargetFacts &Facts;
+  const TargetRegisterInfo &TRI;
+  const TargetInstrInfo &TII;
+  std::vector<int> DenseOf;
+  std::vector<UnitKind> Kinds;
+  std::vector<bool> SGPRUnit, IsSCC;
+  DenseMap<unsigned, SmallVector<int, 4>> RegUnits;
+  DenseMap<unsigned, bool> WholeMask;
+  DenseMap<std::pair<unsigned, unsigned>, bool> MaskOperand;
+  DenseMap<const MachineInstr *, uint32_t> SiteNumbers;
+  /// Tags of pieces of different masks met at a join: (block, tag on the
+  /// paths so far, tag on the new path) -> tag.
+  std::map<std::pair<unsigned, SmallVector<uint32_t, 4>>, uint32_t> JoinTags;
+  /// The block (plus one) that made each join tag.
+  DenseMap<uint32_t, unsigned> JoinTagOwner;
+  /// EXEC is all ones since the last write of it in the block (the
+  /// whole-wave copies around spills of vector registers).
+  bool ExecAllOnes = false;
+  unsigned WaveSize = 64;
+};
+
+} // namespace uniformity
+} // namespace ldsbarriers
+} // namespace llvm
+
+#endif

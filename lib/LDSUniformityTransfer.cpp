@@ -1,0 +1,317 @@
+//===- LDSUniformityTransfer.cpp - Branch uniformity: the transfer --------===//
+//
+// The transfer function of the branch-uniformity analysis, one function per
+// value role of an instruction (AMDGPUTargetFacts classifies the opcodes):
+// vector instructions, calls, the scalar roles, and the writes of the
+// results to the destinations.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LDSUniformityLattice.h"
+
+using namespace llvm;
+using namespace llvm::ldsbarriers;
+using namespace llvm::ldsbarriers::uniformity;
+
+/// Vector instructions: each lane's result is a function of that lane's
+/// operands; scalar results are lane masks of per-lane predicates.
+void Analysis::transferVector(const MachineInstr &MI, State &S) {
+  Level PerLaneInputs = Uniform;
+  for (unsigned I = 0, E = MI.getNumOperands(); I < E; ++I) {
+    const MachineOperand &MO = MI.getOperand(I);
+    if (MO.isReg() && (!MO.isUse() || !MO.getReg()))
+      continue;
+    if (MO.isReg() && MO.isImplicit()) {
+      // EXEC masks lanes and is not data; MODE is Uniform; VCC is a lane
+      // mask (V_CNDMASK_B32_e32, carries, V_DIV_FMAS); M0 is a scalar.
+      MCRegister R = MO.getReg().asMCReg();
+      Val V = read(S, R);
+      bool Data = false;
+      for (int U : units(R))
+        Data |= Kinds[U] == UnitKind::Scalar || Kinds[U] == UnitKind::Wave;
+      if (!Data)
+        continue;
+      Level L =
+          StringRef(TRI.getName(R)).starts_with("VCC") ? maskLevel(V) : V.n();
+      PerLaneInputs = std::max(PerLaneInputs, L);
+      continue;
+    }
+    Val V = operandValue(S, MO);
+    bool Mask = MO.isReg() && I < MI.getDesc().getNumOperands() &&
+                isLaneMaskOperand(MI, I);
+    PerLaneInputs = std::max(PerLaneInputs, Mask ? maskLevel(V) : V.n());
+  }
+  for (const MachineOperand &MO : MI.operands()) {
+    if (!MO.isReg() || !MO.isDef() || !MO.getReg())
+      continue;
+    MCRegister R = MO.getReg().asMCReg();
+    bool Vector = false;
+    for (int U : units(R))
+      Vector |= Kinds[U] == UnitKind::Vector;
+    if (Vector)
+      write(S, R, Val::make(PerLaneInputs, PerLaneInputs, false));
+    else // A lane mask: 0 for inactive lanes, so Sub.
+      write(S, R, Val::make(PerWave, PerLaneInputs, true, siteTag(MI)));
+  }
+}
+
+/// Calls and inline assembly: anything they define or clobber is unknown.
+void Analysis::transferCall(const MachineInstr &MI, State &S) {
+  for (const MachineOperand &MO : MI.operands()) {
+    if (MO.isReg() && MO.isDef() && MO.getReg())
+      write(S, MO.getReg().asMCReg(), Top);
+    // Clobbered registers: the ones the mask does not preserve.
+    if (MO.isRegMask())
+      for (auto &[Reg, Units] : RegUnits)
+        if (MO.clobbersPhysReg(MCRegister(Reg)))
+          for (int U : Units)
+            if (Kinds[U] == UnitKind::Scalar || Kinds[U] == UnitKind::Vector)
+              S.Units[U] = Top;
+  }
+}
+
+Operands Analysis::gatherOperands(const MachineInstr &MI, const State &S) {
+  Operands Ops;
+  for (const MachineOperand &MO : MI.operands()) {
+    if (MO.isReg() && (!MO.isUse() || !MO.getReg()))
+      continue;
+    if (MO.isReg() && MO.isImplicit()) {
+      bool Masking = false;
+      for (int U : units(MO.getReg().asMCReg()))
+        Masking |= Kinds[U] == UnitKind::Exec;
+      if (Masking)
+        continue;
+    } else if (MO.isReg() || MO.isImm()) {
+      Ops.Sources.push_back(&MO);
+    }
+    Level N = operandValue(S, MO).n();
+    Ops.Inputs = std::max(Ops.Inputs, N);
+  }
+  Ops.Default = Val::make(Ops.Inputs, PerLane, false);
+  Ops.Name = TII.getName(MI.getOpcode());
+  return Ops;
+}
+
+/// Bitwise, lane by lane: each operand's pieces must agree (read() checks),
+/// different operands need not.
+Effect Analysis::scalarLogic(const MachineInstr &MI, const State &S,
+                             const Operands &Ops) {
+  Level N = Uniform, P = Uniform;
+  bool AllSub = true, AnySub = false;
+  for (const MachineOperand *MO : Ops.Sources) {
+    Val O = operandValue(S, *MO);
+    N = std::max(N, O.n());
+    P = std::max(P, O.p());
+    AllSub &= O.sub();
+    AnySub |= O.sub();
+  }
+  bool FirstSub =
+      !Ops.Sources.empty() && operandValue(S, *Ops.Sources[0]).sub();
+  bool Sub = false;
+  StringRef Name = Ops.Name;
+  if (Name.contains("ANDN2") || Name.contains("AND_NOT1"))
+    Sub = FirstSub;
+  else if (Name.contains("S_AND_"))
+    Sub = AnySub;
+  else if (Name.contains("S_OR_") || Name.contains("S_XOR_"))
+    Sub = AllSub;
+  Val Result = Val::make(N, P, Sub, siteTag(MI));
+  const MachineOperand *Dst = MI.getNumOperands() && MI.getOperand(0).isReg() &&
+                                      MI.getOperand(0).isDef()
+                                  ? &MI.getOperand(0)
+                                  : nullptr;
+  bool Whole = Dst && isWholeMask(Dst->getReg().asMCReg());
+  return {Result,
+          zeroTestIsUniform(Result, Whole) ? UniformScalar : PerWaveScalar};
+}
+
+Val Analysis::scalarSelect(const MachineInstr &MI, const State &S,
+                           const Operands &Ops) {
+  Val Cond = UniformScalar;
+  for (const MachineOperand &MO : MI.operands())
+    if (MO.isReg() && MO.isUse() && MO.isImplicit() && MO.getReg())
+      Cond = Cond.join(read(S, MO.getReg().asMCReg()));
+  SmallVector<Val, 3> Choices;
+  for (const MachineOperand *MO : Ops.Sources)
+    Choices.push_back(operandValue(S, *MO));
+  // S_CMOV keeps its destination when SCC is clear.
+  if (Ops.Sources.size() == 1 && MI.getOperand(0).isReg())
+    Choices.push_back(read(S, MI.getOperand(0).getReg().asMCReg()));
+  // Masks, each with a uniform predicate, chosen uniformly: a new mask
+  // with a uniform predicate.
+  Level N = Cond.n(), P = Cond.n();
+  bool Sub = true;
+  for (Val C : Choices) {
+    N = std::max(N, C.n());
+    P = std::max(P, C.p());
+    Sub &= C.sub();
+  }
+  return Val::make(N, P, Sub, siteTag(MI));
+}
+
+/// The SCC of a scalar compare. A test of a register against zero: uniform
+/// when its zero test is.
+Val Analysis::scalarCompare(const State &S, const Operands &Ops) {
+  StringRef Name = Ops.Name;
+  bool ZeroTest = (Name.contains("_EQ_") || Name.contains("_LG_") ||
+                   Name.contains("_NE_")) &&
+                  Ops.Sources.size() == 2;
+  if (ZeroTest) {
+    const MachineOperand *A = Ops.Sources[0], *B = Ops.Sources[1];
+    if (A->isImm())
+      std::swap(A, B);
+    if (B->isImm() && B->getImm() == 0 && A->isReg()) {
+      MCRegister R = A->getReg().asMCReg();
+      return zeroTestIsUniform(read(S, R), isWholeMask(R)) ? UniformScalar
+                                                           : PerWaveScalar;
+    }
+  }
+  return Val::make(std::max(Ops.Inputs, Uniform), PerLane, false);
+}
+
+/// Lane I of a vector register is not the same in every wave (it may be
+/// inactive) unless a V_WRITELANE put a known value there.
+Val Analysis::readLane(const MachineInstr &MI, const State &S) {
+  if (MI.getNumOperands() < 3 || !MI.getOperand(1).isReg() ||
+      !MI.getOperand(2).isImm())
+    return PerWaveScalar;
+  ArrayRef<int> Us = units(MI.getOperand(1).getReg().asMCReg());
+  if (Us.empty())
+    return PerWaveScalar;
+  uint64_t Key = slotKey(Us.front(), MI.getOperand(2).getImm());
+  auto It = findSlot(S.Slots, Key);
+  if (It != S.Slots.end() && It->first == Key)
+    return It->second;
+  if (S.Units[Us.front()].isUndef())
+    return UniformScalar; // A lane no one wrote: undefined.
+  return PerWaveScalar;
+}
+
+/// $vdst = V_WRITELANE_B32 $src, $lane, $vdst(tied): the scalar goes to its
+/// lane. False when the lane is not a constant (the result is unknown).
+bool Analysis::writeLane(const MachineInstr &MI, State &S) {
+  if (MI.getNumOperands() < 3 || !MI.getOperand(0).isReg() ||
+      !MI.getOperand(2).isImm())
+    return false;
+  Val Src = operandValue(S, MI.getOperand(1));
+  MCRegister R = MI.getOperand(0).getReg().asMCReg();
+  ArrayRef<int> Us = units(R);
+  bool Undef = !Us.empty() && S.Units[Us.front()].isUndef();
+  write(S, R, Undef ? Val::undef() : Top, /*KeepSlots=*/true);
+  if (!Us.empty()) {
+    uint64_t Key = slotKey(Us.front(), MI.getOperand(2).getImm());
+    auto It = findSlot(S.Slots, Key);
+    if (It != S.Slots.end() && It->first == Key)
+      It->second = Src;
+    else
+      S.Slots.insert(It, {Key, Src});
+  }
+  return true;
+}
+
+void Analysis::writeResults(const MachineInstr &MI, State &S, ValueRole Role,
+                            const Operands &Ops, const Effect &E) {
+  for (const MachineOperand &MO : MI.operands()) {
+    if (!MO.isReg() || !MO.isDef() || !MO.getReg())
+      continue;
+    MCRegister R = MO.getReg().asMCReg();
+    bool IsVector = false, SCCDef = false, ExecDef = false;
+    for (int U : units(R)) {
+      IsVector |= Kinds[U] == UnitKind::Vector;
+      SCCDef |= IsSCC[U];
+      ExecDef |= Kinds[U] == UnitKind::Exec;
+    }
+    if (ExecDef) {
+      // All lanes on (whole-wave mode around spills) or some other mask.
+      bool AllOn = !Ops.Sources.empty() && Ops.Sources.front()->isImm() &&
+                   Ops.Sources.front()->getImm() == -1;
+      ExecAllOnes = AllOn && (Role == ValueRole::Move ||
+                              Ops.Name.contains("S_OR_SAVEEXEC"));
+      continue;
+    }
+    if (IsVector && Role == ValueRole::Move) {
+      write(S, R, E.Result);
+      // A copy of every lane carries the scalars kept in single lanes.
+      if (ExecAllOnes && !Ops.Sources.empty() && Ops.Sources.front()->isReg())
+        copySlots(S, Ops.Sources.front()->getReg().asMCReg(), R);
+    } else if (IsVector) // Loaded per lane (vector memory, LDS), or mixed.
+      write(S, R, Top);
+    else if (SCCDef)
+      write(S, R, E.SCC ? *E.SCC : Ops.Default);
+    else
+      write(S, R, E.Result);
+  }
+}
+
+void Analysis::transfer(const MachineInstr &MI, State &S) {
+  if (MI.isDebugInstr())
+    return;
+  if (MI.isCall() || MI.isInlineAsm()) {
+    transferCall(MI, S);
+    return;
+  }
+  if (ExecAllOnes && spillOrReload(MI, S))
+    return;
+  if (MI.mayStore())
+    forgetStackSlots(MI, S);
+  if (MI.isImplicitDef()) {
+    for (const MachineOperand &MO : MI.operands())
+      if (MO.isReg() && MO.isDef() && MO.getReg())
+        write(S, MO.getReg().asMCReg(), Val::undef());
+    return;
+  }
+  ValueRole Role = Facts.classify(MI.getOpcode()).Value;
+  if (Role == ValueRole::VectorOp) {
+    transferVector(MI, S);
+    return;
+  }
+
+  Operands Ops = gatherOperands(MI, S);
+  Effect E{Ops.Default, std::nullopt};
+  switch (Role) {
+  case ValueRole::Move:
+    if (!Ops.Sources.empty())
+      E.Result = operandValue(S, *Ops.Sources.front());
+    break;
+  case ValueRole::ScalarLogic:
+    E = scalarLogic(MI, S, Ops);
+    break;
+  case ValueRole::ExecSave:
+    E = {ExecValue, PerWaveScalar};
+    break;
+  case ValueRole::ScalarSelect:
+    E.Result = scalarSelect(MI, S, Ops);
+    break;
+  case ValueRole::ScalarCompare:
+    E.SCC = scalarCompare(S, Ops);
+    break;
+  case ValueRole::ScalarLoad:
+    E.Result = Val::make(std::max(Ops.Inputs, Uniform), PerLane, false);
+    break;
+  case ValueRole::ReadFirstLane:
+    E.Result = Ops.Inputs == Uniform ? UniformScalar : PerWaveScalar;
+    break;
+  case ValueRole::ReadLane:
+    E.Result = readLane(MI, S);
+    break;
+  case ValueRole::WriteLane:
+    if (writeLane(MI, S))
+      return;
+    E.Result = Top;
+    break;
+  case ValueRole::LaneVarying:
+    E = {Top, Top};
+    break;
+  case ValueRole::PerWave:
+    E = {PerWaveScalar, PerWaveScalar};
+    break;
+  case ValueRole::VectorOp:
+  case ValueRole::Generic:
+    // A scalar result read from memory by something other than a scalar
+    // load (scalar atomics are PerWave already) may differ between waves.
+    if (MI.mayLoad())
+      E.Result = Val::make(std::max(Ops.Inputs, PerWave), PerLane, false);
+    break;
+  }
+  writeResults(MI, S, Role, Ops, E);
+}
