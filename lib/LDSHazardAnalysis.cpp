@@ -18,7 +18,6 @@
 #include <iterator>
 #include <map>
 #include <tuple>
-#include <unordered_map>
 
 using namespace llvm;
 using namespace llvm::ldsbarriers;
@@ -152,8 +151,7 @@ public:
     for (auto &V : NewSync)
       std::sort(V.begin(), V.end());
     for (const auto &CB : Aug.CompletedBarriers)
-      CompletedWaits[CB.Barrier.Block * 0x100000000ull + CB.Barrier.Index] =
-          CB.Waits;
+      CompletedWaits[{CB.Barrier.Block, CB.Barrier.Index}] = CB.Waits;
   }
 
   /// Iterates to the fixpoint, then replays each block once, recording.
@@ -596,7 +594,7 @@ private:
         break;
       case Event::Barrier:
       case Event::Signal: {
-        auto CW = CompletedWaits.find(B * 0x100000000ull + I);
+        auto CW = CompletedWaits.find({B, I});
         if (CW != CompletedWaits.end())
           applyWait(S, CW->second);
         if (Record) {
@@ -649,7 +647,7 @@ private:
   std::vector<Point> AnchorOf;
   std::map<std::pair<unsigned, unsigned>, unsigned> AnchoredIds;
   std::vector<std::vector<NewSyncEvent>> NewSync;
-  std::unordered_map<uint64_t, WaitThresholds> CompletedWaits;
+  DenseMap<std::pair<unsigned, unsigned>, WaitThresholds> CompletedWaits;
   HazardResult Result;
   /// The fixpoint: each block's in-state; the blocks in reverse post-order.
   std::vector<State> In;
