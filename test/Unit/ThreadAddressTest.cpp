@@ -12,6 +12,7 @@
 #include "LDSThreadAddress.h"
 #include "gtest/gtest.h"
 #include <random>
+#include <string>
 
 using namespace llvm::ldsbarriers;
 
@@ -96,14 +97,26 @@ ThreadAddress randomAddress(std::mt19937 &R, const ThreadAddress *Like) {
   return T;
 }
 
+/// Small launch bounds: every shape of them can be enumerated.
+WorkgroupShape randomShape(std::mt19937 &R) {
+  WorkgroupShape S;
+  for (int64_t &M : S.MaxDim)
+    M = std::uniform_int_distribution<int64_t>(1, 6)(R);
+  S.MaxFlat = std::uniform_int_distribution<int64_t>(1, 24)(R);
+  return S;
+}
+
+std::string describe(const WorkgroupShape &S) {
+  return "at most " + std::to_string(S.MaxFlat) + " work-items (" +
+         std::to_string(S.MaxDim[0]) + "x" + std::to_string(S.MaxDim[1]) + "x" +
+         std::to_string(S.MaxDim[2]) + ")";
+}
+
 TEST(ThreadAddressTest, RandomPairsAgreeWithEnumeration) {
   std::mt19937 R(20261122);
   unsigned Disjoint = 0, Unsound = 0, Trials = 4000;
   for (unsigned I = 0; I < Trials; ++I) {
-    WorkgroupShape S;
-    for (int64_t &M : S.MaxDim)
-      M = std::uniform_int_distribution<int64_t>(1, 6)(R);
-    S.MaxFlat = std::uniform_int_distribution<int64_t>(1, 24)(R);
+    WorkgroupShape S = randomShape(R);
     ThreadAddress A = randomAddress(R, nullptr);
     ThreadAddress B = randomAddress(R, &A);
     if (workItemsMayOverlap(A, B, S))
@@ -111,10 +124,8 @@ TEST(ThreadAddressTest, RandomPairsAgreeWithEnumeration) {
     ++Disjoint;
     if (bruteForce(A, B, S)) {
       ++Unsound;
-      ADD_FAILURE() << "unsound: " << A.str() << " vs " << B.str()
-                    << " with at most " << S.MaxFlat << " work-items ("
-                    << S.MaxDim[0] << "x" << S.MaxDim[1] << "x" << S.MaxDim[2]
-                    << ")";
+      ADD_FAILURE() << "unsound: " << A.str() << " vs " << B.str() << " with "
+                    << describe(S);
     }
   }
   EXPECT_EQ(Unsound, 0u);
@@ -129,10 +140,7 @@ TEST(ThreadAddressTest, SelfPairsAgreeWithEnumeration) {
   std::mt19937 R(20261125);
   unsigned Disjoint = 0, Trials = 3000;
   for (unsigned I = 0; I < Trials; ++I) {
-    WorkgroupShape S;
-    for (int64_t &M : S.MaxDim)
-      M = std::uniform_int_distribution<int64_t>(1, 6)(R);
-    S.MaxFlat = std::uniform_int_distribution<int64_t>(1, 24)(R);
+    WorkgroupShape S = randomShape(R);
     ThreadAddress A = randomAddress(R, nullptr);
     ThreadIdCache Cache;
     bool Cached = workItemsMayOverlap(A, A, S, &Cache);
@@ -142,9 +150,7 @@ TEST(ThreadAddressTest, SelfPairsAgreeWithEnumeration) {
       continue;
     ++Disjoint;
     EXPECT_FALSE(bruteForce(A, A, S))
-        << "unsound: " << A.str() << " with at most " << S.MaxFlat
-        << " work-items (" << S.MaxDim[0] << "x" << S.MaxDim[1] << "x"
-        << S.MaxDim[2] << ")";
+        << "unsound: " << A.str() << " with " << describe(S);
   }
   EXPECT_GT(Disjoint, Trials / 10) << "the analysis proves too little";
 }
