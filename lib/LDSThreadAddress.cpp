@@ -482,11 +482,17 @@ bool llvm::ldsbarriers::isWaveUniform(const ThreadAddress &A,
       A.Coef[1] || A.Coef[2] || !WaveSize ||
       (A.Fn && (A.Fn->usesDim(1) || A.Fn->usesDim(2))))
     return false;
+  std::vector<std::array<int64_t, 3>> Ids;
+  for (int64_t X = 0; X < Shape.MaxDim[0]; ++X)
+    Ids.push_back({X, 0, 0});
+  std::vector<uint64_t> Fn;
+  if (A.Fn)
+    A.Fn->evalAll(Ids, Fn);
   int64_t First = 0;
   for (int64_t X = 0; X < Shape.MaxDim[0]; ++X) {
     int64_t Term = A.Coef[0] * X;
     if (A.Fn)
-      Term += wrap32(int64_t(A.Fn->eval({X, 0, 0})));
+      Term += wrap32(int64_t(Fn[X]));
     Term = wrap32(Term);
     if (X % WaveSize == 0)
       First = Term;
