@@ -6,8 +6,10 @@ accesses), read-only code, and a chain of divergent ifs (plain accesses).
 usage: gen_kernel.py [--plain] [--disjoint] {straight,loops,wide,reads,divchain,tiles} N > kernel.ll
   --plain     plain (not volatile) loads and stores, as user kernels have
               (volatile ones make SIMemoryLegalizer wait after each access)
-  --disjoint  each work-item its own slots, s[256 * j + tid] with at most
-              256 work-items: the thread-index analysis proves them apart
+  --disjoint  each work-item its own slots, s[256 * j + tid], in a 1-D
+              launch of 256 work-items (!reqd_work_group_size): the
+              thread-index analysis proves them apart (without the 1-D
+              launch they are not: work-items (x, y) and (x, y') share x)
 
 Addresses use (tid + k) & 255 so that LLVM cannot prove accesses of one
 thread independent, and every few accesses go to a second object.
@@ -25,7 +27,8 @@ def header(out):
     out.append("declare i32 @llvm.amdgcn.workitem.id.x()")
     attrs = ' "amdgpu-flat-work-group-size"="1,256"'
     out.append(f"attributes #0 = {{ nounwind{attrs} }}")
-    out.append("define amdgpu_kernel void @k(ptr addrspace(1) %out, i32 %n) #0 {")
+    launch = " !reqd_work_group_size !0" if DISJOINT else ""
+    out.append(f"define amdgpu_kernel void @k(ptr addrspace(1) %out, i32 %n) #0{launch} {{")
     out.append("entry:")
     out.append("  %tid = call i32 @llvm.amdgcn.workitem.id.x()")
 
@@ -56,6 +59,8 @@ def footer(out, acc):
     out.append(f"  store i32 {acc}, ptr addrspace(1) %g")
     out.append("  ret void")
     out.append("}")
+    if DISJOINT:
+        out.append("!0 = !{i32 256, i32 1, i32 1}")
 
 
 def straight(n):
