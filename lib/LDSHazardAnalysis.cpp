@@ -101,22 +101,22 @@ public:
     OrigOf.resize(Accesses.size());
     for (unsigned I = 0; I < OrigOf.size(); ++I)
       OrigOf[I] = I;
+    // Accesses with one key conflict with every other access alike and
+    // complete alike.
+    using Key = std::tuple<uint8_t, unsigned, uint8_t, bool, uint8_t, bool, int,
+                           int64_t, uint64_t, unsigned, unsigned>;
+    std::map<Key, unsigned> Keys;
+    KeyOf.reserve(Accesses.size());
+    for (EventRef R : Accesses) {
+      const Event &E = P.event(R);
+      Key K{uint8_t(E.AK), E.CommutativeOp, uint8_t(E.Ctr),  E.InOrder,
+            E.OrderClass,  E.Async,         E.Loc.Object,    E.Loc.Begin,
+            E.Loc.Size,    E.Loc.Variable,  E.Loc.ThreadForm};
+      KeyOf.push_back(Keys.try_emplace(K, Keys.size()).first->second);
+    }
+    NextKey = Keys.size();
+    markSilentKeys(Keys.size());
     if (Opts.Candidates) {
-      // Accesses with one key conflict with every other access alike and
-      // complete alike.
-      using Key = std::tuple<uint8_t, unsigned, uint8_t, bool, uint8_t, bool,
-                             int, int64_t, uint64_t, unsigned, unsigned>;
-      std::map<Key, unsigned> Keys;
-      KeyOf.reserve(Accesses.size());
-      for (EventRef R : Accesses) {
-        const Event &E = P.event(R);
-        Key K{uint8_t(E.AK), E.CommutativeOp, uint8_t(E.Ctr),  E.InOrder,
-              E.OrderClass,  E.Async,         E.Loc.Object,    E.Loc.Begin,
-              E.Loc.Size,    E.Loc.Variable,  E.Loc.ThreadForm};
-        KeyOf.push_back(Keys.try_emplace(K, Keys.size()).first->second);
-      }
-      NextKey = Keys.size();
-      markSilentKeys(Keys.size());
       CandidatesBefore.resize(P.Blocks.size());
       for (unsigned B = 0; B < P.Blocks.size(); ++B) {
         const auto &Row = (*Opts.Candidates)[B];
@@ -361,8 +361,9 @@ private:
     // X cannot complete before an earlier in-order access of its counter.
     if (X.InOrder)
       countLater(S, X.Ctr, X.OrderClass);
-    if (!Silent.empty() && Silent[KeyOf[Id]]) {
-      prune(S, Id); // For its bookkeeping of the block's issued accesses.
+    if (Silent[KeyOf[Id]]) {
+      if (Opts.Candidates)
+        prune(S, Id); // For its bookkeeping of the block's issued accesses.
       return;
     }
     auto It = std::lower_bound(S.begin(), S.end(), Id,
@@ -376,28 +377,51 @@ private:
       prune(S, Id);
   }
 
-  /// Marks the keys of accesses whose kind conflicts with the kind of no
-  /// access of the function (the reads of a kernel that only reads LDS, say):
-  /// they never make a window nor force a barrier, so the state need not
-  /// carry them. Asynchronous accesses stay: the issuing wave's own later
-  /// accesses may meet them in flight.
+  /// Marks the keys of accesses that conflict with no access of the
+  /// function, by their kinds (the reads of a kernel that only reads LDS) or
+  /// by their bytes (work-items that each keep to their own slots): they
+  /// never make a window, force a barrier or need a wait, so the state need
+  /// not carry them, and a kernel of such accesses is analysed in linear
+  /// time. Asynchronous accesses stay: the issuing wave's own later accesses
+  /// may meet them in flight. The byte tests take any relation of stage
+  /// iterations, and stop at a budget linear in the accesses (the keys not
+  /// decided by then stay in the state).
   void markSilentKeys(unsigned NumKeys) {
-    // One event per kind: conflictKind looks at nothing else.
-    SmallVector<const Event *, 8> Kinds;
-    for (EventRef R : Accesses) {
-      const Event &E = P.event(R);
-      if (llvm::none_of(Kinds, [&](const Event *O) {
-            return O->AK == E.AK && O->CommutativeOp == E.CommutativeOp &&
-                   O->Async == E.Async;
-          }))
-        Kinds.push_back(&E);
+    std::vector<unsigned> Rep(NumKeys, ~0u);
+    for (unsigned Id = 0; Id < Accesses.size(); ++Id)
+      if (Rep[KeyOf[Id]] == ~0u)
+        Rep[KeyOf[Id]] = Id;
+    // The keys by kind (conflictKind looks at nothing else), so that a key
+    // is tested against the kinds it may conflict with only.
+    std::map<std::tuple<AccessKind, unsigned, bool>, std::vector<unsigned>>
+        ByKind;
+    for (unsigned K = 0; K < NumKeys; ++K) {
+      const Event &E = accessEvent(Rep[K]);
+      ByKind[{E.AK, E.CommutativeOp, E.Async}].push_back(K);
     }
+    uint64_t Budget = 16 * uint64_t(Accesses.size()) + 4096;
     Silent.assign(NumKeys, 0);
-    for (unsigned Id = 0; Id < Accesses.size(); ++Id) {
-      const Event &E = accessEvent(Id);
-      Silent[KeyOf[Id]] = !E.Async && llvm::none_of(Kinds, [&](const Event *O) {
-        return conflictKind(*O, E, Opts) || conflictKind(E, *O, Opts);
-      });
+    for (unsigned K = 0; K < NumKeys; ++K) {
+      const Event &E = accessEvent(Rep[K]);
+      if (E.Async)
+        continue;
+      bool Meets = false;
+      for (const auto &[Kind, Others] : ByKind) {
+        const Event &O = accessEvent(Rep[Others.front()]);
+        if (!conflictKind(O, E, Opts) && !conflictKind(E, O, Opts))
+          continue;
+        for (unsigned K2 : Others) {
+          if (Budget == 0 || P.mayOverlap(accessEvent(Rep[K2]).Loc, E.Loc))
+            Meets = true;
+          else
+            --Budget;
+          if (Meets)
+            break;
+        }
+        if (Meets)
+          break;
+      }
+      Silent[K] = !Meets;
     }
   }
 

@@ -163,7 +163,9 @@ struct HazardResult {
   /// Asynchronous accesses that a later conflicting access of the same wave
   /// meets still in flight: the consumer needs their counter wait first.
   std::vector<Window> InFlight;
-  /// For each Augmentation::Queries point, its incomplete accesses.
+  /// For each Augmentation::Queries point, its incomplete accesses, but
+  /// for those that conflict with no access of the program (they are never
+  /// a window's producer, so no wait is ever needed for them).
   std::vector<std::vector<PendingAccess>> Queried;
 };
 

@@ -6,6 +6,7 @@
 #include "RandomPrograms.h"
 #include "gtest/gtest.h"
 #include <algorithm>
+#include <map>
 #include <random>
 #include <set>
 
@@ -70,6 +71,34 @@ TEST(HazardAnalysis, OpaqueConflictsWithEverything) {
   ASSERT_EQ(W.size(), 2u);
   EXPECT_EQ(W[0].Kind, HazardKind::Opaque);
   EXPECT_EQ(W[1].Kind, HazardKind::Opaque);
+}
+
+// Accesses that conflict with no access (other objects here; work-items'
+// own slots in kernels) are left out of the state: a kernel of them is
+// analysed in linear time. They still count as later operations of their
+// counter, and an asynchronous one stays (its own wave may meet it).
+TEST(HazardAnalysis, AccessesThatMeetNoneAreNotTracked) {
+  ProgramBuilder B;
+  B.block("W1 R2 W0 W3 R0 D5 R4");
+  AbstractProgram &P = B.program();
+  Augmentation Aug;
+  Aug.Queries.push_back({0, 7});
+  for (bool Pruned : {false, true}) {
+    std::vector<std::vector<uint8_t>> IsCandidate = {
+        std::vector<uint8_t>(P.numPoints(0), 1)};
+    AnalysisOptions O;
+    if (Pruned)
+      O.Candidates = &IsCandidate;
+    HazardResult R = analyzeHazards(P, O, Aug);
+    std::map<unsigned, unsigned> Later;
+    for (const PendingAccess &PA : R.Queried[0])
+      Later[PA.Access.Index] = PA.Later;
+    // Pruning drops W0 at R0, which meets it with a candidate in between.
+    std::map<unsigned, unsigned> Expected = {{4, 1}, {5, 0}};
+    if (!Pruned)
+      Expected[2] = 3;
+    EXPECT_EQ(Later, Expected) << (Pruned ? "pruned" : "full");
+  }
 }
 
 TEST(HazardAnalysis, BarrierOrdersOnlyCompleteAccesses) {
