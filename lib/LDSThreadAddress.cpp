@@ -353,16 +353,15 @@ static bool shiftedMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
     return false;
 
   // Rule out 32-bit wrap-around: every quantity below stays far inside it.
-  auto MaxAbs = [](const std::vector<int64_t> &V) {
-    int64_t M = 0;
-    for (int64_t X : V)
-      M = std::max(M, X < 0 ? -X : X);
-    return M;
+  const std::vector<unsigned> &OrderA = SA.sortedOrder();
+  const std::vector<unsigned> &Order = SB.sortedOrder();
+  auto MaxAbs = [](const IdSpace &S, const std::vector<unsigned> &O) {
+    return std::max(std::abs(S.Terms[O.front()]), std::abs(S.Terms[O.back()]));
   };
   int64_t DeltaC = wrap32(A.Const + Shift - B.Const);
   for (int64_t X :
-       {DeltaC, MaxAbs(SA.Terms), MaxAbs(SB.Terms), A.VarLo, A.VarHi, B.VarLo,
-        B.VarHi, int64_t(A.Size), int64_t(B.Size)})
+       {DeltaC, MaxAbs(SA, OrderA), MaxAbs(SB, Order), A.VarLo, A.VarHi,
+        B.VarLo, B.VarHi, int64_t(A.Size), int64_t(B.Size)})
     if (X > SmallMagnitude || X < -SmallMagnitude)
       return true;
 
@@ -377,17 +376,18 @@ static bool shiftedMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
     // term is a neighbour in sorted order.
     if (OtherDims)
       return true;
-    std::vector<int64_t> Sorted(SA.Terms);
-    llvm::sort(Sorted);
-    for (size_t I = 1; I < Sorted.size(); ++I)
-      if (Sorted[I] - Sorted[I - 1] < Hi)
+    for (size_t I = 1; I < OrderA.size(); ++I)
+      if (SA.Terms[OrderA[I]] - SA.Terms[OrderA[I - 1]] < Hi)
         return true;
     return false;
   }
   // Both sides in increasing order: the window (Va - Hi, Va - Lo) of B's
   // terms slides right as Va grows, so one sweep finds every match.
-  const std::vector<unsigned> &OrderA = SA.sortedOrder();
-  const std::vector<unsigned> &Order = SB.sortedOrder();
+  // No sweep when every a - b lies outside (Lo, Hi): the address ranges of
+  // the two (a different slot of a work-item's own array, say) are apart.
+  if (SA.Terms[OrderA.back()] - SB.Terms[Order.front()] <= Lo ||
+      SA.Terms[OrderA.front()] - SB.Terms[Order.back()] >= Hi)
+    return false;
   auto First = Order.begin(), Last = Order.begin();
   for (unsigned I : OrderA) {
     int64_t Va = SA.Terms[I];
