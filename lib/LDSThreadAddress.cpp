@@ -222,13 +222,27 @@ void ThreadAddress::appendKey(std::vector<int64_t> &Key) const {
 using IdSpace = ThreadIdSpace;
 
 const std::vector<unsigned> &ThreadIdSpace::sortedOrder() const {
-  if (Order.size() != Terms.size()) {
-    Order.resize(Terms.size());
-    for (unsigned I = 0; I < Order.size(); ++I)
-      Order[I] = I;
-    llvm::sort(Order,
-               [&](unsigned X, unsigned Y) { return Terms[X] < Terms[Y]; });
+  if (Order.size() == Terms.size())
+    return Order;
+  unsigned N = Terms.size();
+  Order.resize(N);
+  // Most terms grow with the id (4 * tid), or are a rotation of a growing
+  // sequence ((tid + k) & 255): one descent at most, found in one pass.
+  unsigned Descents = 0, Start = 0;
+  for (unsigned I = 1; I < N && Descents < 2; ++I)
+    if (Terms[I] < Terms[I - 1]) {
+      ++Descents;
+      Start = I;
+    }
+  if (Descents == 0 || (Descents == 1 && Terms[N - 1] <= Terms[0])) {
+    for (unsigned I = 0; I < N; ++I)
+      Order[I] = (Start + I) % N;
+    return Order;
   }
+  for (unsigned I = 0; I < N; ++I)
+    Order[I] = I;
+  llvm::sort(Order,
+             [&](unsigned X, unsigned Y) { return Terms[X] < Terms[Y]; });
   return Order;
 }
 
@@ -266,7 +280,27 @@ static IdSpace enumerateIds(const ThreadAddress &A,
     }
     Id[D] = 0;
   };
-  Rec(Rec, 0, 1);
+  if (Dims.size() == 1) {
+    // One dimension (the common case): the same ids without recursion.
+    unsigned D = Dims[0];
+    int64_t Lo = std::max<int64_t>(A.IdLo[D], 0);
+    int64_t Hi = std::min({A.IdHi[D], Shape.MaxDim[D] - 1, Shape.MaxFlat - 1});
+    if (Hi - Lo + 1 > int64_t(Limit)) {
+      S.TooBig = true;
+      return S;
+    }
+    if (Hi >= Lo) {
+      S.Ids.reserve(Hi - Lo + 1);
+      S.Terms.reserve(Hi - Lo + 1);
+    }
+    for (int64_t T = Lo; T <= Hi; ++T) {
+      Id[D] = T;
+      S.Ids.push_back(Id);
+      S.Terms.push_back(A.Coef[D] * T);
+    }
+  } else {
+    Rec(Rec, 0, 1);
+  }
   if (A.Fn && !S.TooBig) {
     // Its value modulo 2^32, as a signed 32-bit number.
     std::vector<uint64_t> Fn;
