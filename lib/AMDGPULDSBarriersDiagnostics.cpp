@@ -34,21 +34,6 @@ STATISTIC(NumOpaque, "Number of windows involving an opaque access");
 STATISTIC(NumRedundant, "Number of existing barriers that order nothing");
 STATISTIC(NumUncoverable, "Number of hazard windows no barrier can cover");
 
-/// Whether every pair of the two accesses' address forms is disjoint
-/// between work-items in launches of \p Shape. \p Cache, if given, holds
-/// enumerations for \p Shape only.
-static bool formsDisjoint(const AbstractProgram &P, const Location &A,
-                          const Location &B, const WorkgroupShape &Shape,
-                          ThreadIdCache *Cache = nullptr) {
-  if (!A.ThreadForm || !B.ThreadForm)
-    return false;
-  for (const ThreadAddress &X : P.ThreadForms[A.ThreadForm])
-    for (const ThreadAddress &Y : P.ThreadForms[B.ThreadForm])
-      if (workItemsMayOverlap(X, Y, Shape, Cache))
-        return false;
-  return true;
-}
-
 std::string llvm::ldsbarriers::boundHint(const AbstractProgram &P,
                                          const Location &A, const Location &B) {
   if (!A.ThreadForm || !B.ThreadForm)
@@ -56,7 +41,7 @@ std::string llvm::ldsbarriers::boundHint(const AbstractProgram &P,
   WorkgroupShape OneD = P.Shape;
   OneD.MaxDim[1] = OneD.MaxDim[2] = 1;
   bool Is1D = P.Shape.MaxDim[1] == 1 && P.Shape.MaxDim[2] == 1;
-  if (!Is1D && formsDisjoint(P, A, B, OneD))
+  if (!Is1D && P.threadDisjointIn(A, B, OneD))
     return "; disjoint if the workgroup is one-dimensional (a 1-D launch: "
            "-amdgpu-lds-barriers-assume-1d-workgroups)";
   // A smaller bound is advice only for a kernel that declares none: one
@@ -72,7 +57,7 @@ std::string llvm::ldsbarriers::boundHint(const AbstractProgram &P,
       S.MaxFlat = N;
       for (int64_t &M : S.MaxDim)
         M = std::min(M, N);
-      if (formsDisjoint(P, A, B, S))
+      if (P.threadDisjointIn(A, B, S))
         return "; disjoint with at most " + std::to_string(N) + " work-items" +
                (Flat ? " in one dimension" : "") + " (__launch_bounds__(" +
                std::to_string(N) + ")" + (Flat ? " and a 1-D launch" : "") +
@@ -229,13 +214,10 @@ void llvm::ldsbarriers::reportSelfRaces(const Function &F,
   OneD.MaxDim[1] = OneD.MaxDim[2] = 1;
   // Per address form (many accesses share one): whether it meets itself.
   DenseMap<unsigned, bool> SelfMeets;
-  // A form met with itself is enumerated once, not once per side.
-  ThreadIdCache OneDIds;
   auto Meets = [&](const Location &L) {
     auto [It, Inserted] = SelfMeets.try_emplace(L.ThreadForm, false);
     if (Inserted)
-      It->second =
-          !P.threadDisjoint(L, L) && !formsDisjoint(P, L, L, OneD, &OneDIds);
+      It->second = !P.threadDisjoint(L, L) && !P.threadDisjointIn(L, L, OneD);
     return It->second;
   };
   // An LDS DMA's form is its wave's transfer: only different waves race.

@@ -218,6 +218,29 @@ IterationRelation AbstractProgram::relation(IterationState S,
   return IterationRelation::distance(L, S.K);
 }
 
+/// The enumerations of \p P's forms, emptied when the forms have moved.
+static ThreadIdCache &idCache(ThreadIdCache &Cache, size_t &CachedForms,
+                              size_t Forms) {
+  if (CachedForms != Forms) {
+    Cache.clear();
+    CachedForms = Forms;
+  }
+  return Cache;
+}
+
+bool AbstractProgram::threadDisjointIn(const Location &A, const Location &B,
+                                       const WorkgroupShape &Launch) const {
+  if (!A.ThreadForm || !B.ThreadForm || A.ThreadForm >= ThreadForms.size() ||
+      B.ThreadForm >= ThreadForms.size())
+    return false;
+  ThreadIdCache &Cache = idCache(IdCache, IdCacheForms, ThreadForms.size());
+  for (const ThreadAddress &X : ThreadForms[A.ThreadForm])
+    for (const ThreadAddress &Y : ThreadForms[B.ThreadForm])
+      if (workItemsMayOverlap(X, Y, Launch, &Cache))
+        return false;
+  return true;
+}
+
 bool AbstractProgram::threadDisjoint(const Location &A, const Location &B,
                                      IterationRelation Rel) const {
   if (!A.ThreadForm || !B.ThreadForm || A.ThreadForm >= ThreadForms.size() ||
@@ -231,13 +254,10 @@ bool AbstractProgram::threadDisjoint(const Location &A, const Location &B,
   if (Symmetric && Lo > Hi)
     std::swap(Lo, Hi);
   auto Compute = [&] {
-    if (IdCacheForms != ThreadForms.size()) {
-      IdCache.clear();
-      IdCacheForms = ThreadForms.size();
-    }
+    ThreadIdCache &Cache = idCache(IdCache, IdCacheForms, ThreadForms.size());
     for (const ThreadAddress &X : ThreadForms[Lo])
       for (const ThreadAddress &Y : ThreadForms[Hi])
-        if (workItemsMayOverlap(X, Y, Shape, &IdCache, Rel))
+        if (workItemsMayOverlap(X, Y, Shape, &Cache, Rel))
           return false;
     return true;
   };

@@ -223,6 +223,11 @@ struct AbstractProgram {
   /// touch different bytes.
   bool threadDisjoint(const Location &A, const Location &B,
                       IterationRelation Rel = {}) const;
+  /// Whether every pair of the thread forms of A and B is disjoint between
+  /// work-items in launches of \p Launch (a shape to advise, such as a
+  /// one-dimensional one); not cached per pair.
+  bool threadDisjointIn(const Location &A, const Location &B,
+                        const WorkgroupShape &Launch) const;
   /// The stage loop of \p L's thread forms, 0 when none (or when forms
   /// name different loops: no iteration is then the same).
   unsigned stageLoop(const Location &L) const;

@@ -361,9 +361,13 @@ const ThreadIdSpace &ThreadIdCache::get(const ThreadAddress &A,
                                         const SmallVector<unsigned, 3> &Dims,
                                         const WorkgroupShape &Shape) {
   unsigned Mask = 0;
-  for (unsigned D : Dims)
+  std::array<int64_t, 3> Bounds = {0, 0, 0};
+  for (unsigned D : Dims) {
     Mask |= 1u << D;
-  std::unique_ptr<ThreadIdSpace> &Entry = Spaces[{&A, Mask}];
+    Bounds[D] = Shape.MaxDim[D];
+  }
+  std::unique_ptr<ThreadIdSpace> &Entry =
+      Spaces[{&A, Mask, Shape.MaxFlat, Bounds[0], Bounds[1], Bounds[2]}];
   if (!Entry)
     Entry = std::make_unique<ThreadIdSpace>(enumerateIds(A, Dims, Shape));
   return *Entry;

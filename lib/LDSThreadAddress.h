@@ -168,10 +168,12 @@ private:
   mutable std::vector<unsigned> Order;
 };
 
-/// Enumerations of ThreadIdSpaces kept across the pair tests of one shape:
-/// an address form meets many others, and evaluating it for every
-/// work-item once is enough. Entries are keyed by the address's location
-/// in memory, so the addresses must outlive the cache unchanged.
+/// Enumerations of ThreadIdSpaces kept across pair tests: an address form
+/// meets many others, and evaluating it for every work-item once is
+/// enough. Entries are keyed by the address's location in memory and by
+/// the launch bounds the enumeration reads (so that tests in a narrower
+/// shape share what agrees), and the addresses must outlive the cache
+/// unchanged.
 class ThreadIdCache {
 public:
   ThreadIdCache() = default;
@@ -187,9 +189,11 @@ public:
   void clear() { Spaces.clear(); }
 
 private:
-  DenseMap<std::pair<const ThreadAddress *, unsigned>,
-           std::unique_ptr<ThreadIdSpace>>
-      Spaces;
+  /// (address, dimensions mask, MaxFlat, MaxDim of the dimensions in the
+  /// mask).
+  using Key = std::tuple<const ThreadAddress *, unsigned, int64_t, int64_t,
+                         int64_t, int64_t>;
+  DenseMap<Key, std::unique_ptr<ThreadIdSpace>> Spaces;
 };
 
 /// How the iterations of a stage loop relate between an access A and a
