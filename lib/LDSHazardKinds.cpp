@@ -1,5 +1,4 @@
 //===- LDSHazardKinds.cpp - Which pairs of LDS accesses conflict ----------===//
-//-----------===//
 //
 // The pair rules of the hazard analysis: what two accesses of different
 // waves make by their kinds (read, write, atomic operation, opaque,
