@@ -252,7 +252,7 @@ PlacementContext::PlacementContext(const AbstractProgram &P,
   for (const Point &C : Cands)
     IsCandidate[C.Block][C.Index] = 1;
   if (PruneAnalysis)
-    AOpts.Candidates = &IsCandidate;
+    AOpts.Pruning.Points = &IsCandidate;
 }
 
 /// The input's windows, into \p Initial and Result.InitialWindows. Returns

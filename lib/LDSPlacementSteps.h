@@ -24,9 +24,9 @@ namespace ldsbarriers {
 
 /// What every step of one placement reads.
 struct PlacementContext {
-  /// \p PruneAnalysis: the analysis gets the candidate points
-  /// (AnalysisOptions::Candidates) and reports the windows that imply the
-  /// rest; without it (the comparison strategies) every window.
+  /// \p PruneAnalysis: the analysis prunes its state at the candidate points
+  /// (AnalysisOptions::Pruning) and reports the windows that imply the rest;
+  /// without it (the comparison strategies) every window.
   PlacementContext(const AbstractProgram &P, const AnalysisOptions &Options,
                    const PlacementOptions &POpts, bool PruneAnalysis);
   PlacementContext(const PlacementContext &) = delete;
