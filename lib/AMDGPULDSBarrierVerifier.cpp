@@ -1,15 +1,18 @@
 //===- AMDGPULDSBarrierVerifier.cpp - The LDS synchronization checker -----===//
 //
-// Runs the independent verifier on any machine function: after the placer
-// (its self-check), or alone as a static LDS race checker for hand-written
-// synchronization. Soft waits promise nothing, so run it after
-// si-insert-waitcnts (which turns the soft waits it keeps into hard ones) to
-// check what the hardware will execute.
+// The pass amdgpu-lds-barrier-verify runs the independent verifier on any
+// machine function and reports LDS races, unbalanced split barriers and
+// barriers in divergent control flow: after the placer (its self-check), or
+// alone as a static LDS race checker for hand-written synchronization. Soft
+// waits promise nothing, so run it after si-insert-waitcnts (which turns the
+// soft waits it keeps into hard ones) to check what the hardware will
+// execute. The reporting it shares with the placer's self-check is
+// reportViolations (AMDGPULDSBarriersCommon.h), defined here.
 //
 //===----------------------------------------------------------------------===//
 
-#include "AMDGPULDSBarrierVerifier.h"
 #include "AMDGPULDSBarriersCommon.h"
+#include "AMDGPULDSBarriersPasses.h"
 #include "AMDGPUTargetFacts.h"
 #include "LDSAccessModel.h"
 #include "LDSBarrierVerifier.h"
@@ -28,6 +31,7 @@ using namespace llvm;
 using namespace llvm::ldsbarriers;
 
 #define DEBUG_TYPE "amdgpu-lds-barrier-verify"
+#define PASS_NAME "AMDGPU LDS synchronization verifier"
 
 STATISTIC(NumRaces, "Number of LDS races found by the verifier");
 STATISTIC(NumBadBarriers,
@@ -107,18 +111,33 @@ unsigned llvm::ldsbarriers::reportViolations(
   return Violations.size();
 }
 
+namespace {
+class AMDGPULDSBarrierVerifier : public MachineFunctionPass {
+public:
+  static char ID;
+  AMDGPULDSBarrierVerifier() : MachineFunctionPass(ID) {}
+
+  StringRef getPassName() const override { return PASS_NAME; }
+
+  void getAnalysisUsage(AnalysisUsage &AU) const override {
+    AU.setPreservesAll();
+    AU.addRequired<MachineOptimizationRemarkEmitterPass>();
+    MachineFunctionPass::getAnalysisUsage(AU);
+  }
+
+  bool runOnMachineFunction(MachineFunction &MF) override;
+};
+} // namespace
+
 char AMDGPULDSBarrierVerifier::ID = 0;
 
-AMDGPULDSBarrierVerifier::AMDGPULDSBarrierVerifier() : MachineFunctionPass(ID) {
-  initializeMachineOptimizationRemarkEmitterPassPass(
-      *PassRegistry::getPassRegistry());
-}
+char &llvm::AMDGPULDSBarrierVerifierID = AMDGPULDSBarrierVerifier::ID;
 
-void AMDGPULDSBarrierVerifier::getAnalysisUsage(AnalysisUsage &AU) const {
-  AU.setPreservesAll();
-  AU.addRequired<MachineOptimizationRemarkEmitterPass>();
-  MachineFunctionPass::getAnalysisUsage(AU);
-}
+INITIALIZE_PASS_BEGIN(AMDGPULDSBarrierVerifier, DEBUG_TYPE, PASS_NAME, false,
+                      false)
+INITIALIZE_PASS_DEPENDENCY(MachineOptimizationRemarkEmitterPass)
+INITIALIZE_PASS_END(AMDGPULDSBarrierVerifier, DEBUG_TYPE, PASS_NAME, false,
+                    false)
 
 bool AMDGPULDSBarrierVerifier::runOnMachineFunction(MachineFunction &MF) {
   const Function &F = MF.getFunction();

@@ -11,6 +11,7 @@
 #include "AMDGPULDSBarriersCommon.h"
 #include "AMDGPULDSBarriersDiagnostics.h"
 #include "AMDGPULDSBarriersEmission.h"
+#include "AMDGPULDSBarriersPasses.h"
 #include "AMDGPUTargetFacts.h"
 #include "LDSAccessModel.h"
 #include "LDSBarrierEmitter.h"
@@ -34,6 +35,7 @@ using namespace llvm;
 using namespace llvm::ldsbarriers;
 
 #define DEBUG_TYPE "amdgpu-lds-barriers"
+#define PASS_NAME "AMDGPU LDS barrier placement"
 
 STATISTIC(NumStripped, "Number of the source's workgroup barriers deleted "
                        "(-amdgpu-lds-barriers-strip-existing)");
@@ -109,21 +111,6 @@ static cl::opt<bool> StripExisting(
              "reordering LDS accesses across them, and the pass replaces "
              "them"),
     cl::init(false));
-
-char AMDGPULDSBarriers::ID = 0;
-
-AMDGPULDSBarriers::AMDGPULDSBarriers() : MachineFunctionPass(ID) {
-  PassRegistry &R = *PassRegistry::getPassRegistry();
-  initializeMachineBlockFrequencyInfoWrapperPassPass(R);
-  initializeMachineOptimizationRemarkEmitterPassPass(R);
-}
-
-void AMDGPULDSBarriers::getAnalysisUsage(AnalysisUsage &AU) const {
-  AU.setPreservesCFG();
-  AU.addRequired<MachineBlockFrequencyInfoWrapperPass>();
-  AU.addRequired<MachineOptimizationRemarkEmitterPass>();
-  MachineFunctionPass::getAnalysisUsage(AU);
-}
 
 static bool isKernel(const Function &F) {
   CallingConv::ID CC = F.getCallingConv();
@@ -313,10 +300,43 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   return Changed;
 }
 
-bool AMDGPULDSBarriers::runOnMachineFunction(MachineFunction &MF) {
-  return placeLDSBarriers(
-      MF, getAnalysis<MachineBlockFrequencyInfoWrapperPass>().getMBFI(),
-      getAnalysis<MachineOptimizationRemarkEmitterPass>().getORE());
+namespace {
+/// The pass for the legacy pass manager.
+class AMDGPULDSBarriersLegacy : public MachineFunctionPass {
+public:
+  static char ID;
+  AMDGPULDSBarriersLegacy() : MachineFunctionPass(ID) {}
+
+  StringRef getPassName() const override { return PASS_NAME; }
+
+  void getAnalysisUsage(AnalysisUsage &AU) const override {
+    AU.setPreservesCFG();
+    AU.addRequired<MachineBlockFrequencyInfoWrapperPass>();
+    AU.addRequired<MachineOptimizationRemarkEmitterPass>();
+    MachineFunctionPass::getAnalysisUsage(AU);
+  }
+
+  bool runOnMachineFunction(MachineFunction &MF) override {
+    return placeLDSBarriers(
+        MF, getAnalysis<MachineBlockFrequencyInfoWrapperPass>().getMBFI(),
+        getAnalysis<MachineOptimizationRemarkEmitterPass>().getORE());
+  }
+};
+} // namespace
+
+char AMDGPULDSBarriersLegacy::ID = 0;
+
+char &llvm::AMDGPULDSBarriersID = AMDGPULDSBarriersLegacy::ID;
+
+INITIALIZE_PASS_BEGIN(AMDGPULDSBarriersLegacy, DEBUG_TYPE, PASS_NAME, false,
+                      false)
+INITIALIZE_PASS_DEPENDENCY(MachineBlockFrequencyInfoWrapperPass)
+INITIALIZE_PASS_DEPENDENCY(MachineOptimizationRemarkEmitterPass)
+INITIALIZE_PASS_END(AMDGPULDSBarriersLegacy, DEBUG_TYPE, PASS_NAME, false,
+                    false)
+
+FunctionPass *llvm::createAMDGPULDSBarriersLegacyPass() {
+  return new AMDGPULDSBarriersLegacy();
 }
 
 PreservedAnalyses

@@ -1,14 +1,15 @@
 //===- AMDGPULDSBarriers.h - The LDS barrier placement pass ---------------===//
 //
-// Declares the MachineFunctionPass that places the workgroup barriers and
-// counter waits that LDS accesses of different waves need.
+// Declares the pass that places the workgroup barriers and counter waits
+// that LDS accesses of different waves need, for the new pass manager. The
+// legacy pass manager's pass is private to AMDGPULDSBarriers.cpp; AMDGPU.h
+// declares its factory and ID.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef AMDGPU_LDS_BARRIERS_AMDGPULDSBARRIERS_H
 #define AMDGPU_LDS_BARRIERS_AMDGPULDSBARRIERS_H
 
-#include "llvm/CodeGen/MachineFunctionPass.h"
 #include "llvm/CodeGen/MachinePassManager.h"
 
 namespace llvm {
@@ -20,20 +21,6 @@ class MachineOptimizationRemarkEmitter;
 bool placeLDSBarriers(MachineFunction &MF,
                       const MachineBlockFrequencyInfo &MBFI,
                       MachineOptimizationRemarkEmitter &ORE);
-
-/// The pass for the legacy pass manager.
-
-class AMDGPULDSBarriers : public MachineFunctionPass {
-public:
-  static char ID;
-  AMDGPULDSBarriers();
-
-  StringRef getPassName() const override {
-    return "AMDGPU LDS barrier placement";
-  }
-  void getAnalysisUsage(AnalysisUsage &AU) const override;
-  bool runOnMachineFunction(MachineFunction &MF) override;
-};
 
 /// The pass for the new pass manager ("amdgpu-lds-barriers" in
 /// AMDGPUPassRegistry.def of an in-tree build).

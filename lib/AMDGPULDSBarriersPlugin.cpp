@@ -1,15 +1,14 @@
 //===- AMDGPULDSBarriersPlugin.cpp - Plugin registration ------------------===//
 //
-// Registers the pass with the legacy pass registry when the plugin is loaded
-// (`llc -load=... -run-pass=amdgpu-lds-barriers`), and, under
-// -amdgpu-lds-barriers, inserts it into the codegen pipeline of stock llc
-// and clang right after the memory legalizer. Not part of in-tree builds,
-// which register the pass in the AMDGPU target instead.
+// Registers the passes with the legacy pass registry when the plugin is
+// loaded (`llc -load=... -run-pass=amdgpu-lds-barriers`), and, under
+// -amdgpu-lds-barriers, inserts the placer into the codegen pipeline of stock
+// llc and clang right after the memory legalizer. Not part of in-tree builds,
+// which register the passes in the AMDGPU target instead.
 //
 //===----------------------------------------------------------------------===//
 
-#include "AMDGPULDSBarrierVerifier.h"
-#include "AMDGPULDSBarriers.h"
+#include "AMDGPULDSBarriersPasses.h"
 #include "llvm/CodeGen/TargetPassConfig.h"
 #include "llvm/PassRegistry.h"
 #include "llvm/Support/CommandLine.h"
@@ -31,14 +30,17 @@ static cl::opt<bool> VerifyInPipeline(
              "hardware executes)"),
     cl::init(false));
 
-static RegisterPass<AMDGPULDSBarriers>
-    Registration("amdgpu-lds-barriers", "AMDGPU LDS barrier placement",
-                 /*CFGOnly=*/false, /*is_analysis=*/false);
-
-static RegisterPass<AMDGPULDSBarrierVerifier>
-    VerifierRegistration("amdgpu-lds-barrier-verify",
-                         "AMDGPU LDS synchronization verifier",
-                         /*CFGOnly=*/false, /*is_analysis=*/false);
+namespace {
+/// Registers both passes (and the analyses they require) when the plugin is
+/// loaded, as LLVMInitializeAMDGPUTarget does in-tree.
+struct RegisterPasses {
+  RegisterPasses() {
+    PassRegistry &R = *PassRegistry::getPassRegistry();
+    initializeAMDGPULDSBarriersLegacyPass(R);
+    initializeAMDGPULDSBarrierVerifierPass(R);
+  }
+} Registration;
+} // namespace
 
 /// The type id of an already registered pass, by its command-line name.
 static const void *passID(StringRef Name) {
@@ -54,8 +56,8 @@ static RegisterTargetPassConfigCallback PipelineHook(
       if (TM.getTargetTriple().getArch() != Triple::amdgcn)
         return;
       if (EnableInPipeline)
-        PC->insertPass(passID("si-memory-legalizer"), &AMDGPULDSBarriers::ID);
+        PC->insertPass(passID("si-memory-legalizer"), &AMDGPULDSBarriersID);
       if (VerifyInPipeline)
         PC->insertPass(passID("si-insert-waitcnts"),
-                       &AMDGPULDSBarrierVerifier::ID);
+                       &AMDGPULDSBarrierVerifierID);
     });

@@ -351,14 +351,8 @@ unsigned TargetFacts::encodeWaitcnt(const WaitThresholds &W) const {
   // [15:14], expcnt [6:4], lgkmcnt [11:8] (gfx9) or [13:8] (gfx10).
   // gfx11: expcnt [2:0], lgkmcnt [9:4], vmcnt [15:10].
   std::array<unsigned, NumCounters> Max = getCounterMax();
-  auto Field = [&](Counter C) {
-    int V = W[C];
-    return V == WaitThresholds::NoWait
-               ? Max[unsigned(C)]
-               : std::min<unsigned>(V, Max[unsigned(C)]);
-  };
-  unsigned VM = Field(Counter::VM), Exp = Field(Counter::Exp),
-           LGKM = Field(Counter::LDS);
+  unsigned VM = W.encoded(Counter::VM, Max), Exp = W.encoded(Counter::Exp, Max),
+           LGKM = W.encoded(Counter::LDS, Max);
   if (Gen == Generation::GFX11)
     return (VM << 10) | (LGKM << 4) | Exp;
   return (VM & 0xF) | ((VM >> 4) << 14) | (Exp << 4) | (LGKM << 8);

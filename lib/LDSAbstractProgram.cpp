@@ -353,8 +353,9 @@ void AbstractProgram::print(raw_ostream &OS) const {
   }
 }
 
-std::vector<int>
-llvm::ldsbarriers::computeImmediatePostDominators(const AbstractProgram &P) {
+/// The program's edges reversed, from a virtual exit (index Blocks.size())
+/// to every block without successors.
+static Graph reversedGraph(const AbstractProgram &P) {
   unsigned N = P.Blocks.size();
   Graph Reversed(N + 1);
   for (unsigned B = 0; B < N; ++B) {
@@ -363,8 +364,49 @@ llvm::ldsbarriers::computeImmediatePostDominators(const AbstractProgram &P) {
     for (unsigned S : P.Blocks[B].Succs)
       Reversed[S].push_back(B);
   }
-  return computeImmediateDominators(Reversed, N);
+  return Reversed;
 }
+
+std::vector<int>
+llvm::ldsbarriers::computeImmediatePostDominators(const AbstractProgram &P) {
+  return computeImmediateDominators(reversedGraph(P), P.Blocks.size());
+}
+
+namespace {
+/// The post-dominator tree of a program: LLVM's dominator tree of the
+/// reversed graph, rooted at the virtual exit (computeImmediatePostDominators
+/// reads its immediate dominators). Blocks that cannot reach an exit are not
+/// in it. (A DominatorTreeBase<..., /*IsPostDom=*/true> would root each
+/// region without an exit at a block of its own instead.)
+class PostDominatorTree {
+public:
+  explicit PostDominatorTree(const AbstractProgram &P)
+      : Exit(P.Blocks.size()), View(reversedGraph(P), Exit) {
+    Tree.recalculate(View);
+    Tree.updateDFSNumbers();
+  }
+
+  /// Whether \p B reaches an exit.
+  bool contains(unsigned B) const { return node(B); }
+  /// The immediate post-dominator of \p B (Blocks.size(): the exit alone).
+  unsigned ipdom(unsigned B) const {
+    return node(B)->getIDom()->getBlock()->Index;
+  }
+  /// Whether \p A post-dominates \p B, A != B (the tree's DFS numbers).
+  bool properlyPostDominates(unsigned A, unsigned B) const {
+    return Tree.properlyDominates(node(A), node(B));
+  }
+
+private:
+  const DomTreeNodeBase<GraphNode> *node(unsigned B) const {
+    return Tree.getNode(&View.Nodes[B]);
+  }
+
+  unsigned Exit;
+  GraphView View;
+  DominatorTreeBase<GraphNode, /*IsPostDom=*/false> Tree;
+};
+} // namespace
 
 void llvm::ldsbarriers::markDivergentBlocks(AbstractProgram &P) {
   unsigned N = P.Blocks.size();
@@ -374,25 +416,20 @@ void llvm::ldsbarriers::markDivergentBlocks(AbstractProgram &P) {
   if (!AnyDivergent)
     return;
 
-  std::vector<int> IPDom = computeImmediatePostDominators(P);
+  PostDominatorTree PDT(P);
 
   for (unsigned B = 0; B < N; ++B)
-    if (IPDom[B] < 0)
+    if (!PDT.contains(B))
       P.Blocks[B].NoBarrier = true; // Cannot reach an exit.
 
-  auto PostDominates = [&](unsigned A, unsigned B) {
-    for (int X = B;; X = IPDom[X]) {
-      if (X == int(A))
-        return true;
-      if (X < 0 || X == int(N))
-        return false;
-    }
-  };
   // Ferrante-Ottenstein-Warren control dependence: for an edge X -> Y where
   // Y does not strictly post-dominate X, the blocks on the post-dominator tree
   // path from Y up to (excluding) ipdom(X) are control-dependent on X. The
   // branches of the blocks found join the work list: dependence on a
-  // divergent branch is transitive.
+  // divergent branch is transitive. (LLVM's IDFCalculator answers the
+  // converse question: the iterated post-dominance frontier of some blocks
+  // is the branches they depend on; here the question is which blocks
+  // depend on a given branch.)
   // Branches no wave executes (unreachable blocks) make nothing divergent.
   std::vector<uint8_t> Reachable = P.reachableBlocks();
   std::vector<unsigned> Work;
@@ -410,12 +447,13 @@ void llvm::ldsbarriers::markDivergentBlocks(AbstractProgram &P) {
   while (!Work.empty()) {
     unsigned X = Work.back();
     Work.pop_back();
-    if (IPDom[X] < 0 || P.Blocks[X].Succs.size() < 2 || !Reachable[X])
+    if (!PDT.contains(X) || P.Blocks[X].Succs.size() < 2 || !Reachable[X])
       continue;
+    unsigned Stop = PDT.ipdom(X);
     for (unsigned Y : P.Blocks[X].Succs) {
-      if (IPDom[Y] < 0 || (Y != X && PostDominates(Y, X)))
+      if (!PDT.contains(Y) || PDT.properlyPostDominates(Y, X))
         continue;
-      for (int Z = Y; Z >= 0 && Z != IPDom[X] && Z != int(N); Z = IPDom[Z]) {
+      for (unsigned Z = Y; Z != Stop && Z != N; Z = PDT.ipdom(Z)) {
         Block &BZ = P.Blocks[Z];
         if (!BZ.NoBarrier) {
           BZ.NoBarrier = true;

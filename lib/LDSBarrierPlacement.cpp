@@ -458,10 +458,8 @@ static Placement placeOptimally(const AbstractProgram &P,
                                 bool &Restricted) {
   PlacementContext C(P, Options, POpts, /*PruneAnalysis=*/true);
   Placement Result;
-  HazardResult Initial;
-  if (!findInitialWindows(C, Initial, Result))
+  if (!findWindowsToCover(C, Result))
     return Result;
-  completeExistingBarriers(C, Initial, Result);
   const std::vector<Window> &Ws = Result.Windows;
   std::vector<uint8_t> Keep = keepWindowsThatMatter(C, Ws);
   dropNestedWindows(P, Ws, C.IsCandidate, Keep);

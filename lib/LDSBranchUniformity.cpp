@@ -1,5 +1,4 @@
-//===- LDSBranchUniformity.cpp - Which scalar branches all waves take alike
-//===//
+//===- LDSBranchUniformity.cpp - Branches all waves take alike ------------===//
 //
 // Every register unit the function names carries a value of the lattice
 //

@@ -10,6 +10,7 @@
 #define AMDGPU_LDS_BARRIERS_LDSCOUNTERS_H
 
 #include "llvm/ADT/StringRef.h"
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -71,6 +72,15 @@ struct WaitThresholds {
   bool operator==(const WaitThresholds &O) const { return Value == O.Value; }
   int &operator[](Counter C) { return Value[unsigned(C)]; }
   int operator[](Counter C) const { return Value[unsigned(C)]; }
+  /// \p C's field in a wait instruction whose fields hold at most \p Max
+  /// (the largest value means "no wait"): the threshold, clamped to the
+  /// field; the largest value when \p C is not waited for.
+  unsigned encoded(Counter C,
+                   const std::array<unsigned, NumCounters> &Max) const {
+    int V = (*this)[C];
+    unsigned M = Max[unsigned(C)];
+    return V == NoWait ? M : std::min<unsigned>(V, M);
+  }
   bool any() const {
     for (int V : Value)
       if (V != NoWait)

@@ -116,11 +116,11 @@ public:
     }
     NextKey = Keys.size();
     markSilentKeys(Keys.size());
-    if (Opts.Candidates) {
-      CandidatesBefore.resize(P.Blocks.size());
+    if (Opts.Pruning.Points) {
+      PointsBefore.resize(P.Blocks.size());
       for (unsigned B = 0; B < P.Blocks.size(); ++B) {
-        const auto &Row = (*Opts.Candidates)[B];
-        auto &Sum = CandidatesBefore[B];
+        const auto &Row = (*Opts.Pruning.Points)[B];
+        auto &Sum = PointsBefore[B];
         Sum.assign(P.numPoints(B) + 1, 0);
         for (unsigned I = 0; I < P.numPoints(B); ++I)
           Sum[I + 1] = Sum[I] + (I < Row.size() && Row[I]);
@@ -362,7 +362,7 @@ private:
     if (X.InOrder)
       countLater(S, X.Ctr, X.OrderClass);
     if (Silent[KeyOf[Id]]) {
-      if (Opts.Candidates)
+      if (Opts.Pruning.Points)
         prune(S, Id); // For its bookkeeping of the block's issued accesses.
       return;
     }
@@ -373,7 +373,7 @@ private:
       It->second = PendingFresh;
     else
       S.insert(It, {Id, PendingFresh});
-    if (Opts.Candidates)
+    if (Opts.Pruning.Points)
       prune(S, Id);
   }
 
@@ -425,12 +425,12 @@ private:
     }
   }
 
-  /// Whether a candidate point lies in (After, Upto] of block \p B.
-  bool candidateBetween(unsigned B, unsigned After, unsigned Upto) const {
-    return CandidatesBefore[B][Upto + 1] > CandidatesBefore[B][After + 1];
+  /// Whether a pruning point lies in (After, Upto] of block \p B.
+  bool pruningPointBetween(unsigned B, unsigned After, unsigned Upto) const {
+    return PointsBefore[B][Upto + 1] > PointsBefore[B][After + 1];
   }
 
-  /// The two pruning rules of AnalysisOptions::Candidates, after access
+  /// The two pruning rules of StatePruning::Points, after access
   /// \p Id was applied.
   void prune(State &S, unsigned Id) {
     EventRef XRef = Accesses[Id];
@@ -440,17 +440,17 @@ private:
     // The latest LDS-counter producer of this block pass that X meets: a
     // barrier is forced between it and X.
     int Forced = -1;
-    // Or a producer from a predecessor block with no candidate point after
+    // Or a producer from a predecessor block with no pruning point after
     // it there (the store under a divergent if, read after the join): the
     // path through that edge forces a barrier in this block before X,
     // after everything that entered the block.
     bool ForcedAtEntry = false;
-    bool EntryCandidate = candidateBetween(XRef.Block, -1, XRef.Index);
+    bool PointSinceEntry = pruningPointBetween(XRef.Block, -1, XRef.Index);
     for (const auto &[AId, L] : S) {
       if (AId == Id)
         continue;
       bool Outside = IssuedAt[AId] < 0;
-      if (Outside ? ForcedAtEntry || Forced >= 0 || !EntryCandidate ||
+      if (Outside ? ForcedAtEntry || Forced >= 0 || !PointSinceEntry ||
                         (AId < AnchorOf.size() && AnchorOf[AId].Block != ~0u)
                   : IssuedAt[AId] <= Forced)
         continue;
@@ -460,8 +460,8 @@ private:
       if (Outside) {
         EventRef AR = Accesses[AId];
         if (!llvm::is_contained(P.Blocks[AR.Block].Succs, XRef.Block) ||
-            candidateBetween(AR.Block, AR.Index,
-                             P.Blocks[AR.Block].Events.size()) ||
+            pruningPointBetween(AR.Block, AR.Index,
+                                P.Blocks[AR.Block].Events.size()) ||
             !conflictKind(A, X, Opts) ||
             !accessesConflict(P, A, X, Opts, nullptr,
                               P.relation(IterOf[AId], X.Loc)))
@@ -469,14 +469,14 @@ private:
         ForcedAtEntry = true;
         continue;
       }
-      if (candidateBetween(XRef.Block, IssuedAt[AId], XRef.Index) &&
+      if (pruningPointBetween(XRef.Block, IssuedAt[AId], XRef.Index) &&
           conflictKind(A, X, Opts) &&
           accessesConflict(P, A, X, Opts, nullptr,
                            P.relation(IterOf[AId], X.Loc)))
         Forced = IssuedAt[AId];
     }
-    bool Subsume = CandidatesBefore[XRef.Block][XRef.Index + 2] >
-                   CandidatesBefore[XRef.Block][XRef.Index + 1];
+    bool Subsume = PointsBefore[XRef.Block][XRef.Index + 2] >
+                   PointsBefore[XRef.Block][XRef.Index + 1];
     if (Forced < 0 && !ForcedAtEntry && !Subsume)
       return;
     S.erase(std::remove_if(S.begin(), S.end(),
@@ -510,8 +510,8 @@ private:
 
   /// The entry that stands for \p Id once the edge into block \p B has
   /// moved it to iteration state \p IS: it conflicts as that state says,
-  /// and only on paths through the entry of B, where it is anchored when a
-  /// barrier may go there (otherwise its window keeps every path from the
+  /// and only on paths through the entry of B, where it is anchored when
+  /// that is a pruning point (otherwise its window keeps every path from the
   /// producer).
   unsigned iterationEntry(unsigned Id, unsigned B, IterationState IS) {
     auto [It, New] =
@@ -521,10 +521,10 @@ private:
       IterOf.push_back(IS);
       OrigOf.push_back(OrigOf[Id]);
       AnchorOf.resize(Accesses.size(), Point{~0u, 0});
-      if (Opts.Candidates) {
+      if (Opts.Pruning.Points) {
         KeyOf.push_back(NextKey++);
         IssuedAt.push_back(-1);
-        if (CandidatesBefore[B][1])
+        if (PointsBefore[B][1])
           AnchorOf.back() = {B, 0};
       }
     }
@@ -563,11 +563,12 @@ private:
     return Tmp;
   }
 
-  /// AnalysisOptions::MergeAbove: merges, at the entry of join \p B, the
+  /// StatePruning::MergeAbove: merges, at the entry of join \p B, the
   /// entries of each key that has more than the limit.
   void mergeAtJoin(unsigned B, State &S) {
-    if (!Opts.Candidates || !Opts.MergeAbove || NumPreds[B] < 2 ||
-        S.size() <= Opts.MergeAbove || !CandidatesBefore[B][1])
+    unsigned MergeAbove = Opts.Pruning.MergeAbove;
+    if (!Opts.Pruning.Points || !MergeAbove || NumPreds[B] < 2 ||
+        S.size() <= MergeAbove || !PointsBefore[B][1])
       return;
     DenseMap<unsigned, unsigned> Count;
     for (const auto &E : S)
@@ -575,7 +576,7 @@ private:
     DenseMap<unsigned, std::pair<unsigned, Level>> Merged; // Key -> (id, L).
     for (const auto &[Id, L] : S) {
       unsigned Key = KeyOf[Id];
-      if (Count[Key] <= Opts.MergeAbove)
+      if (Count[Key] <= MergeAbove)
         continue;
       auto It = Merged.find(Key);
       if (It == Merged.end())
@@ -587,7 +588,7 @@ private:
       return;
     State Out;
     for (const auto &E : S)
-      if (Count[KeyOf[E.first]] <= Opts.MergeAbove)
+      if (Count[KeyOf[E.first]] <= MergeAbove)
         Out.push_back(E);
     for (const auto &[Key, IdLevel] : Merged)
       Out.push_back(IdLevel);
@@ -656,13 +657,13 @@ private:
   std::vector<unsigned> OrigOf;
   std::map<std::tuple<unsigned, unsigned, unsigned>, unsigned> IterationIds;
   unsigned NextKey = 0;
-  /// With AnalysisOptions::Candidates: per access, its key class; per block,
-  /// the number of candidates before each point; per access, its index if
+  /// With StatePruning::Points: per access, its key class; per block, the
+  /// number of pruning points before each point; per access, its index if
   /// issued in the current block pass (else -1), and those accesses.
   std::vector<unsigned> KeyOf;
   /// Per key of the accesses (ids below NextKey's start): markSilentKeys.
   std::vector<uint8_t> Silent;
-  std::vector<std::vector<unsigned>> CandidatesBefore;
+  std::vector<std::vector<unsigned>> PointsBefore;
   std::vector<int> IssuedAt;
   std::vector<unsigned> Issued;
   /// Per block, its number of predecessor edges; per entry anchored at a

@@ -30,6 +30,35 @@ enum class HazardKind : uint8_t {
 };
 StringRef getHazardKindName(HazardKind K);
 
+/// Where the state may forget the entries whose windows other entries imply,
+/// which keeps it, and so the analysis, near-linear (Design.rst, "Pruning
+/// the state"). The windows and pending accesses found are then a subset
+/// that implies the rest, for synchronization added at pruning points only:
+/// barriers at pruning points that order the producer of every window found
+/// before its consumer order those of every window.
+struct StatePruning {
+  /// Points[B][I]: (B, I) is a pruning point. Null: no pruning (every window
+  /// is reported). The rules:
+  /// - an access X right before a pruning point drops the earlier entries
+  ///   that conflict and complete exactly as X does (same kind, location,
+  ///   counter): a path from one of them through X reaches every later
+  ///   consumer as a window of X's, which has that pruning point, and a
+  ///   barrier that completes X completes them;
+  /// - an access X that meets an LDS-counter producer A issued earlier in
+  ///   its own block, with a pruning point in between, drops the LDS-counter
+  ///   entries issued up to A: barriers that order every window have one
+  ///   between A and X, waiting for the LDS counter, on every path through
+  ///   X.
+  const std::vector<std::vector<uint8_t>> *Points = nullptr;
+  /// At the entry of a join block whose first point is a pruning point, more
+  /// than this many entries of one key (producers of different blocks,
+  /// carried along paths that skip each other's blocks) are merged into one
+  /// entry anchored there (Window::Anchor). Sound (a barrier on every path
+  /// from the anchor completes them all); the windows lose the part of their
+  /// paths before the anchor. Keeps wide CFGs linear. 0: never.
+  unsigned MergeAbove = 8;
+};
+
 struct AnalysisOptions {
   /// Treat write-after-write as a hazard: between DS writes (WAW), and when
   /// a write is an asynchronous transfer (AsyncWAW).
@@ -40,30 +69,9 @@ struct AnalysisOptions {
   /// (the others are covered whenever these are). Keeps the window count
   /// linear in the number of accesses.
   bool MinimalWindows = false;
-  /// Candidates[B][I]: a barrier may go at point (B, I) (a placement
-  /// candidate). Given these, the state forgets accesses whose windows are
-  /// implied by others, which keeps it, and so the analysis, near-linear
-  /// (LDS analyses: Design.rst, "Pruning the state"):
-  /// - an access X right before a candidate drops the earlier accesses that
-  ///   conflict and complete exactly as X does (same kind, location,
-  ///   counter): a path from one of them through X reaches every later
-  ///   consumer as a window of X's, which has a legal cutting point, and a
-  ///   barrier that completes X completes them;
-  /// - an access X that meets an LDS-counter producer A issued earlier in its
-  ///   own block, with a candidate in between, drops the LDS-counter accesses
-  ///   issued up to A: every cover has a barrier between A and X, waiting
-  ///   for the LDS counter, on every path through X.
-  /// The windows and pending accesses found are then a subset that implies
-  /// the rest. Null: no pruning (every window is reported).
-  const std::vector<std::vector<uint8_t>> *Candidates = nullptr;
-  /// With Candidates: at the entry of a join block whose first point is a
-  /// candidate, more than this many accesses of one key (producers of
-  /// different blocks, carried along paths that skip each other's blocks)
-  /// are merged into one entry anchored there (Window::Anchor). Sound (a
-  /// barrier on every path from the anchor completes them all) and exact
-  /// but for the cutting points before the anchor it gives up; keeps wide
-  /// CFGs linear. 0: never.
-  unsigned MergeAbove = 8;
+  /// Where the state may forget implied entries (placement's candidate
+  /// points); none by default.
+  StatePruning Pruning;
 };
 
 /// The hazard \p Later and \p Earlier make by their kinds alone (read,
@@ -87,7 +95,7 @@ struct Window {
   HazardKind Kind;
   /// Where the window's paths are taken to begin when not right after the
   /// producer: the entry of a join block where the analysis merged the
-  /// producers of one key (AnalysisOptions::MergeAbove), or of a block
+  /// producers of one key (StatePruning::MergeAbove), or of a block
   /// where the producer's iteration of its stage loop ended (only paths
   /// through there conflict); the window then stands for each of them, on
   /// the paths through that entry.

@@ -10,10 +10,9 @@
 
 #include "LDSHittingSet.h"
 #include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/IntEqClasses.h"
 #include <algorithm>
 #include <cassert>
-#include <map>
-#include <numeric>
 
 using namespace llvm;
 using namespace llvm::ldsbarriers;
@@ -307,43 +306,35 @@ private:
   Score BestScore;
 };
 
-/// Union-find over set indices.
-struct Components {
-  std::vector<unsigned> Parent;
-  explicit Components(unsigned N) : Parent(N) {
-    std::iota(Parent.begin(), Parent.end(), 0);
-  }
-  unsigned find(unsigned X) {
-    while (Parent[X] != X)
-      X = Parent[X] = Parent[Parent[X]];
-    return X;
-  }
-  void unite(unsigned A, unsigned B) { Parent[find(A)] = find(B); }
-};
-
 } // namespace
 
 HittingSet llvm::ldsbarriers::solveHittingSet(
     const std::vector<std::vector<unsigned>> &Sets,
     const std::vector<double> &Cost, unsigned Budget) {
-  Components Comp(Sets.size());
+  // Sets that share a point are in one component.
+  IntEqClasses Comp(Sets.size());
   std::vector<int> FirstSetOfPoint(Cost.size(), -1);
   for (unsigned I = 0; I < Sets.size(); ++I)
     for (unsigned Pt : Sets[I]) {
       if (FirstSetOfPoint[Pt] < 0)
         FirstSetOfPoint[Pt] = I;
       else
-        Comp.unite(I, FirstSetOfPoint[Pt]);
+        Comp.join(I, FirstSetOfPoint[Pt]);
     }
-  std::map<unsigned, std::vector<unsigned>> Groups;
+  // Classes are numbered in the order of their smallest set: the components
+  // are solved, and share the node budget, in that order.
+  Comp.compress();
+  std::vector<std::vector<unsigned>> Groups(Comp.getNumClasses());
   for (unsigned I = 0; I < Sets.size(); ++I)
     if (!Sets[I].empty())
-      Groups[Comp.find(I)].push_back(I);
+      Groups[Comp[I]].push_back(I);
 
   HittingSet Result;
   unsigned NodesLeft = Budget;
   std::vector<int> LocalOf(Cost.size(), -1);
-  for (auto &[Root, Members] : Groups) {
+  for (const std::vector<unsigned> &Members : Groups) {
+    if (Members.empty())
+      continue; // Empty sets, which no point hits, are classes of their own.
     // Local numbering of the component's points, in program order (the
     // sets repeat points a lot: sort the distinct ones only, and translate
     // through an array, not a search).

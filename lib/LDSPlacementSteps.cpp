@@ -252,12 +252,17 @@ PlacementContext::PlacementContext(const AbstractProgram &P,
   for (const Point &C : Cands)
     IsCandidate[C.Block][C.Index] = 1;
   if (PruneAnalysis)
-    AOpts.Candidates = &IsCandidate;
+    AOpts.Pruning.Points = &IsCandidate;
 }
 
-bool llvm::ldsbarriers::findInitialWindows(PlacementContext &C,
-                                           HazardResult &Initial,
-                                           Placement &Result) {
+/// The input's windows, into \p Initial and Result.InitialWindows. Returns
+/// false when there is nothing to cover (or the workgroup is one wave):
+/// \p Result is then complete, with the same-wave waits only. Otherwise
+/// sets up C.Paths: exact dominators per producer block, or, with windows
+/// from many blocks (each exact computation is linear), the function's
+/// dominator tree for the forward ones.
+static bool findInitialWindows(PlacementContext &C, HazardResult &Initial,
+                               Placement &Result) {
   C.Run.emplace(C.P, C.AOpts);
   Initial = C.Run->result();
   Result.InitialWindows = Initial.Windows;
@@ -275,9 +280,13 @@ bool llvm::ldsbarriers::findInitialWindows(PlacementContext &C,
   return true;
 }
 
-void llvm::ldsbarriers::completeExistingBarriers(PlacementContext &C,
-                                                 const HazardResult &Initial,
-                                                 Placement &Result) {
+/// Placement step 1: an existing barrier gets the wait it lacks for the
+/// pending producers of the windows it lies on every path of (as a new
+/// barrier there would wait for them; a window it does not cut gets a
+/// barrier of its own). Sets Result.Windows to what is left.
+static void completeExistingBarriers(PlacementContext &C,
+                                     const HazardResult &Initial,
+                                     Placement &Result) {
   const AbstractProgram &P = C.P;
   if (!Initial.PendingBarriers.empty()) {
     Augmentation Q;
@@ -303,6 +312,15 @@ void llvm::ldsbarriers::completeExistingBarriers(PlacementContext &C,
     C.Run.emplace(P, C.AOpts, Aug);
   }
   Result.Windows = C.Run->result().Windows;
+}
+
+bool llvm::ldsbarriers::findWindowsToCover(PlacementContext &C,
+                                           Placement &Result) {
+  HazardResult Initial;
+  if (!findInitialWindows(C, Initial, Result))
+    return false;
+  completeExistingBarriers(C, Initial, Result);
+  return true;
 }
 
 void llvm::ldsbarriers::reviveStuckSiblings(

@@ -24,9 +24,9 @@ namespace ldsbarriers {
 
 /// What every step of one placement reads.
 struct PlacementContext {
-  /// \p PruneAnalysis: the analysis gets the candidate points
-  /// (AnalysisOptions::Candidates) and reports the windows that imply the
-  /// rest; without it (the comparison strategies) every window.
+  /// \p PruneAnalysis: the analysis prunes its state at the candidate points
+  /// (AnalysisOptions::Pruning) and reports the windows that imply the rest;
+  /// without it (the comparison strategies) every window.
   PlacementContext(const AbstractProgram &P, const AnalysisOptions &Options,
                    const PlacementOptions &POpts, bool PruneAnalysis);
   PlacementContext(const PlacementContext &) = delete;
@@ -39,10 +39,10 @@ struct PlacementContext {
   std::vector<std::vector<uint8_t>> IsCandidate;
   /// The options of every analysis the placement runs.
   AnalysisOptions AOpts;
-  /// The blocks on all paths between two blocks; set by findInitialWindows.
+  /// The blocks on all paths between two blocks; set by findWindowsToCover.
   std::optional<PathCuts> Paths;
-  /// The analysis of the input with the waits completeExistingBarriers
-  /// added, kept for the pending accesses at later points.
+  /// The analysis of the input with the waits findWindowsToCover added to
+  /// its barriers, kept for the pending accesses at later points.
   std::optional<HazardAnalysis> Run;
 
   /// How often a barrier at candidate \p Cand executes.
@@ -56,21 +56,12 @@ struct Cover {
   std::vector<std::vector<unsigned>> ServedBy;
 };
 
-/// The input's windows, into \p Initial and Result.InitialWindows. Returns
-/// false when there is nothing to cover (or the workgroup is one wave):
-/// \p Result is then complete, with the same-wave waits only. Otherwise
-/// sets up C.Paths: exact dominators per producer block, or, with windows
-/// from many blocks (each exact computation is linear), the function's
-/// dominator tree for the forward ones.
-bool findInitialWindows(PlacementContext &C, HazardResult &Initial,
-                        Placement &Result);
-
-/// Placement step 1: an existing barrier gets the wait it lacks for the
-/// pending producers of the windows it lies on every path of (as a new
-/// barrier there would wait for them; a window it does not cut gets a
-/// barrier of its own). Sets Result.Windows to what is left.
-void completeExistingBarriers(PlacementContext &C, const HazardResult &Initial,
-                              Placement &Result);
+/// The first steps of every strategy: the input's windows
+/// (Result.InitialWindows), and placement step 1, the existing barriers
+/// completed, which leaves in Result.Windows what new barriers must cover.
+/// Returns false when there is nothing to cover (or the workgroup is one
+/// wave): \p Result is then complete, with the same-wave waits only.
+bool findWindowsToCover(PlacementContext &C, Placement &Result);
 
 /// How many times as many barrier executions keeping an asynchronous
 /// transfer in flight past its own block may cost: a barrier in the

@@ -130,10 +130,8 @@ Placement llvm::ldsbarriers::placeWithStrategy(const AbstractProgram &P,
          "the optimal placement is placeBarriers'");
   PlacementContext C(P, Options, POpts, /*PruneAnalysis=*/false);
   Placement Result;
-  HazardResult Initial;
-  if (!findInitialWindows(C, Initial, Result))
+  if (!findWindowsToCover(C, Result))
     return Result;
-  completeExistingBarriers(C, Initial, Result);
   const std::vector<Window> &Ws = Result.Windows;
   // Every window, like the systems these stand for. Their cutting points
   // tell the uncoverable windows (all the intervals strategy takes of

@@ -1,4 +1,4 @@
-//===- LDSThreadAddress.h - LDS addresses as functions of the work-item --===//
+//===- LDSThreadAddress.h - LDS addresses as functions of the work-item ---===//
 //
 // Thread-index analysis: an LDS access's byte address as an affine function
 // of the work-item id, and the proof that two accesses by different
@@ -118,16 +118,12 @@ struct TidExpr {
   std::string str() const;
 };
 
-/// An access's bytes [Addr, Addr + Size) for the work-item with id t, where,
-/// modulo 2^32,
-///   Addr = Const + sum_d Coef[d] * t[d] + Fn(t) + v + sum_s UniformCoef_s *
-///   u_s
+/// The terms of an address for the work-item with id t, modulo 2^32:
+///   Const + sum_d Coef[d] * t[d] + Fn(t) + v + sum_s UniformCoef_s * u_s
 /// with Fn an exactly evaluated function of the id (optional), v an unknown
 /// per-work-item value in [VarLo, VarHi] that is a multiple of 2^VarAlign,
-/// and u_s values every work-item of the workgroup shares. Only work-items
-/// with IdLo[d] <= t[d] <= IdHi[d] execute the access (conditions on the id
-/// that dominate it).
-struct ThreadAddress {
+/// and u_s values every work-item of the workgroup shares.
+struct AddressTerms {
   int64_t Const = 0;
   std::array<int64_t, 3> Coef = {0, 0, 0};
   std::shared_ptr<const TidExpr> Fn;
@@ -135,6 +131,21 @@ struct ThreadAddress {
   unsigned VarAlign = 0;
   /// (symbol, coefficient), sorted by symbol, no zero coefficients.
   SmallVector<std::pair<unsigned, int64_t>, 2> Uniform;
+
+  bool hasVar() const { return VarLo || VarHi; }
+  /// Whether the terms equal \p O's but for the constant.
+  bool sameButConstant(const AddressTerms &O) const {
+    bool SameFn = Fn == O.Fn || (Fn && O.Fn && *Fn == *O.Fn);
+    return Coef == O.Coef && SameFn && VarLo == O.VarLo && VarHi == O.VarHi &&
+           VarAlign == O.VarAlign && Uniform == O.Uniform;
+  }
+};
+
+/// An access's bytes [Addr, Addr + Size) for the work-item with id t, where
+/// Addr is the sum of its terms (AddressTerms) and of its stage slot, if it
+/// has one. Only work-items with IdLo[d] <= t[d] <= IdHi[d] execute the
+/// access (conditions on the id that dominate it).
+struct ThreadAddress : AddressTerms {
   std::array<int64_t, 3> IdLo = {0, 0, 0};
   std::array<int64_t, 3> IdHi = {INT32_MAX, INT32_MAX, INT32_MAX};
   uint64_t Size = 0;

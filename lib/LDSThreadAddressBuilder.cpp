@@ -33,30 +33,16 @@ using namespace llvm::ldsbarriers;
 // ThreadAddressBuilder
 //===----------------------------------------------------------------------===//
 
-/// Const + sum Coef[d] * tid_d + Fn(tid) + [VarLo, VarHi] * 2^VarAlign +
-/// sum Uniform, modulo 2^32 (Const and the coefficients are kept wrapped to
-/// 32 bits).
-struct ThreadAddressBuilder::Linear {
-  int64_t Const = 0;
-  std::array<int64_t, 3> Coef = {0, 0, 0};
-  std::shared_ptr<const TidExpr> Fn;
-  int64_t VarLo = 0, VarHi = 0;
-  unsigned VarAlign = 0;
-  SmallVector<std::pair<unsigned, int64_t>, 2> Uniform;
-  /// A part that depends on the iteration of one loop.
+/// The terms of a value as the builder derives them (Const and the
+/// coefficients kept wrapped to 32 bits), and a part that depends on the
+/// iteration of one loop.
+struct ThreadAddressBuilder::Linear : AddressTerms {
   std::optional<StageValue> Stage;
 
   static Linear constant(int64_t C) {
     Linear L;
     L.Const = wrap32(C);
     return L;
-  }
-  bool hasVar() const { return VarLo || VarHi; }
-  /// Equal to \p O in everything but the constant.
-  bool sameButConstant(const Linear &O) const {
-    bool SameFn = Fn == O.Fn || (Fn && O.Fn && *Fn == *O.Fn);
-    return Coef == O.Coef && SameFn && VarLo == O.VarLo && VarHi == O.VarHi &&
-           VarAlign == O.VarAlign && Uniform == O.Uniform && !Stage && !O.Stage;
   }
   bool isConstant() const {
     return !Coef[0] && !Coef[1] && !Coef[2] && !Fn && !hasVar() &&
@@ -668,21 +654,21 @@ std::optional<ThreadAddress> ThreadAddressBuilder::build(const Value *Ptr,
       return std::nullopt;
   }
   ThreadAddress TA;
+  static_cast<AddressTerms &>(TA) = *L;
+  // The stage part: a stage slot when it depends on a loop's iteration, a
+  // constant otherwise.
+  int64_t StageConst = 0;
   if (L->Stage && L->Stage->Loop) {
     TA.StageLoop = symbol(L->Stage->Loop);
     StageHeaders[TA.StageLoop] = L->Stage->Loop;
     for (int64_t V : L->Stage->table())
       TA.Stage.push_back(wrap32(V));
   } else if (L->Stage) {
-    TA.Const = wrap32(TA.Const + L->Stage->at(0));
+    StageConst = wrap32(L->Stage->at(0));
   }
-  TA.Const = wrap32(TA.Const + L->Const);
-  TA.Coef = L->Coef;
-  TA.Fn = L->Fn;
-  TA.VarLo = L->VarLo;
-  TA.VarHi = L->VarHi;
-  TA.VarAlign = L->hasVar() ? L->VarAlign : 0;
-  TA.Uniform = L->Uniform;
+  TA.Const = wrap32(StageConst + L->Const);
+  if (!TA.hasVar())
+    TA.VarAlign = 0;
   TA.Size = Size;
   applyConditions(TA, At);
   return TA;

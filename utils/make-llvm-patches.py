@@ -5,20 +5,22 @@ tests in test/, so that lib/ stays the one source of truth.
   0001 adds the pass as new files in llvm/lib/Target/AMDGPU/, shaped as
        upstream AMDGPU files are: every file gets the LLVM license header and
        an LLVM_LIB_TARGET_AMDGPU_* include guard, the files without the AMDGPU
-       prefix are renamed (SERIES_NAMES), the legacy placer is
-       AMDGPULDSBarriersLegacy and both passes register with
-       INITIALIZE_PASS_BEGIN/END(..., DEBUG_TYPE, PASS_NAME, ...) instead of
-       initializing their dependencies in their constructors. The plugin's
-       registration (AMDGPULDSBarriersPlugin.cpp) stays out, and
-       lib/intree/AMDGPUTargetFacts.cpp (SIInstrInfo, AMDGPU:: opcodes,
-       AMDGPUBaseInfo) replaces the plugin's AMDGPUTargetFacts.cpp;
-  0002 registers the passes: CMake sources, AMDGPU.h declarations, the legacy
-       pass registry, AMDGPUPassRegistry.def, and the placer after the memory
-       legalizer in both codegen pipelines (GCNPassConfig and
-       AMDGPUCodeGenPassBuilder) behind -amdgpu-lds-barriers (default off),
-       an option static in AMDGPUTargetMachine.cpp;
+       prefix are renamed (SERIES_NAMES), and the pass files include AMDGPU.h
+       where the plugin's include its stand-in, AMDGPULDSBarriersPasses.h.
+       The plugin's registration (AMDGPULDSBarriersPlugin.cpp) and that
+       stand-in stay out, and lib/intree/AMDGPUTargetFacts.cpp (SIInstrInfo,
+       AMDGPU:: opcodes, AMDGPUBaseInfo) replaces the plugin's
+       AMDGPUTargetFacts.cpp;
+  0002 registers the passes: CMake sources, AMDGPU.h declarations (those of
+       AMDGPULDSBarriersPasses.h), the legacy pass registry,
+       AMDGPUPassRegistry.def, and the placer after the memory legalizer in
+       both codegen pipelines (GCNPassConfig and AMDGPUCodeGenPassBuilder)
+       behind -amdgpu-lds-barriers (default off), an option static in
+       AMDGPUTargetMachine.cpp;
   0003 adds the lit tests that need only llc, as
-       llvm/test/CodeGen/AMDGPU/lds-barriers/*.
+       llvm/test/CodeGen/AMDGPU/lds-barriers/*; those whose checks
+       utils/update_mir_checks.py generates carry upstream's NOTE line where
+       update_mir_test_checks.py would write the same checks, none otherwise.
 
 usage: utils/make-llvm-patches.py                    rewrite llvm-patches/
        utils/make-llvm-patches.py --check            exit 1 if llvm-patches/ is stale
@@ -31,6 +33,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import update_mir_checks  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "llvm-patches")
 AMDGPU = "llvm/lib/Target/AMDGPU"
@@ -38,7 +43,10 @@ TESTDIR = "llvm/test/CodeGen/AMDGPU/lds-barriers"
 # The revision the context lines of 0002 were taken from (see README.md).
 BASE = "llvm-project release/22.x"
 
-PLUGIN_ONLY = {"AMDGPULDSBarriersPlugin.cpp", "CMakeLists.txt"}
+# What the target's AMDGPU.h declares of the passes in-tree; the plugin's
+# stand-in for it.
+PASSES_HEADER = "AMDGPULDSBarriersPasses.h"
+PLUGIN_ONLY = {"AMDGPULDSBarriersPlugin.cpp", "CMakeLists.txt", PASSES_HEADER}
 # lib/intree/ files replace the plugin's file of the same name.
 INTREE = "intree"
 # Substitutions of test/lit.cfg.py that an in-tree test cannot have.
@@ -49,15 +57,6 @@ OUT_OF_TREE = ["%python", "%clang_hip", "%hip_compile", "%examples",
 # Names in the series of the lib/ files without the AMDGPU prefix (and the
 # one whose prefixed name is taken by the verifier pass).
 RENAMED_STEMS = {"LDSBarrierVerifier": "AMDGPULDSSyncVerifier"}
-
-# The passes: their lib files, the class name in the series and whether
-# AMDGPU.h gets a factory for the legacy pipeline.
-PASSES = [
-    {"stem": "AMDGPULDSBarriers", "class": "AMDGPULDSBarriers",
-     "legacy": "AMDGPULDSBarriersLegacy", "factory": True},
-    {"stem": "AMDGPULDSBarrierVerifier", "class": "AMDGPULDSBarrierVerifier",
-     "legacy": "AMDGPULDSBarrierVerifier", "factory": False},
-]
 
 LICENSE = [
     "//",
@@ -164,6 +163,8 @@ def rewrite_includes(text, name):
     def local(m):
         # The target's own headers (SIInstrInfo.h, ...) keep their names.
         n = m.group(1)
+        if n == PASSES_HEADER:
+            return '#include "AMDGPU.h"'
         return '#include "%s"' % (series_name(n) if n in ours else n)
     text = re.sub(r'^#include "([A-Za-z]\w*\.h)"', local, text, flags=re.M)
     own = '#include "%s.h"' % os.path.splitext(name)[0]
@@ -184,85 +185,38 @@ def rewrite_includes(text, name):
     return "\n".join(out)
 
 
-def pass_name_of(header, cls, what):
-    m = re.search(r"class %s\b.*?getPassName\(\) const override \{\s*return (\"[^\"]*\");"
-                  % cls, header, re.S)
-    if not m:
-        raise GeneratorError("%s: no getPassName() literal for %s" % (what, cls))
-    return m.group(1)
-
-
-def legacy_header(text, p):
-    """The legacy class renamed, its constructor inline and empty."""
-    text = replace_once(text, "  %s();\n" % p["class"],
-                        "  %s() : MachineFunctionPass(ID) {}\n" % p["class"],
-                        p["stem"] + ".h")
-    return rename_class(text, p)
-
-
-def rename_class(text, p):
-    if p["legacy"] == p["class"]:
-        return text
-    return re.sub(r"\b%s\b(?!\.h)" % p["class"], p["legacy"], text)
-
-
-def wrap_call(fn, args, width=80):
-    """fn(args...) in lines of at most width columns, continuation lines
-    aligned after the parenthesis (as clang-format lays out a macro call)."""
-    lines, cur = [], fn + "("
-    indent = " " * len(cur)
-    for i, a in enumerate(args):
-        piece = a + (")" if i == len(args) - 1 else ",")
-        sep = "" if cur.endswith("(") else " "
-        if len(cur) + len(sep) + len(piece) > width and not cur.endswith("("):
-            lines.append(cur)
-            cur = indent + piece
-        else:
-            cur += sep + piece
-    return lines + [cur]
-
-
-def legacy_source(text, header, p):
-    """INITIALIZE_PASS_BEGIN/END with DEBUG_TYPE and PASS_NAME in place of
-    the constructor, whose initialize* calls name the dependencies; the
-    factory for the GCN pipeline."""
-    what = p["stem"] + ".cpp"
-    cls = p["class"]
-    m = re.search(r"^%s::%s\(\) : MachineFunctionPass\(ID\) \{\n(.*?)^\}\n\n"
-                  % (cls, cls), text, re.S | re.M)
-    if not m:
-        raise GeneratorError("%s: no constructor definition" % what)
-    deps = re.findall(r"initialize(\w+)Pass\(", m.group(1))
-    if not deps:
-        raise GeneratorError("%s: constructor initializes no dependency" % what)
-    text = text[:m.start()] + text[m.end():]
-    text = sub_once(r'^(#define DEBUG_TYPE "[^"]*")$',
-                    r"\1\n#define PASS_NAME %s" % pass_name_of(header, cls, what),
-                    text, what, re.M)
-    legacy = p["legacy"]
-    block = wrap_call("INITIALIZE_PASS_BEGIN", [legacy, "DEBUG_TYPE", "PASS_NAME",
-                                                "false", "false"])
-    block += ["INITIALIZE_PASS_DEPENDENCY(%s)" % d for d in deps]
-    block += wrap_call("INITIALIZE_PASS_END", [legacy, "DEBUG_TYPE", "PASS_NAME",
-                                              "false", "false"])
-    if p["factory"]:
-        block += ["", "FunctionPass *llvm::create%sPass() {" % legacy,
-                  "  return new %s();" % legacy, "}"]
-    text = replace_once(text, "char %s::ID = 0;\n" % cls,
-                        "char %s::ID = 0;\n\n%s\n" % (cls, "\n".join(block)), what)
-    # AMDGPU.h declares initialize*Pass and the factory.
-    own = '#include "%s.h"\n' % p["stem"]
-    text = replace_once(text, own, own + '#include "AMDGPU.h"\n', what)
-    return rename_class(text, p)
+# The declarations AMDGPULDSBarriersPasses.h may hold: a factory, a
+# registration function, a pass ID.
+DECLARATION_RE = re.compile(r"^(FunctionPass \*(create\w+Pass)\(\);"
+                            r"|void (initialize\w+Pass)\(PassRegistry &\);"
+                            r"|extern char &\w+ID;)$", re.M)
 
 
 def amdgpu_h_declarations():
-    decls = []
-    for p in PASSES:
-        if p["factory"]:
-            decls.append("FunctionPass *create%sPass();" % p["legacy"])
-        decls.append("void initialize%sPass(PassRegistry &);" % p["legacy"])
+    """The declarations of AMDGPULDSBarriersPasses.h, in its order: what 0002
+    adds to AMDGPU.h."""
+    text = open(os.path.join(ROOT, "lib", PASSES_HEADER)).read()
+    decls = [m.group(0) for m in DECLARATION_RE.finditer(text)]
+    body = re.sub(r"//.*|#.*|namespace llvm \{|\} // namespace llvm"
+                  r"|class (FunctionPass|PassRegistry);", "", text)
+    if [l for l in body.split("\n") if l.strip()] != decls:
+        raise GeneratorError("%s: declares something AMDGPU.h cannot take"
+                             % PASSES_HEADER)
     return decls
+
+
+def registration_functions():
+    return [m.group(3) for m in DECLARATION_RE.finditer(
+        "\n".join(amdgpu_h_declarations())) if m.group(3)]
+
+
+def placer_factory():
+    factories = [m.group(2) for m in DECLARATION_RE.finditer(
+        "\n".join(amdgpu_h_declarations())) if m.group(2)]
+    if len(factories) != 1:
+        raise GeneratorError("%s: expected one factory, found %d"
+                             % (PASSES_HEADER, len(factories)))
+    return factories[0]
 
 
 def series_sources():
@@ -271,27 +225,14 @@ def series_sources():
     intree = os.path.join(lib, INTREE)
     names = sorted(n for n in os.listdir(lib)
                    if n.endswith((".h", ".cpp")) and n not in PLUGIN_ONLY)
-    texts = {}
+    files = []
     for n in names:
         src = os.path.join(intree, n)
         if not os.path.exists(src):
             src = os.path.join(lib, n)
-        texts[n] = open(src).read()
-    by_stem = {p["stem"]: p for p in PASSES}
-    files = []
-    for n in names:
-        stem, ext = os.path.splitext(n)
-        text = texts[n]
-        p = by_stem.get(stem)
-        if p and ext == ".h":
-            text = legacy_header(text, p)
-        elif p:
-            text = legacy_source(text, texts[stem + ".h"], p)
-        else:
-            for q in PASSES:
-                text = rename_class(text, q)
+        ext = os.path.splitext(n)[1]
         out = series_name(n)
-        text = license_header(out, text)
+        text = license_header(out, open(src).read())
         if ext == ".h":
             text = guard(text, out)
         text = rewrite_includes(text, out)
@@ -384,12 +325,12 @@ def patch_registration(files):
              ['', 'static cl::opt<bool> EnableScalarIRPasses(']),
         hunk(tm, 560,
              ["  PassRegistry *PR = PassRegistry::getPassRegistry();"],
-             ["  initialize%sPass(*PR);" % p["legacy"] for p in PASSES],
+             ["  %s(*PR);" % f for f in registration_functions()],
              ["  initializeR600ClauseMergePassPass(*PR);"]),
         hunk(tm, 1790,
              ["  addPass(createSIMemoryLegalizerPass());"],
              ["  if (EnableLDSBarriers)",
-              "    addPass(create%sPass());" % PASSES[0]["legacy"]],
+              "    addPass(%s());" % placer_factory()],
              ["  addPass(createSIInsertWaitcntsPass());"]),
         hunk(tm, 2450,
              ["  addMachineFunctionPass(SIMemoryLegalizerPass(), PMW);"],
@@ -415,6 +356,24 @@ def stub_amdgpu_h():
     ] + amdgpu_h_declarations() + ["} // namespace llvm", "#endif", ""])
 
 
+# The first line of a test whose checks LLVM's update_mir_test_checks.py
+# writes.
+UPSTREAM_NOTE = ("# NOTE: Assertions have been autogenerated by "
+                 "utils/update_mir_test_checks.py")
+
+
+def in_tree_note(path, text):
+    """A test whose checks utils/update_mir_checks.py generates says so
+    in-tree in upstream's words when update_mir_test_checks.py, which writes
+    the same form, would take the same RUN lines and so write the same
+    checks; otherwise it says nothing (its checks are kept by hand there)."""
+    lines = text.split("\n")
+    if lines[0] != update_mir_checks.NOTE:
+        return text
+    same = update_mir_checks.runs_like_upstream(path, lines)
+    return "\n".join(([UPSTREAM_NOTE] if same else []) + lines[1:])
+
+
 def in_tree_tests():
     tests = []
     for sub in ("MIR", "IR"):
@@ -422,9 +381,11 @@ def in_tree_tests():
         for n in sorted(os.listdir(d)):
             if not n.endswith((".mir", ".ll")):
                 continue
-            text = open(os.path.join(d, n)).read()
+            path = os.path.join(d, n)
+            text = open(path).read()
             if any(s in text for s in OUT_OF_TREE):
                 continue
+            text = in_tree_note(path, text)
             tests.append(("lds-barriers-" + n, text.replace("%llc", "llc")))
     return tests
 

@@ -527,15 +527,10 @@ std::array<unsigned, NumCounters> TargetFacts::getCounterMax() const {
 
 unsigned TargetFacts::encodeWaitcnt(const WaitThresholds &W) const {
   std::array<unsigned, NumCounters> Max = getCounterMax();
-  auto Field = [&](Counter C) {
-    int V = W[C];
-    return V == WaitThresholds::NoWait
-               ? Max[unsigned(C)]
-               : std::min<unsigned>(V, Max[unsigned(C)]);
-  };
   // The S_WAITCNT immediate, as SIInsertWaitcnts encodes it (gfx9-gfx11).
-  return AMDGPU::encodeWaitcnt(Isa, Field(Counter::VM), Field(Counter::Exp),
-                               Field(Counter::LDS));
+  return AMDGPU::encodeWaitcnt(Isa, W.encoded(Counter::VM, Max),
+                               W.encoded(Counter::Exp, Max),
+                               W.encoded(Counter::LDS, Max));
 }
 
 WaitThresholds TargetFacts::decodeWait(unsigned Opcode, int64_t Imm) const {

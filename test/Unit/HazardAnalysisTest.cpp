@@ -88,7 +88,7 @@ TEST(HazardAnalysis, AccessesThatMeetNoneAreNotTracked) {
         std::vector<uint8_t>(P.numPoints(0), 1)};
     AnalysisOptions O;
     if (Pruned)
-      O.Candidates = &IsCandidate;
+      O.Pruning.Points = &IsCandidate;
     HazardResult R = analyzeHazards(P, O, Aug);
     std::map<unsigned, unsigned> Later;
     for (const PendingAccess &PA : R.Queried[0])
@@ -195,11 +195,11 @@ TEST(HazardAnalysis, UnreachableBlocksAreIgnored) {
   EXPECT_TRUE(windowsOf(B.program()).empty());
 }
 
-// The pruned analysis (AnalysisOptions::Candidates, with merges at joins)
-// reports a subset of the windows and of the in-flight pairs (anchored
-// windows aside), and none exactly when there are none,
-// on random programs under random barriers: with the waits they need, with
-// waits for the wrong counter, and without waits.
+// The pruned analysis (StatePruning at the candidate points, with merges at
+// joins) reports a subset of the windows and of the in-flight pairs
+// (anchored windows aside), and none exactly when there are none, on random
+// programs under random barriers: with the waits they need, with waits for
+// the wrong counter, and without waits.
 TEST(HazardAnalysis, PruningKeepsEveryUncoveredProgramUncovered) {
   std::mt19937 Rng(2026);
   unsigned Open = 0, Closed = 0, Smaller = 0, Anchored = 0;
@@ -224,11 +224,11 @@ TEST(HazardAnalysis, PruningKeepsEveryUncoveredProgramUncovered) {
     AnalysisOptions Full;
     Full.WAW = Full.AsyncWAW = Rng() % 2;
     AnalysisOptions Pruned = Full;
-    Pruned.Candidates = &IsCandidate;
+    Pruned.Pruning.Points = &IsCandidate;
     Pruned.MinimalWindows = Rng() % 2;
     // Small limits make the merges at joins happen in small programs.
     static const unsigned Limits[] = {0, 1, 2, 8};
-    Pruned.MergeAbove = Limits[Rng() % std::size(Limits)];
+    Pruned.Pruning.MergeAbove = Limits[Rng() % std::size(Limits)];
     HazardResult F = analyzeHazards(P, Full, Aug);
     HazardResult R = analyzeHazards(P, Pruned, Aug);
     auto Same = [](const Window &A, const Window &B) {
@@ -285,7 +285,7 @@ TEST(HazardAnalysis, StoresUnderDivergentIfsForceBarriersAtJoins) {
     IsCandidate[C.Block][C.Index] = 1;
   AnalysisOptions Full;
   AnalysisOptions Pruned = Full;
-  Pruned.Candidates = &IsCandidate;
+  Pruned.Pruning.Points = &IsCandidate;
   HazardResult F = analyzeHazards(P, Full);
   HazardResult R = analyzeHazards(P, Pruned);
   EXPECT_EQ(F.Windows.size(), N * N);
@@ -323,7 +323,7 @@ TEST(HazardAnalysis, LaterQueriesAgreeWithQueriesOfTheRun) {
     if (Rng() % 2 && !Queries.empty())
       Queries.push_back(Queries.front()); // The same point twice.
     AnalysisOptions O;
-    O.Candidates = &IsCandidate;
+    O.Pruning.Points = &IsCandidate;
     O.MinimalWindows = Rng() % 2;
     HazardAnalysis Run(P, O, Aug);
     std::vector<std::vector<PendingAccess>> Later = Run.pendingAt(Queries);

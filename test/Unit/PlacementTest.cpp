@@ -252,7 +252,7 @@ TEST(Placement, ValidOnRandomGeneralCFGs) {
     // A third of the runs merge producers at joins eagerly (anchored
     // windows), which large functions do above eight of one key.
     AnalysisOptions O;
-    O.MergeAbove = Iter % 3 == 0 ? 1 : AnalysisOptions().MergeAbove;
+    O.Pruning.MergeAbove = Iter % 3 == 0 ? 1 : StatePruning().MergeAbove;
     Placement R = placeBarriers(B.program(), O);
     expectValid(B.program(), R);
   }
@@ -426,7 +426,7 @@ TEST(Placement, AnchoredWindowsKeepWideCFGsLinear) {
   for (unsigned N : {4u, 16u, 64u}) {
     AbstractProgram P = ifThenChain(N);
     AnalysisOptions Merge, NoMerge;
-    NoMerge.MergeAbove = 0;
+    NoMerge.Pruning.MergeAbove = 0;
     Placement RM = placeBarriers(P, Merge);
     Placement RN = placeBarriers(P, NoMerge);
     expectValid(P, RM);
@@ -436,7 +436,7 @@ TEST(Placement, AnchoredWindowsKeepWideCFGsLinear) {
     unsigned Anchored = 0;
     for (const Window &W : RM.InitialWindows)
       Anchored += W.isAnchored();
-    if (N <= Merge.MergeAbove) {
+    if (N <= Merge.Pruning.MergeAbove) {
       EXPECT_EQ(Anchored, 0u);
       EXPECT_EQ(RM.InitialWindows.size(), RN.InitialWindows.size());
     } else {
