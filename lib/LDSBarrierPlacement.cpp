@@ -340,15 +340,21 @@ static Cover coverRangesGreedily(const PlacementContext &C,
 /// few ranges of candidate numbers (RangeCuts), covered greedily
 /// (coverRangesGreedily). Near-linear in the windows and ranges; not proven
 /// optimal. Returns false, doing nothing, on smaller instances.
+/// \p Ranges and \p HaveRanges keep the kept windows' ranges for the exact
+/// cover when the instance is not large.
 static bool coverLargeInstance(PlacementContext &C,
                                const std::vector<Window> &Ws,
                                std::vector<uint8_t> &Keep, bool &Restricted,
-                               Cover &Cv, Placement &Result) {
+                               Cover &Cv, Placement &Result,
+                               std::vector<CandRanges> &Ranges,
+                               std::vector<uint8_t> &HaveRanges) {
   RangeCuts RC(C);
-  std::vector<CandRanges> Ranges(Ws.size());
+  Ranges.assign(Ws.size(), {});
+  HaveRanges.assign(Ws.size(), 0);
   uint64_t Total = 0, Kept = 0;
   auto Compute = [&](unsigned I) {
     Ranges[I] = RC.compute(C, Ws[I], Restricted);
+    HaveRanges[I] = 1;
     for (CandRange X : Ranges[I])
       Total += X.second - X.first;
   };
@@ -385,11 +391,26 @@ static bool coverLargeInstance(PlacementContext &C,
 /// (cutKeptWindows), covered by a minimum hitting set of independent
 /// components (solveHittingSet), the cost of a point being how often its
 /// block executes.
+/// A window's points are its ranges listed (\p Ranges, where
+/// \p HaveRanges), unless the asynchronous latency preference may act on
+/// them: it judges ranges by their first block, points each by its own.
 static Cover coverExactly(PlacementContext &C, const std::vector<Window> &Ws,
                           std::vector<uint8_t> &Keep, bool &Restricted,
-                          Placement &Result) {
+                          Placement &Result,
+                          const std::vector<CandRanges> &Ranges,
+                          const std::vector<uint8_t> &HaveRanges) {
+  auto Known = [&](unsigned I, std::vector<unsigned> &Out) {
+    if (!HaveRanges[I] ||
+        asyncLatencyMayRestrict(C.P, C.POpts.AsyncLatency, Ws[I]))
+      return false;
+    Out.clear();
+    for (CandRange X : Ranges[I])
+      for (unsigned G = X.first; G < X.second; ++G)
+        Out.push_back(G);
+    return true;
+  };
   std::vector<std::vector<unsigned>> Cuts =
-      cutKeptWindows(C, Ws, Keep, Restricted, Result);
+      cutKeptWindows(C, Ws, Keep, Restricted, Result, Known);
   std::vector<double> Cost(C.Cands.size());
   for (unsigned G = 0; G < C.Cands.size(); ++G)
     Cost[G] = C.freq(G);
@@ -464,8 +485,11 @@ static Placement placeOptimally(const AbstractProgram &P,
   std::vector<uint8_t> Keep = keepWindowsThatMatter(C, Ws);
   dropNestedWindows(P, Ws, C.IsCandidate, Keep);
   Cover Cv;
-  if (!coverLargeInstance(C, Ws, Keep, Restricted, Cv, Result))
-    Cv = coverExactly(C, Ws, Keep, Restricted, Result);
+  std::vector<CandRanges> Ranges;
+  std::vector<uint8_t> HaveRanges;
+  if (!coverLargeInstance(C, Ws, Keep, Restricted, Cv, Result, Ranges,
+                          HaveRanges))
+    Cv = coverExactly(C, Ws, Keep, Restricted, Result, Ranges, HaveRanges);
   recordBarriers(C, std::move(Cv), Result);
   splitSignals(C, Result);
   setBarrierWaits(C, Result);

@@ -342,9 +342,12 @@ void llvm::ldsbarriers::reviveStuckSiblings(
 
 std::vector<std::vector<unsigned>> llvm::ldsbarriers::cutKeptWindows(
     PlacementContext &C, const std::vector<Window> &Ws,
-    std::vector<uint8_t> &Keep, bool &Restricted, Placement &Result) {
+    std::vector<uint8_t> &Keep, bool &Restricted, Placement &Result,
+    function_ref<bool(unsigned, std::vector<unsigned> &)> Known) {
   std::vector<std::vector<unsigned>> Cuts(Ws.size());
   auto Compute = [&](unsigned I) {
+    if (Known && Known(I, Cuts[I]))
+      return;
     Cuts[I] = cuttingCandidates(C.P, Ws[I], C.Cands, *C.Paths);
     Restricted |= keepPointsPastAsyncIssue(
         C.P, C.POpts.AsyncLatency, Ws[I], Cuts[I],

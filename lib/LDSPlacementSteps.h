@@ -70,6 +70,15 @@ bool findWindowsToCover(PlacementContext &C, Placement &Result);
 /// saves (a DMA before a loop is waited for before the loop, not in it).
 constexpr double AsyncLatencyWorth = 2.0;
 
+/// Whether keepPointsPastAsyncIssue may take points from window \p W: its
+/// producer is an asynchronous transfer issued in another block than its
+/// consumer, and the preference is on.
+inline bool asyncLatencyMayRestrict(const AbstractProgram &P, bool AsyncLatency,
+                                    const Window &W) {
+  return AsyncLatency && P.event(W.Producer).Async &&
+         W.Producer.Block != W.Consumer.Block;
+}
+
 /// An asynchronous transfer is waited for at the barrier that covers it:
 /// one in the transfer's own block would stall right after the issue, with
 /// nothing to overlap. Prefer the points further on when there are and they
@@ -81,7 +90,7 @@ bool keepPointsPastAsyncIssue(const AbstractProgram &P, bool AsyncLatency,
                               const Window &W, ContainerT &Items,
                               BlockFnT BlockOf) {
   const Point &From = W.Producer;
-  if (!AsyncLatency || !P.event(From).Async || From.Block == W.Consumer.Block)
+  if (!asyncLatencyMayRestrict(P, AsyncLatency, W))
     return false;
   ContainerT Later;
   double LaterFreq = 0;
@@ -118,9 +127,12 @@ cuttingRanges(const AbstractProgram &P, const Window &W, PathCuts &Cuts,
 /// others), after keepPointsPastAsyncIssue (\p Restricted: it dropped
 /// some) and reviveStuckSiblings. Kept windows without any go to
 /// Result.Uncoverable.
-std::vector<std::vector<unsigned>>
-cutKeptWindows(PlacementContext &C, const std::vector<Window> &Ws,
-               std::vector<uint8_t> &Keep, bool &Restricted, Placement &Result);
+/// \p Known, if given, may fill in window I's points itself (returning
+/// true), when they are known already.
+std::vector<std::vector<unsigned>> cutKeptWindows(
+    PlacementContext &C, const std::vector<Window> &Ws,
+    std::vector<uint8_t> &Keep, bool &Restricted, Placement &Result,
+    function_ref<bool(unsigned, std::vector<unsigned> &)> Known = nullptr);
 
 /// The cover by the candidates \p Chosen (ascending): each serves the
 /// windows whose cutting candidates \p Cuts hold it.
