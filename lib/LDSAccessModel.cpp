@@ -21,6 +21,8 @@
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/AMDGPUAddrSpace.h"
+#include <set>
+#include <tuple>
 
 using namespace llvm;
 using namespace llvm::ldsbarriers;
@@ -85,8 +87,10 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
       AB.HasEndPoint = false;
   }
 
-  if (!Earlier && ThreadAddresses)
+  if (!Earlier && ThreadAddresses) {
+    boundTrackedForms();
     computeStageLoops();
+  }
   // Every stage loop of a form has an entry (a loop not found: -1), so
   // that the analyses see the program has stage slots.
   for (const auto &Forms : Program.ThreadForms)
@@ -323,20 +327,70 @@ unsigned LDSAccessModel::threadForm(const MachineInstr &MI,
   std::vector<int64_t> Key;
   for (const ThreadAddress &TA : Forms)
     TA.appendKey(Key);
-  // Each distinct form makes its accesses a location of their own, which
-  // the hazard analysis tracks separately in every block: forms times
-  // blocks stays bounded (a kernel of many different swizzles in many
-  // blocks), and the accesses of forms past the bound are judged without
-  // the thread-index analysis.
   if (auto It = ThreadFormIds.find(Key); It != ThreadFormIds.end())
     return It->second;
-  size_t MaxForms = std::max<size_t>(
-      MinFormBudget, FormBlockBudget / std::max<size_t>(1, Blocks.size()));
-  if (Program.ThreadForms.size() > MaxForms)
-    return 0;
   ThreadFormIds.try_emplace(Key, Program.ThreadForms.size());
   Program.ThreadForms.push_back(std::move(Forms));
   return Program.ThreadForms.size() - 1;
+}
+
+/// Each distinct form whose bytes may meet another access's makes its
+/// accesses a location the hazard analysis tracks separately in every
+/// block: such forms times blocks stays bounded (a kernel of many different
+/// swizzles in many blocks), and the accesses of the tracked forms past the
+/// bound, in order of appearance, are judged without the thread-index
+/// analysis. Forms that meet no access (work-items' own slots) cost the
+/// analysis nothing and are all kept. A form stripped of its accesses may
+/// make another one meet them: the test runs again until nothing changes.
+/// The pair tests stop at a budget linear in the accesses; the forms not
+/// decided by then count as tracked.
+void LDSAccessModel::boundTrackedForms() {
+  size_t MaxForms = std::max<size_t>(
+      MinFormBudget, FormBlockBudget / std::max<size_t>(1, Blocks.size()));
+  if (Program.ThreadForms.size() - 1 <= MaxForms)
+    return;
+  // The distinct locations of the accesses (forms repeat a lot).
+  std::vector<Location> Locs;
+  std::set<std::tuple<int, int64_t, uint64_t, unsigned, unsigned>> Seen;
+  for (const Block &BB : Program.Blocks)
+    for (const Event &E : BB.Events)
+      if (E.Kind == Event::Access &&
+          Seen.insert({E.Loc.Object, E.Loc.Begin, E.Loc.Size, E.Loc.Variable,
+                       E.Loc.ThreadForm})
+              .second)
+        Locs.push_back(E.Loc);
+  unsigned NumForms = Program.ThreadForms.size();
+  std::vector<uint8_t> Tracked(NumForms, 0), Stripped(NumForms, 0);
+  uint64_t Budget = 16 * uint64_t(NumAccesses) + 4096;
+  auto StrippedLoc = [&](Location L) {
+    if (Stripped[L.ThreadForm])
+      L.ThreadForm = 0;
+    return L;
+  };
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const Location &L : Locs) {
+      if (!L.ThreadForm || Tracked[L.ThreadForm])
+        continue;
+      for (const Location &M : Locs) {
+        if (Budget == 0 || Program.mayOverlap(L, StrippedLoc(M))) {
+          Tracked[L.ThreadForm] = 1;
+          break;
+        }
+        --Budget;
+      }
+    }
+    size_t Kept = 0;
+    for (unsigned F = 1; F < NumForms; ++F)
+      if (Tracked[F] && !Stripped[F] && ++Kept > MaxForms) {
+        Stripped[F] = 1;
+        Changed = true;
+      }
+  }
+  for (Block &BB : Program.Blocks)
+    for (Event &E : BB.Events)
+      if (E.Kind == Event::Access && Stripped[E.Loc.ThreadForm])
+        E.Loc.ThreadForm = 0;
 }
 
 /// The iteration of an IR loop changes where its header's phis execute. In

@@ -108,6 +108,7 @@ private:
   unsigned threadForm(const MachineInstr &MI, uint64_t WaveBytes = 0);
   /// Fills Program.StageInside for the stage loops of the thread forms.
   void computeStageLoops();
+  void boundTrackedForms();
   int objectId(const GlobalVariable &GV, int64_t &Begin);
 
   const TargetFacts &Facts;
@@ -123,8 +124,9 @@ private:
   ThreadAnalysisMode ThreadAnalysis;
   std::unique_ptr<ThreadAddressBuilder> ThreadAddresses;
   std::map<std::vector<int64_t>, unsigned> ThreadFormIds;
-  /// Distinct address forms kept per function: forms times blocks at most
-  /// FormBlockBudget, but always MinFormBudget (see threadForm).
+  /// Distinct address forms whose bytes may meet another access's, kept
+  /// per function: forms times blocks at most FormBlockBudget, but always
+  /// MinFormBudget (see boundTrackedForms).
   static constexpr size_t FormBlockBudget = size_t(1) << 16;
   static constexpr size_t MinFormBudget = 32;
   /// Form ids of the instructions an earlier model lent (see the
