@@ -194,16 +194,27 @@ bool Analysis::computeIn(unsigned Block, ArrayRef<const State *> Preds,
   SmallVector<Val, 4> Vs;
   bool HadOld = !In.Units.empty();
   for (unsigned U = 0; U < New.Units.size(); ++U) {
+    // Equal values join to themselves (most units, at most joins).
+    Val First = Preds.front()->Units[U];
+    if (llvm::all_of(Preds.drop_front(),
+                     [&](const State *P) { return P->Units[U] == First; })) {
+      New.Units[U] = First;
+      continue;
+    }
     Vs.clear();
     for (const State *P : Preds)
       Vs.push_back(P->Units[U]);
     New.Units[U] = joinAt(Block, Vs, HadOld ? In.Units[U] : Vs.front(), Settle);
   }
-  // Slots known on every path where their vector register is defined.
+  // Slots known on every path where their vector register is defined (one
+  // path: its slots as they are).
+  if (Preds.size() == 1)
+    New.Slots = Preds.front()->Slots;
   std::vector<uint64_t> Keys;
-  for (const State *P : Preds)
-    for (const auto &E : P->Slots)
-      Keys.push_back(E.first);
+  if (Preds.size() > 1)
+    for (const State *P : Preds)
+      for (const auto &E : P->Slots)
+        Keys.push_back(E.first);
   llvm::sort(Keys);
   Keys.erase(std::unique(Keys.begin(), Keys.end()), Keys.end());
   for (uint64_t Key : Keys) {
