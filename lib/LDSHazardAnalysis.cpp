@@ -377,52 +377,15 @@ private:
       prune(S, Id);
   }
 
-  /// Marks the keys of accesses that conflict with no access of the
-  /// function, by their kinds (the reads of a kernel that only reads LDS) or
-  /// by their bytes (work-items that each keep to their own slots): they
-  /// never make a window, force a barrier or need a wait, so the state need
-  /// not carry them, and a kernel of such accesses is analysed in linear
-  /// time. Asynchronous accesses stay: the issuing wave's own later accesses
-  /// may meet them in flight. The byte tests take any relation of stage
-  /// iterations, and stop at a budget linear in the accesses (the keys not
-  /// decided by then stay in the state).
+  /// Marks the keys whose accesses conflict with no access of the function
+  /// (accessesMeetingNone): the state need not carry them.
   void markSilentKeys(unsigned NumKeys) {
-    std::vector<unsigned> Rep(NumKeys, ~0u);
+    std::vector<const Event *> Rep(NumKeys, nullptr);
     for (unsigned Id = 0; Id < Accesses.size(); ++Id)
-      if (Rep[KeyOf[Id]] == ~0u)
-        Rep[KeyOf[Id]] = Id;
-    // The keys by kind (conflictKind looks at nothing else), so that a key
-    // is tested against the kinds it may conflict with only.
-    std::map<std::tuple<AccessKind, unsigned, bool>, std::vector<unsigned>>
-        ByKind;
-    for (unsigned K = 0; K < NumKeys; ++K) {
-      const Event &E = accessEvent(Rep[K]);
-      ByKind[{E.AK, E.CommutativeOp, E.Async}].push_back(K);
-    }
-    uint64_t Budget = 16 * uint64_t(Accesses.size()) + 4096;
-    Silent.assign(NumKeys, 0);
-    for (unsigned K = 0; K < NumKeys; ++K) {
-      const Event &E = accessEvent(Rep[K]);
-      if (E.Async)
-        continue;
-      bool Meets = false;
-      for (const auto &[Kind, Others] : ByKind) {
-        const Event &O = accessEvent(Rep[Others.front()]);
-        if (!conflictKind(O, E, Opts) && !conflictKind(E, O, Opts))
-          continue;
-        for (unsigned K2 : Others) {
-          if (Budget == 0 || P.mayOverlap(accessEvent(Rep[K2]).Loc, E.Loc))
-            Meets = true;
-          else
-            --Budget;
-          if (Meets)
-            break;
-        }
-        if (Meets)
-          break;
-      }
-      Silent[K] = !Meets;
-    }
+      if (!Rep[KeyOf[Id]])
+        Rep[KeyOf[Id]] = &accessEvent(Id);
+    Silent = accessesMeetingNone(P, Rep, Opts,
+                                 16 * uint64_t(Accesses.size()) + 4096);
   }
 
   /// Whether a pruning point lies in (After, Upto] of block \p B.

@@ -80,6 +80,19 @@ struct AnalysisOptions {
 std::optional<HazardKind> conflictKind(const Event &Earlier, const Event &Later,
                                        const AnalysisOptions &Opts);
 
+/// For each of \p Accesses (one per set of accesses alike: kind, counter,
+/// location), whether it conflicts with none of them, by kind (the reads of
+/// a kernel that only reads LDS) or by bytes (work-items that each keep to
+/// their own slots), in any order and any relation of stage iterations:
+/// such accesses never make a window, force a barrier or need a wait.
+/// Asynchronous transfers are never counted so (their own wave may meet
+/// them in flight). The byte tests stop after \p Budget pair tests; the
+/// accesses not decided by then count as conflicting.
+std::vector<uint8_t> accessesMeetingNone(const AbstractProgram &P,
+                                         ArrayRef<const Event *> Accesses,
+                                         const AnalysisOptions &Opts,
+                                         uint64_t Budget);
+
 /// Decides whether \p Later, issued by some wave, conflicts with \p Earlier
 /// issued by another wave, and why. Both must be accesses; \p Rel relates
 /// the iterations of their stage loops (AbstractProgram::relation).

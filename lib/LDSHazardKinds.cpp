@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "LDSHazardAnalysis.h"
+#include <map>
+#include <tuple>
 
 using namespace llvm;
 using namespace llvm::ldsbarriers;
@@ -59,4 +61,37 @@ bool llvm::ldsbarriers::accessesConflict(
   if (Kind)
     *Kind = *K;
   return true;
+}
+
+std::vector<uint8_t> llvm::ldsbarriers::accessesMeetingNone(
+    const AbstractProgram &P, ArrayRef<const Event *> Accesses,
+    const AnalysisOptions &Opts, uint64_t Budget) {
+  // The accesses by kind (conflictKind looks at nothing else), so that one
+  // is tested against the kinds it may conflict with only.
+  std::map<std::tuple<AccessKind, unsigned, bool>, std::vector<const Event *>>
+      ByKind;
+  for (const Event *E : Accesses)
+    ByKind[{E->AK, E->CommutativeOp, E->Async}].push_back(E);
+  std::vector<uint8_t> None(Accesses.size(), 0);
+  for (unsigned I = 0; I < Accesses.size(); ++I) {
+    const Event &E = *Accesses[I];
+    if (E.Async)
+      continue;
+    bool Meets = false;
+    for (const auto &[Kind, Others] : ByKind) {
+      const Event &O = *Others.front();
+      if (!conflictKind(O, E, Opts) && !conflictKind(E, O, Opts))
+        continue;
+      for (const Event *X : Others) {
+        Meets = Budget == 0 || P.mayOverlap(X->Loc, E.Loc);
+        if (Meets)
+          break;
+        --Budget;
+      }
+      if (Meets)
+        break;
+    }
+    None[I] = !Meets;
+  }
+  return None;
 }

@@ -17,6 +17,7 @@
 #include "SIDefines.h"
 #include "SIInstrInfo.h"
 #include "Utils/AMDGPUBaseInfo.h"
+#include <optional>
 
 using namespace llvm;
 using namespace llvm::ldsbarriers;
@@ -357,50 +358,10 @@ static OpcodeInfo classifyLDSRole(const SIInstrInfo &TII, unsigned Opc) {
   return Info;
 }
 
-/// How the results of \p Opc vary across the lanes and waves of a workgroup.
-static ValueRole classifyValueRole(const SIInstrInfo &TII, unsigned Opc) {
+/// The roles of the opcodes that make lane ids, mix lanes or read
+/// per-wave state, if \p Opc is one.
+static std::optional<ValueRole> varyingValueRole(unsigned Opc) {
   switch (Opc) {
-  case AMDGPU::COPY:
-  case AMDGPU::S_MOV_B32:
-  case AMDGPU::S_MOV_B64:
-  case AMDGPU::V_MOV_B32_e32:
-  case AMDGPU::V_MOV_B32_e64:
-  case AMDGPU::V_MOV_B64_e32:
-  case AMDGPU::V_MOV_B64_e64:
-  case AMDGPU::V_MOV_B64_PSEUDO:
-  case AMDGPU::V_ACCVGPR_WRITE_B32_e64:
-  case AMDGPU::V_ACCVGPR_READ_B32_e64:
-  case AMDGPU::V_ACCVGPR_MOV_B32:
-    return ValueRole::Move;
-  case AMDGPU::S_AND_SAVEEXEC_B32:
-  case AMDGPU::S_AND_SAVEEXEC_B64:
-  case AMDGPU::S_AND_SAVEEXEC_B32_term:
-  case AMDGPU::S_AND_SAVEEXEC_B64_term:
-  case AMDGPU::S_OR_SAVEEXEC_B32:
-  case AMDGPU::S_OR_SAVEEXEC_B64:
-  case AMDGPU::S_XOR_SAVEEXEC_B32:
-  case AMDGPU::S_XOR_SAVEEXEC_B64:
-  case AMDGPU::S_ANDN1_SAVEEXEC_B32:
-  case AMDGPU::S_ANDN1_SAVEEXEC_B64:
-  case AMDGPU::S_ANDN2_SAVEEXEC_B32:
-  case AMDGPU::S_ANDN2_SAVEEXEC_B64:
-  case AMDGPU::S_ORN1_SAVEEXEC_B32:
-  case AMDGPU::S_ORN1_SAVEEXEC_B64:
-  case AMDGPU::S_ORN2_SAVEEXEC_B32:
-  case AMDGPU::S_ORN2_SAVEEXEC_B64:
-  case AMDGPU::S_NAND_SAVEEXEC_B32:
-  case AMDGPU::S_NAND_SAVEEXEC_B64:
-  case AMDGPU::S_NOR_SAVEEXEC_B32:
-  case AMDGPU::S_NOR_SAVEEXEC_B64:
-  case AMDGPU::S_XNOR_SAVEEXEC_B32:
-  case AMDGPU::S_XNOR_SAVEEXEC_B64:
-    return ValueRole::ExecSave;
-  case AMDGPU::V_READFIRSTLANE_B32:
-    return ValueRole::ReadFirstLane;
-  case AMDGPU::V_READLANE_B32:
-    return ValueRole::ReadLane;
-  case AMDGPU::V_WRITELANE_B32:
-    return ValueRole::WriteLane;
   // Lane ids and lane-mixing operations.
   case AMDGPU::V_MBCNT_LO_U32_B32_e32:
   case AMDGPU::V_MBCNT_LO_U32_B32_e64:
@@ -445,6 +406,80 @@ static ValueRole classifyValueRole(const SIInstrInfo &TII, unsigned Opc) {
   case AMDGPU::S_TTRACEDATA:
   case AMDGPU::S_TTRACEDATA_IMM:
     return ValueRole::PerWave;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// The role of \p Opc by its instruction flags.
+static ValueRole valueRoleByFlags(const SIInstrInfo &TII, unsigned Opc) {
+  const MCInstrDesc &Desc = TII.get(Opc);
+  // Scalar memory: atomics return per-wave values, loads are as uniform as
+  // their address.
+  if (TII.isSMRD(Opc)) {
+    if (Desc.mayStore())
+      return ValueRole::PerWave;
+    if (Desc.mayLoad())
+      return ValueRole::ScalarLoad;
+  }
+  // S_CMP_* and S_BITCMP*: the SOPC opcodes that set SCC.
+  if (TII.isSOPC(Opc) && Desc.hasImplicitDefOfPhysReg(AMDGPU::SCC))
+    return ValueRole::ScalarCompare;
+  if (TII.isDPP(Opc))
+    return ValueRole::LaneVarying;
+  // Vector ALU, not LDS DMA (which carries the VALU flag too).
+  if ((Desc.TSFlags & SIInstrFlags::VALU) && !TII.isMUBUF(Opc) &&
+      !TII.isFLAT(Opc))
+    return ValueRole::VectorOp;
+  return ValueRole::Generic;
+}
+
+/// How the results of \p Opc vary across the lanes and waves of a workgroup.
+static ValueRole classifyValueRole(const SIInstrInfo &TII, unsigned Opc) {
+  if (std::optional<ValueRole> R = varyingValueRole(Opc))
+    return *R;
+  switch (Opc) {
+  case AMDGPU::COPY:
+  case AMDGPU::S_MOV_B32:
+  case AMDGPU::S_MOV_B64:
+  case AMDGPU::V_MOV_B32_e32:
+  case AMDGPU::V_MOV_B32_e64:
+  case AMDGPU::V_MOV_B64_e32:
+  case AMDGPU::V_MOV_B64_e64:
+  case AMDGPU::V_MOV_B64_PSEUDO:
+  case AMDGPU::V_ACCVGPR_WRITE_B32_e64:
+  case AMDGPU::V_ACCVGPR_READ_B32_e64:
+  case AMDGPU::V_ACCVGPR_MOV_B32:
+    return ValueRole::Move;
+  case AMDGPU::S_AND_SAVEEXEC_B32:
+  case AMDGPU::S_AND_SAVEEXEC_B64:
+  case AMDGPU::S_AND_SAVEEXEC_B32_term:
+  case AMDGPU::S_AND_SAVEEXEC_B64_term:
+  case AMDGPU::S_OR_SAVEEXEC_B32:
+  case AMDGPU::S_OR_SAVEEXEC_B64:
+  case AMDGPU::S_XOR_SAVEEXEC_B32:
+  case AMDGPU::S_XOR_SAVEEXEC_B64:
+  case AMDGPU::S_ANDN1_SAVEEXEC_B32:
+  case AMDGPU::S_ANDN1_SAVEEXEC_B64:
+  case AMDGPU::S_ANDN2_SAVEEXEC_B32:
+  case AMDGPU::S_ANDN2_SAVEEXEC_B64:
+  case AMDGPU::S_ORN1_SAVEEXEC_B32:
+  case AMDGPU::S_ORN1_SAVEEXEC_B64:
+  case AMDGPU::S_ORN2_SAVEEXEC_B32:
+  case AMDGPU::S_ORN2_SAVEEXEC_B64:
+  case AMDGPU::S_NAND_SAVEEXEC_B32:
+  case AMDGPU::S_NAND_SAVEEXEC_B64:
+  case AMDGPU::S_NOR_SAVEEXEC_B32:
+  case AMDGPU::S_NOR_SAVEEXEC_B64:
+  case AMDGPU::S_XNOR_SAVEEXEC_B32:
+  case AMDGPU::S_XNOR_SAVEEXEC_B64:
+    return ValueRole::ExecSave;
+  case AMDGPU::V_READFIRSTLANE_B32:
+    return ValueRole::ReadFirstLane;
+  case AMDGPU::V_READLANE_B32:
+    return ValueRole::ReadLane;
+  case AMDGPU::V_WRITELANE_B32:
+    return ValueRole::WriteLane;
   case AMDGPU::S_CSELECT_B32:
   case AMDGPU::S_CSELECT_B64:
     return ValueRole::ScalarSelect;
@@ -483,27 +518,8 @@ static ValueRole classifyValueRole(const SIInstrInfo &TII, unsigned Opc) {
   case AMDGPU::S_NOT_B64:
     return ValueRole::ScalarLogic;
   default:
-    break;
+    return valueRoleByFlags(TII, Opc);
   }
-  const MCInstrDesc &Desc = TII.get(Opc);
-  // Scalar memory: atomics return per-wave values, loads are as uniform as
-  // their address.
-  if (TII.isSMRD(Opc)) {
-    if (Desc.mayStore())
-      return ValueRole::PerWave;
-    if (Desc.mayLoad())
-      return ValueRole::ScalarLoad;
-  }
-  // S_CMP_* and S_BITCMP*: the SOPC opcodes that set SCC.
-  if (TII.isSOPC(Opc) && Desc.hasImplicitDefOfPhysReg(AMDGPU::SCC))
-    return ValueRole::ScalarCompare;
-  if (TII.isDPP(Opc))
-    return ValueRole::LaneVarying;
-  // Vector ALU, not LDS DMA (which carries the VALU flag too).
-  if ((Desc.TSFlags & SIInstrFlags::VALU) && !TII.isMUBUF(Opc) &&
-      !TII.isFLAT(Opc))
-    return ValueRole::VectorOp;
-  return ValueRole::Generic;
 }
 
 OpcodeInfo TargetFacts::classify(unsigned Opcode) const {
