@@ -372,6 +372,12 @@ void LDSAccessModel::boundTrackedForms() {
     for (const Location &L : Locs) {
       if (!L.ThreadForm || Tracked[L.ThreadForm])
         continue;
+      // Itself first: most forms that meet anything meet themselves (the
+      // rows of a possible 2-D launch), which needs no enumeration.
+      if (Program.mayOverlap(L, L)) {
+        Tracked[L.ThreadForm] = 1;
+        continue;
+      }
       for (const Location &M : Locs) {
         if (Budget == 0 || Program.mayOverlap(L, StrippedLoc(M))) {
           Tracked[L.ThreadForm] = 1;

@@ -466,6 +466,19 @@ bool llvm::ldsbarriers::workItemsMayOverlap(const ThreadAddress &A,
     else if (Shape.MaxDim[D] > 1 && Shape.MaxFlat > 1)
       OtherDims = true;
   }
+  // An address against itself, with a dimension the address does not see:
+  // two work-items that differ only there meet, if any work-item runs it.
+  if (&A == &B && OtherDims) {
+    int64_t Product = 1;
+    for (unsigned D : Dims)
+      Product *= std::max<int64_t>(A.IdLo[D], 0) + 1;
+    bool Runs = Product <= Shape.MaxFlat;
+    for (unsigned D : Dims)
+      Runs &= std::max<int64_t>(A.IdLo[D], 0) <=
+              std::min(A.IdHi[D], Shape.MaxDim[D] - 1);
+    if (Runs)
+      return true;
+  }
   IdSpace OwnA, OwnB;
   if (!Cache) {
     OwnA = enumerateIds(A, Dims, Shape);
