@@ -17,7 +17,6 @@
 #include "SIDefines.h"
 #include "SIInstrInfo.h"
 #include "Utils/AMDGPUBaseInfo.h"
-#include <optional>
 
 using namespace llvm;
 using namespace llvm::ldsbarriers;
