@@ -535,6 +535,14 @@ llvm::ldsbarriers::redundantBarriers(const AbstractProgram &P,
                                      const AnalysisOptions &Opts,
                                      const Placement &R, unsigned Limit) {
   std::vector<EventRef> Out;
+  // Without barriers in the input there is nothing to judge (and no need
+  // for the baseline analysis).
+  if (llvm::none_of(P.Blocks, [](const Block &BB) {
+        return llvm::any_of(BB.Events, [](const Event &E) {
+          return E.Kind == Event::Barrier || E.Kind == Event::Signal;
+        });
+      }))
+    return Out;
   Augmentation Aug = R.augmentation();
   size_t Baseline = analyzeHazards(P, Opts, Aug).Windows.size();
   unsigned Checked = 0;

@@ -103,9 +103,10 @@ public:
       OrigOf[I] = I;
     // Accesses with one key conflict with every other access alike and
     // complete alike.
-    using Key = std::tuple<uint8_t, unsigned, uint8_t, bool, uint8_t, bool, int,
-                           int64_t, uint64_t, unsigned, unsigned>;
-    std::map<Key, unsigned> Keys;
+    // Numbered in order of first appearance.
+    using Key = std::tuple<uint8_t, unsigned, uint8_t, uint8_t, uint8_t,
+                           uint8_t, int, int64_t, uint64_t, unsigned, unsigned>;
+    DenseMap<Key, unsigned> Keys;
     KeyOf.reserve(Accesses.size());
     for (EventRef R : Accesses) {
       const Event &E = P.event(R);
