@@ -378,6 +378,35 @@ const ThreadIdSpace &ThreadIdCache::get(const ThreadAddress &A,
 static bool shiftedMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
                               const IdSpace &SA, const IdSpace &SB,
                               bool OtherDims, int64_t Shift) {
+  // Every quantity of the integer reasoning below must stay far inside
+  // 32 bits, so that no wrap-around creates an overlap it misses.
+  const std::vector<unsigned> &OrderA = SA.sortedOrder();
+  const std::vector<unsigned> &Order = SB.sortedOrder();
+  auto MaxAbs = [](const IdSpace &S, const std::vector<unsigned> &O) {
+    return std::max(std::abs(S.Terms[O.front()]), std::abs(S.Terms[O.back()]));
+  };
+  int64_t DeltaC = wrap32(A.Const + Shift - B.Const);
+  bool Small = llvm::all_of(
+      std::initializer_list<int64_t>{
+          DeltaC, MaxAbs(SA, OrderA), MaxAbs(SB, Order), A.VarLo, A.VarHi,
+          B.VarLo, B.VarHi, int64_t(A.Size), int64_t(B.Size)},
+      [](int64_t X) { return X <= SmallMagnitude && X >= -SmallMagnitude; });
+  // Bytes overlap iff -SizeA < AddrA - AddrB < SizeB. With a = A's tid term
+  // and b = B's, some per-work-item values make that true iff
+  // Lo < a - b < Hi:
+  int64_t Lo = 0, Hi = 0;
+  bool Apart = false;
+  if (Small) {
+    Lo = -int64_t(A.Size) - DeltaC - (A.VarHi - B.VarLo);
+    Hi = int64_t(B.Size) - DeltaC - (A.VarLo - B.VarHi);
+    // When every a - b lies outside (Lo, Hi), the address ranges of the
+    // two (a different slot of a work-item's own array, say) are apart.
+    Apart = SA.Terms[OrderA.back()] - SB.Terms[Order.front()] <= Lo ||
+            SA.Terms[OrderA.front()] - SB.Terms[Order.back()] >= Hi;
+    if (Apart && !(&SA == &SB && Shift == 0))
+      return false;
+  }
+
   // Per-work-item values that are multiples of 2^K (u * 2^K, with u any
   // value: a loaded byte times 128, say) leave the address's residue
   // modulo 2^K to the rest; 2^K divides 2^32, so bytes that differ modulo
@@ -389,25 +418,9 @@ static bool shiftedMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
   if (K >= 1 && K < 32 &&
       !residuesMayOverlap(A, B, SA, SB, OtherDims, K, Shift))
     return false;
+  if (!Small)
+    return true;
 
-  // Rule out 32-bit wrap-around: every quantity below stays far inside it.
-  const std::vector<unsigned> &OrderA = SA.sortedOrder();
-  const std::vector<unsigned> &Order = SB.sortedOrder();
-  auto MaxAbs = [](const IdSpace &S, const std::vector<unsigned> &O) {
-    return std::max(std::abs(S.Terms[O.front()]), std::abs(S.Terms[O.back()]));
-  };
-  int64_t DeltaC = wrap32(A.Const + Shift - B.Const);
-  for (int64_t X :
-       {DeltaC, MaxAbs(SA, OrderA), MaxAbs(SB, Order), A.VarLo, A.VarHi,
-        B.VarLo, B.VarHi, int64_t(A.Size), int64_t(B.Size)})
-    if (X > SmallMagnitude || X < -SmallMagnitude)
-      return true;
-
-  // Bytes overlap iff -SizeA < AddrA - AddrB < SizeB. With a = A's tid term
-  // and b = B's, some per-work-item values make that true iff
-  // Lo < a - b < Hi:
-  int64_t Lo = -int64_t(A.Size) - DeltaC - (A.VarHi - B.VarLo);
-  int64_t Hi = int64_t(B.Size) - DeltaC - (A.VarLo - B.VarHi);
   if (&SA == &SB && Shift == 0) {
     // An address against itself (every store is checked so): the window
     // (Lo, Hi) is symmetric around 0, and the nearest other work-item's
@@ -421,10 +434,7 @@ static bool shiftedMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
   }
   // Both sides in increasing order: the window (Va - Hi, Va - Lo) of B's
   // terms slides right as Va grows, so one sweep finds every match.
-  // No sweep when every a - b lies outside (Lo, Hi): the address ranges of
-  // the two (a different slot of a work-item's own array, say) are apart.
-  if (SA.Terms[OrderA.back()] - SB.Terms[Order.front()] <= Lo ||
-      SA.Terms[OrderA.front()] - SB.Terms[Order.back()] >= Hi)
+  if (Apart)
     return false;
   auto First = Order.begin(), Last = Order.begin();
   for (unsigned I : OrderA) {
