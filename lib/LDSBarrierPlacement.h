@@ -132,13 +132,14 @@ std::vector<Point> candidatePoints(const AbstractProgram &P);
 /// The blocks executed in full on every path from the exit of one block to
 /// the entry of another. Exact: the dominators of the second block in the
 /// CFG rooted at the first block's exit (computed per first block, cached:
-/// linear each). Approximate (functions with many producer blocks, for
-/// windows that go forward in reverse post-order): the dominators of the
-/// second block in the function's own dominator tree that do not dominate
-/// the first: every path from the entry to the first block and on to the
-/// second passes them, and some path to the first avoids them, so they lie
-/// on the part after the first. A subset: the placement may miss a cheaper
-/// point, never take a point that does not cut.
+/// linear each; in functions large enough for the approximation, per pair
+/// of blocks, over the blocks on some path between them only). Approximate
+/// (functions with many producer blocks, for windows that go forward in reverse
+/// post-order): the dominators of the second block in the function's own
+/// dominator tree that do not dominate the first: every path from the entry to
+/// the first block and on to the second passes them, and some path to the first
+/// avoids them, so they lie on the part after the first. A subset: the
+/// placement may miss a cheaper point, never take a point that does not cut.
 class PathCuts {
 public:
   PathCuts(const AbstractProgram &P, bool Approximate);
@@ -162,9 +163,15 @@ public:
 
 private:
   const std::vector<int> &exactDominators(unsigned From);
+  const std::vector<unsigned> &exactChain(unsigned From, unsigned To);
   const AbstractProgram &P;
   bool Approximate;
   std::map<unsigned, std::vector<int>> ByBlock;
+  /// With the approximation on (large functions): the exact chains per
+  /// pair of blocks, and per consumer block the blocks that can reach it.
+  std::map<std::pair<unsigned, unsigned>, std::vector<unsigned>> ByPair;
+  std::map<unsigned, std::vector<uint8_t>> Reaching;
+  std::vector<SmallVector<unsigned, 2>> Preds;
   std::vector<int> IDom;           // Of the function's dominator tree.
   std::vector<unsigned> Pre, Post; // Its DFS numbers, for dominance.
   std::vector<unsigned> Rank;      // Reverse post-order numbers.

@@ -56,6 +56,7 @@ PathCuts::PathCuts(const AbstractProgram &P, bool Approximate)
     : P(P), Approximate(Approximate) {
   if (!Approximate)
     return;
+  Preds = P.predecessors();
   unsigned N = P.Blocks.size();
   Graph G(N);
   for (unsigned B = 0; B < N; ++B)
@@ -103,6 +104,61 @@ const std::vector<int> &PathCuts::exactDominators(unsigned From) {
   return ByBlock.emplace(From, computeImmediateDominators(G, N)).first->second;
 }
 
+const std::vector<unsigned> &PathCuts::exactChain(unsigned From, unsigned To) {
+  auto [It, New] = ByPair.try_emplace({From, To});
+  std::vector<unsigned> &Chain = It->second;
+  if (!New)
+    return Chain;
+  // Every path from From's exit to To lies in the blocks that can reach To
+  // and that From's exit reaches: the dominator tree of that part, rooted
+  // at From's exit, gives To the same dominators as the whole CFG does,
+  // for a fraction of the work when both blocks sit in one loop of a large
+  // function.
+  auto [RIt, RNew] = Reaching.try_emplace(To);
+  std::vector<uint8_t> &CanReach = RIt->second;
+  if (RNew) {
+    CanReach.assign(P.Blocks.size(), 0);
+    std::vector<unsigned> Work = {To};
+    CanReach[To] = 1;
+    while (!Work.empty()) {
+      unsigned B = Work.back();
+      Work.pop_back();
+      for (unsigned Pred : Preds[B])
+        if (!CanReach[Pred]) {
+          CanReach[Pred] = 1;
+          Work.push_back(Pred);
+        }
+    }
+  }
+  DenseMap<unsigned, unsigned> Local;
+  std::vector<unsigned> Global;
+  auto Visit = [&](unsigned B) {
+    if (CanReach[B] && Local.try_emplace(B, Global.size()).second)
+      Global.push_back(B);
+  };
+  for (unsigned S : P.Blocks[From].Succs)
+    Visit(S);
+  for (unsigned K = 0; K < Global.size(); ++K)
+    for (unsigned S : P.Blocks[Global[K]].Succs)
+      Visit(S);
+  auto ToIt = Local.find(To);
+  if (ToIt == Local.end())
+    return Chain;
+  unsigned Root = Global.size();
+  Graph G(Root + 1);
+  for (unsigned K = 0; K < Root; ++K)
+    for (unsigned S : P.Blocks[Global[K]].Succs)
+      if (auto SIt = Local.find(S); SIt != Local.end())
+        G[K].push_back(SIt->second);
+  for (unsigned S : P.Blocks[From].Succs)
+    if (auto SIt = Local.find(S); SIt != Local.end())
+      G[Root].push_back(SIt->second);
+  std::vector<int> ID = computeImmediateDominators(G, Root);
+  for (int D = ID[ToIt->second]; D >= 0 && D != int(Root); D = ID[D])
+    Chain.push_back(Global[D]);
+  return Chain;
+}
+
 bool PathCuts::approximates(unsigned From, unsigned To) const {
   return Approximate && Rank[From] < Rank[To] && Rank[To] != ~0u;
 }
@@ -118,6 +174,11 @@ void PathCuts::forEachBlock(unsigned From, unsigned To, bool Exact,
       if (unsigned(D) == P.Entry)
         break;
     }
+    return;
+  }
+  if (Approximate) {
+    for (unsigned D : exactChain(From, To))
+      F(D);
     return;
   }
   const std::vector<int> &ID = exactDominators(From);
