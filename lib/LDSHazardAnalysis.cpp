@@ -102,8 +102,7 @@ public:
     for (unsigned I = 0; I < OrigOf.size(); ++I)
       OrigOf[I] = I;
     // Accesses with one key conflict with every other access alike and
-    // complete alike.
-    // Numbered in order of first appearance.
+    // complete alike. Keys are numbered in order of first appearance.
     using Key = std::tuple<uint8_t, unsigned, uint8_t, uint8_t, uint8_t,
                            uint8_t, int, int64_t, uint64_t, unsigned, unsigned>;
     DenseMap<Key, unsigned> Keys;

@@ -253,54 +253,38 @@ static IdSpace enumerateIds(const ThreadAddress &A,
   IdSpace S;
   S.Dims = Dims;
   std::array<int64_t, 3> Id = {0, 0, 0};
-  // Depth-first over the dimensions; a work-item with ids t fits in a
-  // workgroup only if prod(t[d] + 1) <= MaxFlat.
-  auto Rec = [&](auto &&Self, unsigned I, int64_t Product) -> void {
-    if (S.TooBig)
-      return;
-    if (I == Dims.size()) {
-      if (S.Ids.size() >= Limit) {
-        S.TooBig = true;
-        return;
-      }
-      int64_t Term = 0;
-      for (unsigned D : Dims)
-        Term += A.Coef[D] * Id[D];
-      S.Ids.push_back(Id);
-      S.Terms.push_back(Term);
+  auto Add = [&] {
+    if (S.Ids.size() >= Limit) {
+      S.TooBig = true;
       return;
     }
+    int64_t Term = 0;
+    for (unsigned D : Dims)
+      Term += A.Coef[D] * Id[D];
+    S.Ids.push_back(Id);
+    S.Terms.push_back(Term);
+  };
+  // Depth-first over the dimensions, the innermost one by a loop (most
+  // forms use one dimension); a work-item with ids t fits in a workgroup
+  // only if prod(t[d] + 1) <= MaxFlat.
+  auto Rec = [&](auto &&Self, unsigned I, int64_t Product) -> void {
     unsigned D = Dims[I];
+    bool Innermost = I + 1 == Dims.size();
     int64_t Hi = std::min(A.IdHi[D], Shape.MaxDim[D] - 1);
-    for (int64_t T = std::max<int64_t>(A.IdLo[D], 0); T <= Hi; ++T) {
-      if (Product * (T + 1) > Shape.MaxFlat)
-        break;
+    for (int64_t T = std::max<int64_t>(A.IdLo[D], 0);
+         T <= Hi && Product * (T + 1) <= Shape.MaxFlat && !S.TooBig; ++T) {
       Id[D] = T;
-      Self(Self, I + 1, Product * (T + 1));
+      if (Innermost)
+        Add();
+      else
+        Self(Self, I + 1, Product * (T + 1));
     }
     Id[D] = 0;
   };
-  if (Dims.size() == 1) {
-    // One dimension (the common case): the same ids without recursion.
-    unsigned D = Dims[0];
-    int64_t Lo = std::max<int64_t>(A.IdLo[D], 0);
-    int64_t Hi = std::min({A.IdHi[D], Shape.MaxDim[D] - 1, Shape.MaxFlat - 1});
-    if (Hi - Lo + 1 > int64_t(Limit)) {
-      S.TooBig = true;
-      return S;
-    }
-    if (Hi >= Lo) {
-      S.Ids.reserve(Hi - Lo + 1);
-      S.Terms.reserve(Hi - Lo + 1);
-    }
-    for (int64_t T = Lo; T <= Hi; ++T) {
-      Id[D] = T;
-      S.Ids.push_back(Id);
-      S.Terms.push_back(A.Coef[D] * T);
-    }
-  } else {
+  if (Dims.empty())
+    Add();
+  else
     Rec(Rec, 0, 1);
-  }
   if (A.Fn && !S.TooBig) {
     // Its value modulo 2^32, as a signed 32-bit number.
     std::vector<uint64_t> Fn;
@@ -395,15 +379,14 @@ static bool shiftedMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
   // and b = B's, some per-work-item values make that true iff
   // Lo < a - b < Hi:
   int64_t Lo = 0, Hi = 0;
-  bool Apart = false;
   if (Small) {
     Lo = -int64_t(A.Size) - DeltaC - (A.VarHi - B.VarLo);
     Hi = int64_t(B.Size) - DeltaC - (A.VarLo - B.VarHi);
     // When every a - b lies outside (Lo, Hi), the address ranges of the
     // two (a different slot of a work-item's own array, say) are apart.
-    Apart = SA.Terms[OrderA.back()] - SB.Terms[Order.front()] <= Lo ||
-            SA.Terms[OrderA.front()] - SB.Terms[Order.back()] >= Hi;
-    if (Apart && !(&SA == &SB && Shift == 0))
+    // (Never so for an address against itself: a - b = 0 lies inside.)
+    if (SA.Terms[OrderA.back()] - SB.Terms[Order.front()] <= Lo ||
+        SA.Terms[OrderA.front()] - SB.Terms[Order.back()] >= Hi)
       return false;
   }
 
@@ -434,8 +417,6 @@ static bool shiftedMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
   }
   // Both sides in increasing order: the window (Va - Hi, Va - Lo) of B's
   // terms slides right as Va grows, so one sweep finds every match.
-  if (Apart)
-    return false;
   auto First = Order.begin(), Last = Order.begin();
   for (unsigned I : OrderA) {
     int64_t Va = SA.Terms[I];
