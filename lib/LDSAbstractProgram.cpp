@@ -164,6 +164,12 @@ bool AbstractProgram::mayOverlap(const Location &A, const Location &B,
          B.Begin >= A.Begin + int64_t(A.Size)))
       return false;
   }
+  if (A.ThreadForm || B.ThreadForm) {
+    // Forms in absolute addresses apart from each other or from an object.
+    auto RA = addressRange(A), RB = addressRange(B);
+    if (RA && RB && (RA->first >= RB->second || RB->first >= RA->second))
+      return false;
+  }
   return !threadDisjoint(A, B, Rel);
 }
 
@@ -226,6 +232,39 @@ static ThreadIdCache &idCache(ThreadIdCache &Cache, size_t &CachedForms,
     CachedForms = Forms;
   }
   return Cache;
+}
+
+std::optional<std::pair<int64_t, int64_t>>
+AbstractProgram::addressRange(const Location &L) const {
+  std::optional<std::pair<int64_t, int64_t>> Range;
+  if (L.Object == Location::AbsoluteObject && L.Size)
+    Range = {L.Begin, L.Begin + int64_t(L.Size)};
+  if (!L.ThreadForm || L.ThreadForm >= ThreadForms.size())
+    return Range;
+  ThreadIdCache &Cache = idCache(IdCache, IdCacheForms, ThreadForms.size());
+  if (FormRanges.size() != ThreadForms.size())
+    FormRanges.assign(ThreadForms.size(), std::nullopt);
+  std::optional<std::pair<int64_t, int64_t>> &Form = FormRanges[L.ThreadForm];
+  if (!Form) {
+    Form = {1, 0};
+    for (const ThreadAddress &TA : ThreadForms[L.ThreadForm]) {
+      auto R = addressBytes(TA, Shape, Cache);
+      if (!R) {
+        Form = {1, 0};
+        break;
+      }
+      bool First = Form->first > Form->second;
+      Form->first = First ? R->first : std::min(Form->first, R->first);
+      Form->second = First ? R->second : std::max(Form->second, R->second);
+    }
+  }
+  if (Form->first > Form->second)
+    return Range;
+  if (!Range)
+    return Form;
+  // Both hold: the bytes lie in each.
+  return std::pair(std::max(Range->first, Form->first),
+                   std::min(Range->second, Form->second));
 }
 
 bool AbstractProgram::threadDisjointIn(const Location &A, const Location &B,

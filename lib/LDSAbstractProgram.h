@@ -228,6 +228,11 @@ struct AbstractProgram {
   /// one-dimensional one); not cached per pair.
   bool threadDisjointIn(const Location &A, const Location &B,
                         const WorkgroupShape &Launch) const;
+  /// LDS addresses [first, end) that cover every byte any work-item may
+  /// touch at \p L, from its thread form or its absolutely placed object;
+  /// none when not known. Locations whose ranges are apart never overlap.
+  std::optional<std::pair<int64_t, int64_t>>
+  addressRange(const Location &L) const;
   /// The stage loop of \p L's thread forms, 0 when none (or when forms
   /// name different loops: no iteration is then the same).
   unsigned stageLoop(const Location &L) const;
@@ -260,6 +265,8 @@ private:
   /// while ThreadForms keeps the size it had when filled.
   mutable ThreadIdCache IdCache;
   mutable size_t IdCacheForms = 0;
+  /// Each form's addressRange, once asked (Begin > End: not known).
+  mutable std::vector<std::optional<std::pair<int64_t, int64_t>>> FormRanges;
 };
 
 /// Successor lists of a directed graph.

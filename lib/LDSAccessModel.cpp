@@ -302,7 +302,7 @@ unsigned LDSAccessModel::threadForm(const MachineInstr &MI,
         return 0;
       TA->Size = WaveBytes;
     }
-    Forms.push_back(*TA);
+    Forms.push_back(std::move(*TA));
   }
   if (Forms.empty())
     return 0;
@@ -325,6 +325,7 @@ unsigned LDSAccessModel::threadForm(const MachineInstr &MI,
     return 0;
   // Equal forms share an index, so that pair results are cached once.
   std::vector<int64_t> Key;
+  Key.reserve(32 * Forms.size());
   for (const ThreadAddress &TA : Forms)
     TA.appendKey(Key);
   if (auto It = ThreadFormIds.find(Key); It != ThreadFormIds.end())

@@ -67,28 +67,71 @@ std::vector<uint8_t> llvm::ldsbarriers::accessesMeetingNone(
     const AbstractProgram &P, ArrayRef<const Event *> Accesses,
     const AnalysisOptions &Opts, uint64_t Budget) {
   // The accesses by kind (conflictKind looks at nothing else), so that one
-  // is tested against the kinds it may conflict with only.
-  std::map<std::tuple<AccessKind, unsigned, bool>, std::vector<const Event *>>
-      ByKind;
-  for (const Event *E : Accesses)
-    ByKind[{E->AK, E->CommutativeOp, E->Async}].push_back(E);
+  // is tested against the kinds it may conflict with only; within a kind,
+  // those with a known address range in order of its start, so that one
+  // is tested only against the ranges that reach its own.
+  struct Ranged {
+    int64_t Begin, End;
+    unsigned Index;
+    const Event *E;
+  };
+  struct Group {
+    std::vector<Ranged> Ranges;
+    std::vector<const Event *> Unranged;
+    int64_t MaxLength = 0;
+  };
+  std::vector<std::optional<std::pair<int64_t, int64_t>>> RangeOf;
+  RangeOf.reserve(Accesses.size());
+  std::map<std::tuple<AccessKind, unsigned, bool>, Group> ByKind;
+  for (const auto [Index, E] : llvm::enumerate(Accesses)) {
+    RangeOf.push_back(P.addressRange(E->Loc));
+    Group &G = ByKind[{E->AK, E->CommutativeOp, E->Async}];
+    if (const auto &R = RangeOf.back()) {
+      G.Ranges.push_back({R->first, R->second, unsigned(Index), E});
+      G.MaxLength = std::max(G.MaxLength, R->second - R->first);
+    } else {
+      G.Unranged.push_back(E);
+    }
+  }
+  for (auto &KindGroup : ByKind)
+    llvm::sort(KindGroup.second.Ranges, [](const Ranged &X, const Ranged &Y) {
+      return std::pair(X.Begin, X.Index) < std::pair(Y.Begin, Y.Index);
+    });
   std::vector<uint8_t> None(Accesses.size(), 0);
   for (unsigned I = 0; I < Accesses.size(); ++I) {
     const Event &E = *Accesses[I];
     if (E.Async)
       continue;
     bool Meets = false;
-    for (const auto &[Kind, Others] : ByKind) {
-      const Event &O = *Others.front();
+    auto Test = [&](const Event &X) {
+      Meets = Budget == 0 || P.mayOverlap(X.Loc, E.Loc);
+      if (Budget)
+        --Budget;
+      return Meets;
+    };
+    for (const auto &KindGroup : ByKind) {
+      const Group &G = KindGroup.second;
+      const Event &O =
+          G.Ranges.empty() ? *G.Unranged.front() : *G.Ranges.front().E;
       if (!conflictKind(O, E, Opts) && !conflictKind(E, O, Opts))
         continue;
-      for (const Event *X : Others) {
-        Meets = Budget == 0 || P.mayOverlap(X->Loc, E.Loc);
-        if (Meets)
-          break;
-        --Budget;
+      if (llvm::any_of(G.Unranged, [&](const Event *X) { return Test(*X); }))
+        break;
+      auto From = G.Ranges.begin(), To = G.Ranges.end();
+      if (const auto &R = RangeOf[I]) {
+        // A range that reaches R starts after R's start minus the longest
+        // length, and before R's end.
+        From = llvm::partition_point(G.Ranges, [&](const Ranged &X) {
+          return X.Begin <= R->first - G.MaxLength;
+        });
+        To = llvm::partition_point(
+            G.Ranges, [&](const Ranged &X) { return X.Begin < R->second; });
+        To = std::max(From, To); // R may be empty (no byte in both ranges).
       }
-      if (Meets)
+      const auto &R = RangeOf[I];
+      if (std::any_of(From, To, [&](const Ranged &X) {
+            return (!R || X.End > R->first) && Test(*X.E);
+          }))
         break;
     }
     None[I] = !Meets;

@@ -238,6 +238,15 @@ bool workItemsMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
                          ThreadIdCache *Cache = nullptr,
                          IterationRelation Rel = {});
 
+/// The LDS addresses [first, end) that cover every byte \p A may touch,
+/// for any work-item of a launch \p Shape allows, any value of its unknown
+/// terms and any iteration; none when not known as absolute addresses
+/// (symbolic terms, too many work-items or values far from 0). Two
+/// accesses whose ranges are apart never share a byte.
+std::optional<std::pair<int64_t, int64_t>>
+addressBytes(const ThreadAddress &A, const WorkgroupShape &Shape,
+             ThreadIdCache &Cache);
+
 /// Whether \p A is the same for every work-item of each wave (of
 /// \p WaveSize work-items) of every launch \p Shape allows: the base
 /// address of a transfer that takes it from the first active lane. Known

@@ -155,6 +155,59 @@ TEST(ThreadAddressTest, SelfPairsAgreeWithEnumeration) {
   EXPECT_GT(Disjoint, Trials / 10) << "the analysis proves too little";
 }
 
+// The range of every byte an access may touch (which lets the analysis
+// skip the pair tests of accesses far apart): every byte of every
+// work-item of every launch, for every value of the unknown terms and every
+// stage slot, must lie in it, modulo 2^32.
+TEST(ThreadAddressTest, AddressRangesCoverEveryByte) {
+  std::mt19937 R(20261126);
+  unsigned Known = 0, Trials = 2000;
+  for (unsigned I = 0; I < Trials; ++I) {
+    WorkgroupShape S = randomShape(R);
+    ThreadAddress A = randomAddress(R, nullptr);
+    if (R() % 3 == 0) {
+      A.StageLoop = 1;
+      A.Stage = {0, int64_t(R() % 64) - 32, 1024};
+    }
+    ThreadIdCache Cache;
+    std::optional<std::pair<int64_t, int64_t>> Range =
+        addressBytes(A, S, Cache);
+    if (!A.Uniform.empty()) {
+      EXPECT_FALSE(Range) << "a symbolic term has no absolute range";
+      continue;
+    }
+    if (!Range)
+      continue;
+    ++Known;
+    uint64_t Length = uint64_t(Range->second - Range->first);
+    std::vector<int64_t> Slots(A.Stage.begin(), A.Stage.end());
+    if (Slots.empty())
+      Slots.push_back(0);
+    unsigned Outside = 0;
+    for (int64_t X = 1; X <= S.MaxDim[0]; ++X)
+      for (int64_t Y = 1; Y <= S.MaxDim[1]; ++Y)
+        for (int64_t Z = 1; Z <= S.MaxDim[2] && X * Y * Z <= S.MaxFlat; ++Z)
+          for (int64_t Ix = 0; Ix < X; ++Ix)
+            for (int64_t Iy = 0; Iy < Y; ++Iy)
+              for (int64_t Iz = 0; Iz < Z; ++Iz) {
+                Id T = {Ix, Iy, Iz};
+                if (!runs(A, T))
+                  continue;
+                for (int64_t V = A.VarLo; V <= A.VarHi; ++V)
+                  for (int64_t Slot : Slots)
+                    for (uint64_t B = 0; B < A.Size; ++B) {
+                      uint32_t Byte =
+                          address(A, T, V, 0) + uint32_t(Slot) + uint32_t(B);
+                      Outside +=
+                          uint32_t(Byte - uint32_t(Range->first)) >= Length;
+                    }
+              }
+    EXPECT_EQ(Outside, 0u) << A.str() << " with " << describe(S) << ": ["
+                           << Range->first << ", " << Range->second << ")";
+  }
+  EXPECT_GT(Known, Trials / 2) << "too few ranges known";
+}
+
 ThreadAddress slot(int64_t Const, int64_t Stride, uint64_t Size) {
   ThreadAddress T;
   T.Const = Const;

@@ -111,13 +111,19 @@ AbstractProgram randomProgram(std::mt19937 &Rng) {
 
 /// Gives the accesses of \p P random thread forms of a 1-D launch of 64
 /// work-items: each its own dword at one of two bases (apart), its
-/// neighbour's dword (meets the first), or one dword for all.
+/// neighbour's dword (meets the first), one dword for all, or every fourth
+/// dword (a long range that meets the others'). Some accesses are in the
+/// absolutely placed object instead: those with a form anywhere in its
+/// first KiB, those without at one dword of it.
 void addRandomThreadForms(AbstractProgram &P, std::mt19937 &Rng) {
   P.Shape.MaxDim = {64, 1, 1};
   P.Shape.MaxFlat = 64;
   P.ThreadForms.resize(1);
-  for (auto [Const, Coef] :
-       {std::pair<int64_t, int64_t>{0, 4}, {256, 4}, {4, 4}, {512, 0}}) {
+  for (auto [Const, Coef] : {std::pair<int64_t, int64_t>{0, 4},
+                             {256, 4},
+                             {4, 4},
+                             {512, 0},
+                             {8, 16}}) {
     ThreadAddress TA;
     TA.Const = Const;
     TA.Coef[0] = Coef;
@@ -125,9 +131,16 @@ void addRandomThreadForms(AbstractProgram &P, std::mt19937 &Rng) {
     P.ThreadForms.push_back({TA});
   }
   for (Block &BB : P.Blocks)
-    for (Event &E : BB.Events)
-      if (E.Kind == Event::Access && !E.Async && E.AK != AccessKind::Opaque)
-        E.Loc.ThreadForm = Rng() % P.ThreadForms.size();
+    for (Event &E : BB.Events) {
+      if (E.Kind != Event::Access || E.Async || E.AK == AccessKind::Opaque)
+        continue;
+      E.Loc.ThreadForm = Rng() % P.ThreadForms.size();
+      if (Rng() % 3)
+        continue;
+      E.Loc.Object = Location::AbsoluteObject;
+      E.Loc.Begin = E.Loc.ThreadForm ? 0 : 4 * int64_t(Rng() % 160);
+      E.Loc.Size = E.Loc.ThreadForm ? 1024 : 4;
+    }
 }
 
 // The analysis leaves accesses that meet no access out of its state; the
