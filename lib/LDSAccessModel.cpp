@@ -10,6 +10,7 @@
 #include "LDSAccessModel.h"
 #include "AMDGPULDSBarriersCommon.h"
 #include "LDSBranchUniformity.h"
+#include "LDSDecidedBranches.h"
 #include "llvm/Analysis/ScopedNoAliasAA.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/CodeGen/MachineBlockFrequencyInfo.h"
@@ -107,7 +108,7 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
       llvm::erase_if(AB.Events,
                      [](const Event &E) { return E.Kind == Event::Tick; });
 
-  markDivergentBlocks(Program);
+  markDivergenceWithoutDecidedEdges(MF);
   // A function that is not a kernel gets no barrier: a call site may be
   // under a divergent branch or between the caller's own signal and wait,
   // which only the whole module tells. Its hazards are reported instead.
@@ -118,6 +119,70 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
         BB.NoBarrier = true;
         BB.DivergenceSource = Block::NotAKernel;
       }
+}
+
+/// Drops the edges of decided branches (LDSDecidedBranches.h) from the
+/// model and marks the divergent blocks. An edge only a wave with EXEC zero
+/// takes goes only from a block outside divergent control flow, which the
+/// marking must tell with the edge gone too (edges change post-dominance):
+/// an edge whose block the new marking puts under a divergent branch is
+/// restored, and the marking is redone until it agrees.
+void LDSAccessModel::markDivergenceWithoutDecidedEdges(
+    const MachineFunction &MF) {
+  DenseMap<const MachineBasicBlock *, DecidedBranch> Decided =
+      findDecidedBranches(MF, Facts);
+  if (Decided.empty()) {
+    markDivergentBlocks(Program);
+    return;
+  }
+  DenseMap<const MachineBasicBlock *, unsigned> Index;
+  for (unsigned B = 0; B < Blocks.size(); ++B)
+    Index[Blocks[B]] = B;
+  std::set<unsigned> Dropped, Rejected;
+  auto Remark = [&] {
+    for (unsigned B = 0; B < Blocks.size(); ++B) {
+      Block &AB = Program.Blocks[B];
+      AB.Succs.clear();
+      for (const MachineBasicBlock *S : Blocks[B]->successors())
+        if (!Dropped.count(B) || S != Decided.lookup(Blocks[B]).Never)
+          AB.Succs.push_back(Index[S]);
+      AB.NoBarrier = false;
+      AB.DivergenceSource = -1;
+    }
+    markDivergentBlocks(Program);
+  };
+  for (const auto &[MBB, D] : Decided)
+    if (!D.AssumesExec)
+      Dropped.insert(Index[MBB]);
+  Remark();
+  for (unsigned Round = 0;; ++Round) {
+    bool Added = false;
+    for (const auto &[MBB, D] : Decided) {
+      unsigned B = Index[MBB];
+      if (D.AssumesExec && !Program.Blocks[B].NoBarrier && !Rejected.count(B))
+        Added |= Dropped.insert(B).second;
+    }
+    if (!Added)
+      return;
+    if (Round == 8) { // Keep only the edges no premise removes.
+      for (const auto &[MBB, D] : Decided)
+        if (D.AssumesExec)
+          Dropped.erase(Index[MBB]);
+      Remark();
+      return;
+    }
+    for (bool Again = true; Again;) {
+      Remark();
+      Again = false;
+      for (const auto &[MBB, D] : Decided) {
+        unsigned B = Index[MBB];
+        if (D.AssumesExec && Program.Blocks[B].NoBarrier && Dropped.erase(B)) {
+          Rejected.insert(B);
+          Again = true;
+        }
+      }
+    }
+  }
 }
 
 LDSAccessModel::~LDSAccessModel() = default;

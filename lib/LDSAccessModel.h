@@ -109,6 +109,7 @@ private:
   /// Fills Program.StageInside for the stage loops of the thread forms.
   void computeStageLoops();
   void boundTrackedForms();
+  void markDivergenceWithoutDecidedEdges(const MachineFunction &MF);
   int objectId(const GlobalVariable &GV, int64_t &Begin);
 
   const TargetFacts &Facts;

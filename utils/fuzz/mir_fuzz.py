@@ -16,7 +16,9 @@ Besides those shapes it builds random structured control flow (ifs and
 loops nested up to three deep) whose branches test values of known
 uniformity: SCC branches on kernel SGPR arguments and loop counters, VCC
 branches on vector compares of uniform values (`S_AND exec, V_CMP` and
-`S_CBRANCH_VCCNZ`/`VCCZ`), among them a uniform lane mask hoisted into a
+`S_CBRANCH_VCCNZ`/`VCCZ`), if/elses as the structurizer lays them out (a
+Flow block, and VCC branches on EXEC & ~0 and EXEC & ~-1 that always go one
+way; --shape if_else chains them), among them a uniform lane mask hoisted into a
 loop preheader (`S_CSELECT -1, 0`) and turned into a VCC branch in the loop
 through `V_CNDMASK`/`V_CMP`; and per-wave or per-lane branches:
 `S_AND_SAVEEXEC` + `S_CBRANCH_EXECZ`, VCC branches on compares of the
@@ -66,15 +68,17 @@ UNIFORM_LOOP = ("scc", "vcc_uni")
 DIVERGENT_LOOP = ("vcc_lane",)
 
 OLD_SHAPES = ("straight", "diamond", "divergent", "loop", "nested")
-NEW_SHAPES = ("hoisted", "vcc_uniform", "div_loop", "vcc_lane", "exec_cmp", "random")
+NEW_SHAPES = ("hoisted", "vcc_uniform", "div_loop", "vcc_lane", "exec_cmp", "random",
+              "if_else")
 SHAPES = {
     "mixed": OLD_SHAPES + NEW_SHAPES,
     "uniform": ("straight", "diamond", "loop", "nested", "hoisted", "vcc_uniform",
-                "random", "random"),
+                "random", "random", "if_else"),
     "divergent": ("divergent", "div_loop", "div_loop", "vcc_lane", "exec_cmp", "random",
                   "random", "random"),
 }
-UNIFORM_SHAPES = ("straight", "diamond", "loop", "nested", "hoisted", "vcc_uniform")
+UNIFORM_SHAPES = ("straight", "diamond", "loop", "nested", "hoisted", "vcc_uniform",
+                  "if_else")
 DIVERGENT_SHAPES = ("divergent", "div_loop", "vcc_lane", "exec_cmp")
 
 LIVEINS = ("$vgpr0, $vgpr1, $vgpr2_vgpr3, $sgpr0, $sgpr1, $sgpr4_sgpr5, $sgpr8_sgpr9,"
@@ -301,6 +305,81 @@ class Gen:
             join.lines.append(restore)
         return join
 
+    def flow_mask(self, blk, zero, sreg):
+        """Appends to \p blk what the structurizer's Flow blocks compute:
+        VCC = EXEC & ~0 (\p zero false: all active lanes) or EXEC & ~-1
+        (\p zero true: no lane), in one of the spellings it takes. Some
+        keep the constant in another block (\p sreg set there), which
+        the pass must not fold."""
+        r = self.rng
+        k = r.randrange(5)
+        if k == 4 and sreg:
+            blk.lines.append(f"{self.vcc} = S_ANDN2_{self.bits} {self.exec}, {sreg},"
+                             " implicit-def $scc")
+            return
+        m = self.mask(60)
+        if k == 0:
+            blk.lines.append(f"{self.vcc} = S_ANDN2_{self.bits} {self.exec},"
+                             f" {-1 if zero else 0}, implicit-def $scc")
+            return
+        if k in (1, 4):
+            blk.lines.append(f"{m} = S_MOV_{self.bits} {-1 if zero else 0}")
+            blk.lines.append(f"{self.vcc} = S_ANDN2_{self.bits} {self.exec}, {m},"
+                             " implicit-def $scc")
+            return
+        blk.lines.append(f"{m} = S_MOV_{self.bits} {0 if zero else -1}")
+        ops = [self.exec, m] if k == 2 else [m, self.exec]
+        blk.lines.append(f"{self.vcc} = S_AND_{self.bits} {ops[0]}, {ops[1]},"
+                         " implicit-def $scc")
+
+    def if_else(self, cur, depth, div):
+        """if (uniform cond) { then } else { other }, as the structurizer
+        lays it out: the else arm first, then a Flow block, then the then
+        arm, rejoined by VCC branches on masks of EXEC and constants:
+
+          cur:  S_CBRANCH_SCC1 %flow            (fallthrough: else)
+          else: VCC = EXEC & ~0; S_CBRANCH_VCCZ %then; S_BRANCH %join
+          flow: VCC = EXEC & ~-1; S_CBRANCH_VCCNZ %join (fallthrough: then)
+          then: ...                             (fallthrough: join)
+
+        The else arm never goes to the then arm (EXEC is not zero) and the
+        Flow block never skips it: each arm's accesses meet only the code
+        before and after the if/else."""
+        r = self.rng
+        self.kinds.add("if_else")
+        els = self.new_block()
+        join = self.new_block(layout=False)
+        sreg = None
+        if self.mode == "uniform" and r.randrange(4) == 0:
+            # The Flow constant set before the branch, in another block (in
+            # a pair calls keep; only uniform mode has no EXEC saves there).
+            sreg = self.mask(54)
+            cur.lines.append(f"{sreg} = S_MOV_{self.bits} 0")
+        op = r.choice(["S_CMP_EQ_U32", "S_CMP_LG_U32", "S_CMP_LT_U32"])
+        cur.lines.append(f"{op} {self.u0}, {r.choice(['0', '1', self.u1])}, implicit-def $scc")
+        els.lines += self.body(r.randrange(1, 4), self.syncs_in(div))
+        tail = els
+        if depth < 2 and r.randrange(4) == 0:
+            tail = self.region(els, depth + 1, div)
+        # In layout order: the else arm's blocks, Flow, the then arm's.
+        flow, then = self.new_block(), self.new_block()
+        cur.term.append(("S_CBRANCH_SCC1 %bb.", flow, ", implicit $scc"))
+        cur.succs = [els, flow]
+        self.flow_mask(tail, False, sreg)
+        tail.term.append(("S_CBRANCH_VCCZ %bb.", then, ", implicit $vcc"))
+        tail.term.append(("S_BRANCH %bb.", join, ""))
+        tail.succs = [then, join]
+        self.flow_mask(flow, True, None)
+        flow.term.append(("S_CBRANCH_VCCNZ %bb.", join, ", implicit $vcc"))
+        flow.succs = [then, join]
+        then.lines += self.body(r.randrange(1, 4), self.syncs_in(div))
+        tail = then
+        if depth < 2 and r.randrange(4) == 0:
+            tail = self.region(then, depth + 1, div)
+        tail.succs = [join]
+        self.blocks.append(join)
+        return join
+
     def loop(self, cur, depth, div, kind=None, hoist=None, body=None):
         """A loop whose latch counts $sgpr<80+depth> down: returns the exit
         block. With \\p hoist, the preheader computes a uniform lane mask
@@ -354,8 +433,10 @@ class Gen:
             c = r.randrange(10) if depth < 3 else 0
             if c < 4:
                 cur.lines += self.body(r.randrange(0, 4), self.syncs_in(div))
-            elif c < 7:
+            elif c < 6:
                 cur = self.if_(cur, depth, div)
+            elif c < 7:
+                cur = self.if_else(cur, depth, div)
             else:
                 cur = self.loop(cur, depth, div)
         return cur
@@ -407,6 +488,12 @@ class Gen:
                 b.lines += self.body(r.randrange(0, 2), self.syncs_in(div))
                 return b
             cur = self.if_(cur, 0, False, kind=kind, then=then)
+        elif shape == "if_else":
+            # A chain of if/elses: an arm's accesses meet the code around it,
+            # not the other arm's, nor the next if/else's but through it.
+            for _ in range(r.randrange(1, 4)):
+                cur = self.if_else(cur, 0, False)
+                cur.lines += self.body(r.randrange(0, 2))
         elif shape in ("vcc_lane", "exec_cmp"):
             if r.randrange(3) == 0 and shape == "vcc_lane":
                 cur = self.loop(cur, 0, False, kind="vcc_lane")

@@ -2563,7 +2563,8 @@ def fuzz_main(a):
     details = []
     pool = multiprocessing.Pool(a.jobs) if a.jobs > 1 else None
     for cpu in cpus:
-        gen = mir_fuzz.Gen(random.Random(f"{a.fuzz_seed}-{cpu}-{a.mode}-oracle"), cpu, a.mode)
+        gen = mir_fuzz.Gen(random.Random(f"{a.fuzz_seed}-{cpu}-{a.mode}-oracle"), cpu, a.mode,
+                           a.shape)
         modules = []
         for m0 in range(0, a.fuzz, a.per_module):
             fns = mir_fuzz.generate(gen, m0, min(a.per_module, a.fuzz - m0), "all")
@@ -2775,6 +2776,7 @@ def main(argv=None):
     ap.add_argument("--function", default=None)
     ap.add_argument("--fuzz", type=int, default=0, help="driver: functions per target")
     ap.add_argument("--mode", default="mixed", help="driver: fuzzer mode")
+    ap.add_argument("--shape", default=None, help="driver: one fuzzer shape only")
     ap.add_argument("--fuzz-seed", type=int, default=1)
     ap.add_argument("--per-module", type=int, default=25)
     ap.add_argument("--plugin", default=os.path.join(ROOT, "build/lib/AMDGPULDSBarriers.so"))

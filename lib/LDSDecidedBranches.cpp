@@ -1,0 +1,167 @@
+//===- LDSDecidedBranches.cpp - Branches their own block decides ----------===//
+//
+// A VCC branch whose mask is computed in its block by S_AND or S_ANDN2 of
+// EXEC and a constant (an immediate, or a register the block set with
+// S_MOV): the mask is 0 or EXEC, and the branch always goes one way. Only
+// what the block itself shows counts: a mask or constant from elsewhere is
+// not followed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LDSDecidedBranches.h"
+#include "AMDGPUTargetFacts.h"
+#include "llvm/CodeGen/MachineFunction.h"
+#include "llvm/CodeGen/TargetInstrInfo.h"
+#include "llvm/CodeGen/TargetRegisterInfo.h"
+#include "llvm/CodeGen/TargetSubtargetInfo.h"
+
+using namespace llvm;
+using namespace llvm::ldsbarriers;
+
+namespace {
+
+enum class MaskValue { Unknown, Zero, AllOnes, Exec };
+
+class BlockMasks {
+public:
+  BlockMasks(const MachineBasicBlock &MBB, unsigned WaveSize)
+      : MBB(MBB), TRI(*MBB.getParent()->getSubtarget().getRegisterInfo()),
+        TII(*MBB.getParent()->getSubtarget().getInstrInfo()),
+        WaveSize(WaveSize) {}
+
+  std::optional<DecidedBranch> decide();
+
+private:
+  /// The last instruction before \p At in the block that writes \p Reg.
+  const MachineInstr *lastWrite(const MachineInstr &At, Register Reg) const {
+    for (auto It = At.getIterator(); It != MBB.begin();) {
+      --It;
+      if (!It->isDebugInstr() && It->modifiesRegister(Reg, &TRI))
+        return &*It;
+    }
+    return nullptr;
+  }
+  bool isNamed(Register Reg, StringRef Wave64, StringRef Wave32) const {
+    return Reg.isPhysical() &&
+           TRI.getName(Reg.asMCReg()) == (WaveSize == 64 ? Wave64 : Wave32);
+  }
+  StringRef opcodeName(const MachineInstr &MI) const {
+    return getGenericOpcodeName(TII.getName(MI.getOpcode()));
+  }
+  MaskValue immediate(int64_t Imm) const {
+    if (Imm == 0)
+      return MaskValue::Zero;
+    if (Imm == -1 || (WaveSize == 32 && Imm == 0xFFFFFFFF))
+      return MaskValue::AllOnes;
+    return MaskValue::Unknown;
+  }
+  MaskValue valueAt(const MachineOperand &MO, const MachineInstr &At) const;
+  MaskValue maskAt(const MachineInstr &Branch) const;
+
+  const MachineBasicBlock &MBB;
+  const TargetRegisterInfo &TRI;
+  const TargetInstrInfo &TII;
+  unsigned WaveSize;
+};
+
+} // namespace
+
+/// An operand of a wave-sized logic operation at \p At: EXEC unwritten since
+/// the block began, an immediate, or a register the block last set to one.
+MaskValue BlockMasks::valueAt(const MachineOperand &MO,
+                              const MachineInstr &At) const {
+  if (MO.isImm())
+    return immediate(MO.getImm());
+  if (!MO.isReg() || !MO.getReg().isPhysical() || MO.getSubReg())
+    return MaskValue::Unknown;
+  Register Reg = MO.getReg();
+  if (isNamed(Reg, "EXEC", "EXEC_LO"))
+    return lastWrite(At, Reg) ? MaskValue::Unknown : MaskValue::Exec;
+  const MachineInstr *Def = lastWrite(At, Reg);
+  StringRef Mov = WaveSize == 64 ? "S_MOV_B64" : "S_MOV_B32";
+  if (!Def || opcodeName(*Def) != Mov || Def->getNumOperands() < 2 ||
+      !Def->getOperand(0).isReg() || Def->getOperand(0).getReg() != Reg ||
+      !Def->getOperand(1).isImm())
+    return MaskValue::Unknown;
+  return immediate(Def->getOperand(1).getImm());
+}
+
+/// The VCC a branch tests: its last write in the block, an AND or ANDN2
+/// (x & ~y) of two known operands.
+MaskValue BlockMasks::maskAt(const MachineInstr &Branch) const {
+  // The branch names $vcc (wave32 tests its low half) or $vcc_lo.
+  Register VCC;
+  for (const MachineOperand &MO : Branch.operands()) {
+    if (!MO.isReg() || !MO.isUse() || !MO.getReg().isPhysical())
+      continue;
+    MCRegister R = MO.getReg().asMCReg();
+    if (isNamed(R, "VCC", "VCC_LO"))
+      VCC = R;
+    else if (WaveSize == 32 && TRI.getName(R) == StringRef("VCC"))
+      for (MCPhysReg Sub : TRI.subregs(R))
+        if (TRI.getName(Sub) == StringRef("VCC_LO"))
+          VCC = Sub;
+  }
+  const MachineInstr *Def = VCC ? lastWrite(Branch, VCC) : nullptr;
+  if (!Def || Def->getNumOperands() < 3 || !Def->getOperand(0).isReg() ||
+      !isNamed(Def->getOperand(0).getReg(), "VCC", "VCC_LO"))
+    return MaskValue::Unknown;
+  StringRef Name = opcodeName(*Def);
+  StringRef Bits = WaveSize == 64 ? "_B64" : "_B32";
+  bool And = Name == ("S_AND" + Bits).str();
+  bool AndNot =
+      Name == ("S_ANDN2" + Bits).str() || Name == ("S_AND_NOT1" + Bits).str();
+  if (!And && !AndNot)
+    return MaskValue::Unknown;
+  MaskValue X = valueAt(Def->getOperand(1), *Def);
+  MaskValue Y = valueAt(Def->getOperand(2), *Def);
+  if (And && X == MaskValue::AllOnes)
+    std::swap(X, Y);
+  if (X == MaskValue::Zero || (And && Y == MaskValue::Zero) ||
+      (AndNot && Y == MaskValue::AllOnes))
+    return MaskValue::Zero;
+  if (X == MaskValue::Exec &&
+      (And ? Y == MaskValue::AllOnes || Y == MaskValue::Exec
+           : Y == MaskValue::Zero))
+    return MaskValue::Exec;
+  return MaskValue::Unknown;
+}
+
+std::optional<DecidedBranch> BlockMasks::decide() {
+  if (MBB.succ_size() != 2)
+    return std::nullopt;
+  for (const MachineInstr &MI : MBB.terminators()) {
+    if (!MI.isConditionalBranch())
+      continue;
+    StringRef Name = opcodeName(MI);
+    bool IfZero = Name == "S_CBRANCH_VCCZ";
+    if ((!IfZero && Name != "S_CBRANCH_VCCNZ") || !MI.getOperand(0).isMBB())
+      return std::nullopt;
+    const MachineBasicBlock *Target = MI.getOperand(0).getMBB();
+    const MachineBasicBlock *Other = nullptr;
+    for (const MachineBasicBlock *S : MBB.successors())
+      if (S != Target)
+        Other = S;
+    if (!Other || !MBB.isSuccessor(Target))
+      return std::nullopt;
+    MaskValue Mask = maskAt(MI);
+    if (Mask == MaskValue::Unknown || Mask == MaskValue::AllOnes)
+      return std::nullopt;
+    bool Zero = Mask == MaskValue::Zero;
+    // Taken when the mask is zero (VCCZ) or not (VCCNZ).
+    bool Taken = IfZero == Zero;
+    return DecidedBranch{Taken ? Other : Target, !Zero};
+  }
+  return std::nullopt;
+}
+
+DenseMap<const MachineBasicBlock *, DecidedBranch>
+llvm::ldsbarriers::findDecidedBranches(const MachineFunction &MF,
+                                       const TargetFacts &Facts) {
+  DenseMap<const MachineBasicBlock *, DecidedBranch> Result;
+  for (const MachineBasicBlock &MBB : MF)
+    if (std::optional<DecidedBranch> D =
+            BlockMasks(MBB, Facts.getWaveSize()).decide())
+      Result[&MBB] = *D;
+  return Result;
+}
