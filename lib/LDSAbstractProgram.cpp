@@ -241,14 +241,13 @@ AbstractProgram::addressRange(const Location &L) const {
     Range = {L.Begin, L.Begin + int64_t(L.Size)};
   if (!L.ThreadForm || L.ThreadForm >= ThreadForms.size())
     return Range;
-  ThreadIdCache &Cache = idCache(IdCache, IdCacheForms, ThreadForms.size());
   if (FormRanges.size() != ThreadForms.size())
     FormRanges.assign(ThreadForms.size(), std::nullopt);
   std::optional<std::pair<int64_t, int64_t>> &Form = FormRanges[L.ThreadForm];
   if (!Form) {
     Form = {1, 0};
     for (const ThreadAddress &TA : ThreadForms[L.ThreadForm]) {
-      auto R = addressBytes(TA, Shape, Cache);
+      auto R = addressBytes(TA, Shape);
       if (!R) {
         Form = {1, 0};
         break;

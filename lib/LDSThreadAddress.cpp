@@ -11,6 +11,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <numeric>
@@ -114,6 +115,86 @@ void TidExpr::evalAll(ArrayRef<std::array<int64_t, 3>> Ids,
     }
   }
   Out.assign(&V[(Nodes.size() - 1) * M], &V[Nodes.size() * M]);
+}
+
+std::pair<uint64_t, uint64_t>
+TidExpr::range(const std::array<int64_t, 3> &Lo,
+               const std::array<int64_t, 3> &Hi) const {
+  using Bounds = std::pair<uint64_t, uint64_t>;
+  // The bits of X and below set: the largest value of X's bit length.
+  auto Smear = [](uint64_t X) {
+    return X ? ~uint64_t(0) >> llvm::countl_zero(X) : 0;
+  };
+  std::vector<Bounds> V(Nodes.size());
+  for (unsigned I = 0; I < Nodes.size(); ++I) {
+    const Node &N = Nodes[I];
+    const uint64_t Max = lowBits(~uint64_t(0), N.Width);
+    const Bounds Full{0, Max};
+    Bounds A = N.L >= 0 ? V[N.L] : Full, B = N.R >= 0 ? V[N.R] : Full;
+    auto [AL, AH] = A;
+    auto [BL, BH] = B;
+    bool Over = false;
+    Bounds R = Full;
+    switch (N.K) {
+    case Id:
+      R = {uint64_t(Lo[N.Imm]), uint64_t(Hi[N.Imm])};
+      break;
+    case Const:
+      R = {lowBits(N.Imm, N.Width), lowBits(N.Imm, N.Width)};
+      break;
+    case Add:
+      R = {AL + BL, SaturatingAdd(AH, BH, &Over)};
+      break;
+    case Sub:
+      if (AL >= BH)
+        R = {AL - BH, AH - BL};
+      break;
+    case Mul:
+      R = {AL * BL, SaturatingMultiply(AH, BH, &Over)};
+      break;
+    case And:
+      R = {0, std::min(AH, BH)};
+      break;
+    case Or:
+      R = {std::max(AL, BL), Smear(std::max(AH, BH))};
+      break;
+    case Xor:
+      R = {0, Smear(std::max(AH, BH))};
+      break;
+    case Shl:
+      if (BH < N.Width && AH <= (Max >> BH))
+        R = {AL << BL, AH << BH};
+      break;
+    case AShr:
+      if (AH > (Max >> 1)) // May be negative.
+        break;
+      [[fallthrough]];
+    case LShr:
+      // An amount of at least the width gives 0 (see evalAll).
+      R = {BH < N.Width ? AL >> BH : 0, BL < N.Width ? AH >> BL : 0};
+      break;
+    case UDiv:
+      R = {BL ? AL / BH : 0, BL ? AH / BL : AH};
+      break;
+    case URem:
+      R = BL && AH < BL ? A : Bounds{0, BH ? std::min(AH, BH - 1) : 0};
+      break;
+    case ZExt:
+      if (AH <= lowBits(~uint64_t(0), unsigned(N.Imm)))
+        R = A;
+      break;
+    case SExt:
+      if (AH <= (lowBits(~uint64_t(0), unsigned(N.Imm)) >> 1))
+        R = A;
+      break;
+    case Trunc:
+      R = A;
+      break;
+    }
+    // A bound past the width wraps: the node may then take any value.
+    V[I] = Over || R.second > Max || R.first > R.second ? Full : R;
+  }
+  return V.empty() ? Bounds{0, 0} : V.back();
 }
 
 bool TidExpr::usesDim(unsigned D) const {
@@ -530,34 +611,52 @@ bool llvm::ldsbarriers::workItemsMayOverlap(const ThreadAddress &A,
   });
 }
 
-std::optional<std::pair<int64_t, int64_t>> llvm::ldsbarriers::addressBytes(
-    const ThreadAddress &A, const WorkgroupShape &Shape, ThreadIdCache &Cache) {
-  if (!A.Uniform.empty() || !A.Size)
+std::optional<std::pair<int64_t, int64_t>>
+llvm::ldsbarriers::addressBytes(const ThreadAddress &A,
+                                const WorkgroupShape &Shape) {
+  // Far inside 32 bits, no sum below wraps, and ranges apart as integers
+  // are apart modulo 2^32.
+  auto Small = [](int64_t X) {
+    return X <= SmallMagnitude && X >= -SmallMagnitude;
+  };
+  if (!A.Uniform.empty() || !A.Size ||
+      !llvm::all_of(std::initializer_list<int64_t>{wrap32(A.Const), A.Coef[0],
+                                                   A.Coef[1], A.Coef[2],
+                                                   A.VarLo, A.VarHi,
+                                                   int64_t(A.Size)},
+                    Small) ||
+      !llvm::all_of(A.Stage, Small))
     return std::nullopt;
-  SmallVector<unsigned, 3> Dims;
-  for (unsigned D = 0; D < 3; ++D)
-    if (A.Coef[D] || (A.Fn && A.Fn->usesDim(D)) || A.IdLo[D] > 0 ||
-        A.IdHi[D] < Shape.MaxDim[D] - 1)
-      Dims.push_back(D);
-  const IdSpace &S = Cache.get(A, Dims, Shape);
-  if (S.TooBig || S.Ids.empty())
-    return std::nullopt;
-  const std::vector<unsigned> &Order = S.sortedOrder();
-  int64_t StageLo = 0, StageHi = 0;
-  if (!A.Stage.empty()) {
-    StageLo = *llvm::min_element(A.Stage);
-    StageHi = *llvm::max_element(A.Stage);
+  // Each dimension's ids apart (a box around the ids launches allow: t[d]
+  // < MaxFlat too), so that nothing is enumerated.
+  std::array<int64_t, 3> Lo, Hi;
+  for (unsigned D = 0; D < 3; ++D) {
+    Lo[D] = std::max<int64_t>(A.IdLo[D], 0);
+    Hi[D] = std::min({A.IdHi[D], Shape.MaxDim[D] - 1, Shape.MaxFlat - 1});
+    if (Lo[D] > Hi[D])
+      return std::nullopt; // No work-item runs it.
   }
-  int64_t Const = wrap32(A.Const);
-  // Every part far inside 32 bits: the sum wraps nowhere, and ranges
-  // apart as integers are apart modulo 2^32.
-  for (int64_t X : {Const, S.Terms[Order.front()], S.Terms[Order.back()],
-                    A.VarLo, A.VarHi, StageLo, StageHi, int64_t(A.Size)})
-    if (X > SmallMagnitude || X < -SmallMagnitude)
+  int64_t First = wrap32(A.Const) + A.VarLo, Last = wrap32(A.Const) + A.VarHi;
+  for (unsigned D = 0; D < 3; ++D) {
+    First += std::min(A.Coef[D] * Lo[D], A.Coef[D] * Hi[D]);
+    Last += std::max(A.Coef[D] * Lo[D], A.Coef[D] * Hi[D]);
+  }
+  if (A.Fn) {
+    // The enumeration adds the function's value as a signed 32-bit number.
+    auto [FnLo, FnHi] = A.Fn->range(Lo, Hi);
+    if (FnHi >= (uint64_t(1) << 31))
       return std::nullopt;
-  return std::pair(Const + S.Terms[Order.front()] + A.VarLo + StageLo,
-                   Const + S.Terms[Order.back()] + A.VarHi + StageHi +
-                       int64_t(A.Size));
+    First += int64_t(FnLo);
+    Last += int64_t(FnHi);
+  }
+  if (!A.Stage.empty()) {
+    First += *llvm::min_element(A.Stage);
+    Last += *llvm::max_element(A.Stage);
+  }
+  Last += int64_t(A.Size);
+  if (!Small(First) || !Small(Last))
+    return std::nullopt;
+  return std::pair(First, Last);
 }
 
 bool llvm::ldsbarriers::isWaveUniform(const ThreadAddress &A,

@@ -113,6 +113,12 @@ struct TidExpr {
   /// eval for each of \p Ids, into \p Out.
   void evalAll(ArrayRef<std::array<int64_t, 3>> Ids,
                std::vector<uint64_t> &Out) const;
+  /// Bounds [first, second] on the value for every work-item whose id in
+  /// each dimension d lies in [Lo[d], Hi[d]] (not empty, not negative):
+  /// interval arithmetic, node by node, that gives up (the whole range of
+  /// the node's width) where a bound could wrap.
+  std::pair<uint64_t, uint64_t> range(const std::array<int64_t, 3> &Lo,
+                                      const std::array<int64_t, 3> &Hi) const;
   bool usesDim(unsigned D) const;
   bool operator==(const TidExpr &O) const { return Nodes == O.Nodes; }
   std::string str() const;
@@ -244,8 +250,7 @@ bool workItemsMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
 /// (symbolic terms, too many work-items or values far from 0). Two
 /// accesses whose ranges are apart never share a byte.
 std::optional<std::pair<int64_t, int64_t>>
-addressBytes(const ThreadAddress &A, const WorkgroupShape &Shape,
-             ThreadIdCache &Cache);
+addressBytes(const ThreadAddress &A, const WorkgroupShape &Shape);
 
 /// Whether \p A is the same for every work-item of each wave (of
 /// \p WaveSize work-items) of every launch \p Shape allows: the base

@@ -155,13 +155,48 @@ TEST(ThreadAddressTest, SelfPairsAgreeWithEnumeration) {
   EXPECT_GT(Disjoint, Trials / 10) << "the analysis proves too little";
 }
 
+/// A random function of the work-item ids as the builder makes them: a
+/// chain of operations with constants on x (sometimes y joins), at 32 bits
+/// or narrowed to 8 and widened back.
+std::shared_ptr<const TidExpr> randomFunction(std::mt19937 &R) {
+  auto Fn = std::make_shared<TidExpr>();
+  auto Add = [&](TidExpr::Kind K, int L, int Rt, int64_t Imm = 0,
+                 uint8_t Width = 32) {
+    Fn->Nodes.push_back({K, Width, L, Rt, Imm});
+    return int(Fn->Nodes.size() - 1);
+  };
+  auto Const = [&](int64_t V) { return Add(TidExpr::Const, -1, -1, V); };
+  int X = Add(TidExpr::Id, -1, -1, 0);
+  static const TidExpr::Kind Ops[] = {
+      TidExpr::Add,  TidExpr::Sub,  TidExpr::Mul, TidExpr::And,
+      TidExpr::Or,   TidExpr::Xor,  TidExpr::Shl, TidExpr::LShr,
+      TidExpr::AShr, TidExpr::UDiv, TidExpr::URem};
+  for (unsigned I = 0, E = 1 + R() % 3; I < E; ++I) {
+    TidExpr::Kind K = Ops[R() % std::size(Ops)];
+    int64_t C = K == TidExpr::Shl || K == TidExpr::LShr || K == TidExpr::AShr
+                    ? R() % 6
+                : K == TidExpr::UDiv || K == TidExpr::URem ? 1 + R() % 9
+                : R() % 4 == 0                             ? -int64_t(R() % 5)
+                                                           : int64_t(R() % 40);
+    int Other = R() % 5 == 0 ? Add(TidExpr::Id, -1, -1, 1) : Const(C);
+    // Constants on either side of a subtraction.
+    X = K == TidExpr::Sub && R() % 2 ? Add(K, Other, X) : Add(K, X, Other);
+  }
+  if (R() % 4 == 0) {
+    X = Add(TidExpr::Trunc, X, -1, 0, 8);
+    X = Add(R() % 2 ? TidExpr::ZExt : TidExpr::SExt, X, -1, 8, 32);
+  }
+  return Fn;
+}
+
 // The range of every byte an access may touch (which lets the analysis
 // skip the pair tests of accesses far apart): every byte of every
 // work-item of every launch, for every value of the unknown terms and every
-// stage slot, must lie in it, modulo 2^32.
+// stage slot, must lie in it, modulo 2^32. The function part is evaluated
+// for each work-item; its range comes from interval arithmetic.
 TEST(ThreadAddressTest, AddressRangesCoverEveryByte) {
   std::mt19937 R(20261126);
-  unsigned Known = 0, Trials = 2000;
+  unsigned Known = 0, KnownWithFunction = 0, Trials = 3000;
   for (unsigned I = 0; I < Trials; ++I) {
     WorkgroupShape S = randomShape(R);
     ThreadAddress A = randomAddress(R, nullptr);
@@ -169,9 +204,9 @@ TEST(ThreadAddressTest, AddressRangesCoverEveryByte) {
       A.StageLoop = 1;
       A.Stage = {0, int64_t(R() % 64) - 32, 1024};
     }
-    ThreadIdCache Cache;
-    std::optional<std::pair<int64_t, int64_t>> Range =
-        addressBytes(A, S, Cache);
+    if (R() % 2)
+      A.Fn = randomFunction(R);
+    std::optional<std::pair<int64_t, int64_t>> Range = addressBytes(A, S);
     if (!A.Uniform.empty()) {
       EXPECT_FALSE(Range) << "a symbolic term has no absolute range";
       continue;
@@ -179,6 +214,7 @@ TEST(ThreadAddressTest, AddressRangesCoverEveryByte) {
     if (!Range)
       continue;
     ++Known;
+    KnownWithFunction += bool(A.Fn);
     uint64_t Length = uint64_t(Range->second - Range->first);
     std::vector<int64_t> Slots(A.Stage.begin(), A.Stage.end());
     if (Slots.empty())
@@ -196,8 +232,9 @@ TEST(ThreadAddressTest, AddressRangesCoverEveryByte) {
                 for (int64_t V = A.VarLo; V <= A.VarHi; ++V)
                   for (int64_t Slot : Slots)
                     for (uint64_t B = 0; B < A.Size; ++B) {
-                      uint32_t Byte =
-                          address(A, T, V, 0) + uint32_t(Slot) + uint32_t(B);
+                      uint32_t Byte = address(A, T, V, 0) + uint32_t(Slot) +
+                                      uint32_t(B) +
+                                      uint32_t(A.Fn ? A.Fn->eval(T) : 0);
                       Outside +=
                           uint32_t(Byte - uint32_t(Range->first)) >= Length;
                     }
@@ -206,6 +243,7 @@ TEST(ThreadAddressTest, AddressRangesCoverEveryByte) {
                            << Range->first << ", " << Range->second << ")";
   }
   EXPECT_GT(Known, Trials / 2) << "too few ranges known";
+  EXPECT_GT(KnownWithFunction, Trials / 5) << "too few functions bounded";
 }
 
 ThreadAddress slot(int64_t Const, int64_t Stride, uint64_t Size) {
