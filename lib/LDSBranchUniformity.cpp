@@ -60,11 +60,17 @@ int Analysis::addUnit(MCRegUnit U) {
 }
 
 ArrayRef<int> Analysis::units(MCRegister Reg) {
-  auto [It, Inserted] = RegUnits.try_emplace(Reg.id());
-  if (Inserted)
+  if (Reg.id() >= RegSlot.size())
+    return {};
+  int &Slot = RegSlot[Reg.id()];
+  if (Slot < 0) {
+    Slot = RegUnits.size();
+    SmallVector<int, 4> Units;
     for (MCRegUnit U : TRI.regunits(Reg))
-      It->second.push_back(addUnit(U));
-  return It->second;
+      Units.push_back(addUnit(U));
+    RegUnits.emplace_back(Reg.id(), std::move(Units));
+  }
+  return RegUnits[Slot].second;
 }
 
 Val Analysis::read(const State &S, MCRegister Reg) {

@@ -185,7 +185,7 @@ public:
   Analysis(const MachineFunction &MF, const TargetFacts &Facts)
       : MF(MF), Facts(Facts), TRI(*MF.getSubtarget().getRegisterInfo()),
         TII(*MF.getSubtarget().getInstrInfo()),
-        DenseOf(TRI.getNumRegUnits(), -1) {}
+        DenseOf(TRI.getNumRegUnits(), -1), RegSlot(TRI.getNumRegs(), -1) {}
 
   BranchUniformity run();
 
@@ -236,7 +236,11 @@ private:
   std::vector<int> DenseOf;
   std::vector<UnitKind> Kinds;
   std::vector<bool> SGPRUnit, IsSCC;
-  DenseMap<unsigned, SmallVector<int, 4>> RegUnits;
+  /// The registers named so far with their units' dense indices, and each
+  /// register's position in that list (-1: not named yet), read for every
+  /// operand.
+  std::vector<std::pair<unsigned, SmallVector<int, 4>>> RegUnits;
+  std::vector<int> RegSlot;
   DenseMap<unsigned, bool> WholeMask;
   DenseMap<std::pair<unsigned, unsigned>, bool> MaskOperand;
   DenseMap<const MachineInstr *, uint32_t> SiteNumbers;
