@@ -40,31 +40,39 @@ uint32_t address(const ThreadAddress &T, const Id &I, int64_t Var, int64_t U) {
   return uint32_t(A);
 }
 
-/// Whether two different work-items of some launch overlap.
-bool bruteForce(const ThreadAddress &A, const ThreadAddress &B,
-                const WorkgroupShape &S) {
+/// The work-items of every launch \p S allows, one list per launch.
+std::vector<std::vector<Id>> launches(const WorkgroupShape &S) {
+  std::vector<std::vector<Id>> Result;
   for (int64_t X = 1; X <= S.MaxDim[0]; ++X)
     for (int64_t Y = 1; Y <= S.MaxDim[1]; ++Y)
       for (int64_t Z = 1; Z <= S.MaxDim[2]; ++Z) {
         if (X * Y * Z > S.MaxFlat)
           continue;
-        std::vector<Id> Items;
+        std::vector<Id> &Items = Result.emplace_back();
         for (int64_t I = 0; I < X; ++I)
           for (int64_t J = 0; J < Y; ++J)
             for (int64_t K = 0; K < Z; ++K)
               Items.push_back({I, J, K});
-        for (int64_t U : {0, 5, 1000, -77})
-          for (const Id &T1 : Items)
-            for (const Id &T2 : Items) {
-              if (T1 == T2 || !runs(A, T1) || !runs(B, T2))
-                continue;
-              for (int64_t VA = A.VarLo; VA <= A.VarHi; ++VA)
-                for (int64_t VB = B.VarLo; VB <= B.VarHi; ++VB)
-                  if (bytesOverlap(address(A, T1, VA, U), A.Size,
-                                   address(B, T2, VB, U), B.Size))
-                    return true;
-            }
       }
+  return Result;
+}
+
+/// Whether two different work-items of some launch overlap.
+bool bruteForce(const ThreadAddress &A, const ThreadAddress &B,
+                const WorkgroupShape &S) {
+  for (const std::vector<Id> &Items : launches(S)) {
+    for (int64_t U : {0, 5, 1000, -77})
+      for (const Id &T1 : Items)
+        for (const Id &T2 : Items) {
+          if (T1 == T2 || !runs(A, T1) || !runs(B, T2))
+            continue;
+          for (int64_t VA = A.VarLo; VA <= A.VarHi; ++VA)
+            for (int64_t VB = B.VarLo; VB <= B.VarHi; ++VB)
+              if (bytesOverlap(address(A, T1, VA, U), A.Size,
+                               address(B, T2, VB, U), B.Size))
+                return true;
+        }
+  }
   return false;
 }
 
@@ -220,25 +228,18 @@ TEST(ThreadAddressTest, AddressRangesCoverEveryByte) {
     if (Slots.empty())
       Slots.push_back(0);
     unsigned Outside = 0;
-    for (int64_t X = 1; X <= S.MaxDim[0]; ++X)
-      for (int64_t Y = 1; Y <= S.MaxDim[1]; ++Y)
-        for (int64_t Z = 1; Z <= S.MaxDim[2] && X * Y * Z <= S.MaxFlat; ++Z)
-          for (int64_t Ix = 0; Ix < X; ++Ix)
-            for (int64_t Iy = 0; Iy < Y; ++Iy)
-              for (int64_t Iz = 0; Iz < Z; ++Iz) {
-                Id T = {Ix, Iy, Iz};
-                if (!runs(A, T))
-                  continue;
-                for (int64_t V = A.VarLo; V <= A.VarHi; ++V)
-                  for (int64_t Slot : Slots)
-                    for (uint64_t B = 0; B < A.Size; ++B) {
-                      uint32_t Byte = address(A, T, V, 0) + uint32_t(Slot) +
-                                      uint32_t(B) +
-                                      uint32_t(A.Fn ? A.Fn->eval(T) : 0);
-                      Outside +=
-                          uint32_t(Byte - uint32_t(Range->first)) >= Length;
-                    }
-              }
+    for (const std::vector<Id> &Items : launches(S))
+      for (const Id &T : Items) {
+        if (!runs(A, T))
+          continue;
+        for (int64_t V = A.VarLo; V <= A.VarHi; ++V)
+          for (int64_t Slot : Slots)
+            for (uint64_t B = 0; B < A.Size; ++B) {
+              uint32_t Byte = address(A, T, V, 0) + uint32_t(Slot) +
+                              uint32_t(B) + uint32_t(A.Fn ? A.Fn->eval(T) : 0);
+              Outside += uint32_t(Byte - uint32_t(Range->first)) >= Length;
+            }
+      }
     EXPECT_EQ(Outside, 0u) << A.str() << " with " << describe(S) << ": ["
                            << Range->first << ", " << Range->second << ")";
   }
