@@ -293,7 +293,9 @@ public:
 
 private:
   struct Linear;
+  struct LinearCache;
   std::optional<Linear> linearize(const Value *V, unsigned Depth);
+  std::optional<Linear> linearizeUncached(const Value *V, unsigned Depth);
   std::optional<Linear> linearizeGEP(const GEPOperator *GEP, unsigned Depth);
   std::optional<Linear> linearizeArith(const Operator *Op, unsigned Depth);
   std::optional<Linear> linearizeRotation(const Value *V,
@@ -316,6 +318,8 @@ private:
   std::unique_ptr<LoopStageAnalysis> Stages;
   DenseMap<unsigned, const BasicBlock *> StageHeaders;
   DenseMap<const void *, unsigned> Symbols;
+  /// The values linearized so far (see linearize).
+  std::unique_ptr<LinearCache> Linearized;
   /// Id bounds from the conditions that dominate a block.
   DenseMap<const BasicBlock *,
            std::pair<std::array<int64_t, 3>, std::array<int64_t, 3>>>

@@ -126,10 +126,17 @@ struct ThreadAddressBuilder::Linear : AddressTerms {
   }
 };
 
+/// Linearized values by (value, depth, with the stage analysis): the
+/// result depends on all three, and nothing else.
+struct ThreadAddressBuilder::LinearCache {
+  DenseMap<std::tuple<const Value *, unsigned, unsigned>, std::optional<Linear>>
+      Map;
+};
+
 static const Module *moduleOf(const Function &F) { return F.getParent(); }
 
 ThreadAddressBuilder::ThreadAddressBuilder(const Function &F, bool Assume1D)
-    : F(F), Assume1D(Assume1D) {
+    : F(F), Assume1D(Assume1D), Linearized(std::make_unique<LinearCache>()) {
   if (Assume1D)
     Shape.MaxDim[1] = Shape.MaxDim[2] = 1;
   WorkgroupShape Launch = getWorkgroupShape(F);
@@ -224,8 +231,20 @@ bool ThreadAddressBuilder::isInvariantUniform(const Value *V, unsigned Depth) {
   });
 }
 
+/// Addresses share their parts (one base GEP under many constant offsets,
+/// one index under many bases): each part is linearized once.
 std::optional<ThreadAddressBuilder::Linear>
 ThreadAddressBuilder::linearize(const Value *V, unsigned Depth) {
+  auto Key = std::make_tuple(V, Depth, unsigned(Stages != nullptr));
+  if (auto It = Linearized->Map.find(Key); It != Linearized->Map.end())
+    return It->second;
+  std::optional<Linear> L = linearizeUncached(V, Depth);
+  Linearized->Map.try_emplace(Key, L);
+  return L;
+}
+
+std::optional<ThreadAddressBuilder::Linear>
+ThreadAddressBuilder::linearizeUncached(const Value *V, unsigned Depth) {
   if (Depth > 24)
     return std::nullopt;
   if (const auto *CI = dyn_cast<ConstantInt>(V)) {
