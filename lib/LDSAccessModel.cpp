@@ -123,7 +123,8 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
 
 /// Drops the edges of decided branches (LDSDecidedBranches.h) from the
 /// model and marks the divergent blocks. An edge only a wave with EXEC zero
-/// takes goes only from a block outside divergent control flow, which the
+/// takes goes only from a block of a kernel outside divergent control flow
+/// (a function's call sites may be under a divergent branch), which the
 /// marking must tell with the edge gone too (edges change post-dominance):
 /// an edge whose block the new marking puts under a divergent branch is
 /// restored, and the marking is redone until it agrees.
@@ -131,6 +132,13 @@ void LDSAccessModel::markDivergenceWithoutDecidedEdges(
     const MachineFunction &MF) {
   DenseMap<const MachineBasicBlock *, DecidedBranch> Decided =
       findDecidedBranches(MF, Facts);
+  CallingConv::ID CC = MF.getFunction().getCallingConv();
+  if (CC != CallingConv::AMDGPU_KERNEL && CC != CallingConv::SPIR_KERNEL)
+    for (auto It = Decided.begin(); It != Decided.end();)
+      if (It->second.AssumesExec)
+        Decided.erase(It++);
+      else
+        ++It;
   if (Decided.empty()) {
     markDivergentBlocks(Program);
     return;
