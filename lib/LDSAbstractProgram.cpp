@@ -241,26 +241,28 @@ AbstractProgram::addressRange(const Location &L) const {
     Range = {L.Begin, L.Begin + int64_t(L.Size)};
   if (!L.ThreadForm || L.ThreadForm >= ThreadForms.size())
     return Range;
-  if (FormRanges.size() != ThreadForms.size())
+  // Every form's range at once (each costs a few operations); a form's is
+  // the hull of its addresses', none if one has none.
+  if (FormRanges.size() != ThreadForms.size()) {
     FormRanges.assign(ThreadForms.size(), std::nullopt);
-  std::optional<std::pair<int64_t, int64_t>> &Form = FormRanges[L.ThreadForm];
-  if (!Form) {
-    Form = {1, 0};
-    for (const ThreadAddress &TA : ThreadForms[L.ThreadForm]) {
-      auto R = addressBytes(TA, Shape);
-      if (!R) {
-        Form = {1, 0};
-        break;
+    for (unsigned F = 1; F < ThreadForms.size(); ++F) {
+      std::optional<std::pair<int64_t, int64_t>> Hull;
+      for (const ThreadAddress &TA : ThreadForms[F]) {
+        auto R = addressBytes(TA, Shape);
+        if (!R) {
+          Hull.reset();
+          break;
+        }
+        Hull = Hull ? std::pair(std::min(Hull->first, R->first),
+                                std::max(Hull->second, R->second))
+                    : *R;
       }
-      bool First = Form->first > Form->second;
-      Form->first = First ? R->first : std::min(Form->first, R->first);
-      Form->second = First ? R->second : std::max(Form->second, R->second);
+      FormRanges[F] = Hull;
     }
   }
-  if (Form->first > Form->second)
-    return Range;
-  if (!Range)
-    return Form;
+  const auto &Form = FormRanges[L.ThreadForm];
+  if (!Form || !Range)
+    return Form ? Form : Range;
   // Both hold: the bytes lie in each.
   return std::pair(std::max(Range->first, Form->first),
                    std::min(Range->second, Form->second));

@@ -265,7 +265,8 @@ private:
   /// while ThreadForms keeps the size it had when filled.
   mutable ThreadIdCache IdCache;
   mutable size_t IdCacheForms = 0;
-  /// Each form's addressRange, once asked (Begin > End: not known).
+  /// Each form's address range (none: not known), computed on first use
+  /// while ThreadForms keeps the size it had then.
   mutable std::vector<std::optional<std::pair<int64_t, int64_t>>> FormRanges;
 };
 

@@ -133,12 +133,8 @@ void LDSAccessModel::markDivergenceWithoutDecidedEdges(
   DenseMap<const MachineBasicBlock *, DecidedBranch> Decided =
       findDecidedBranches(MF, Facts);
   CallingConv::ID CC = MF.getFunction().getCallingConv();
-  if (CC != CallingConv::AMDGPU_KERNEL && CC != CallingConv::SPIR_KERNEL)
-    for (auto It = Decided.begin(); It != Decided.end();)
-      if (It->second.AssumesExec)
-        Decided.erase(It++);
-      else
-        ++It;
+  bool Kernel =
+      CC == CallingConv::AMDGPU_KERNEL || CC == CallingConv::SPIR_KERNEL;
   if (Decided.empty()) {
     markDivergentBlocks(Program);
     return;
@@ -167,12 +163,15 @@ void LDSAccessModel::markDivergenceWithoutDecidedEdges(
     bool Added = false;
     for (const auto &[MBB, D] : Decided) {
       unsigned B = Index[MBB];
-      if (D.AssumesExec && !Program.Blocks[B].NoBarrier && !Rejected.count(B))
+      if (Kernel && D.AssumesExec && !Program.Blocks[B].NoBarrier &&
+          !Rejected.count(B))
         Added |= Dropped.insert(B).second;
     }
     if (!Added)
       return;
-    if (Round == 8) { // Keep only the edges no premise removes.
+    // Each round marks the function again: after a few, keep only the
+    // edges no premise removes (usually the first round settles it).
+    if (Round == 8) {
       for (const auto &[MBB, D] : Decided)
         if (D.AssumesExec)
           Dropped.erase(Index[MBB]);

@@ -107,10 +107,10 @@ MaskValue BlockMasks::maskAt(const MachineInstr &Branch) const {
       !isNamed(Def->getOperand(0).getReg(), "VCC", "VCC_LO"))
     return MaskValue::Unknown;
   StringRef Name = opcodeName(*Def);
-  StringRef Bits = WaveSize == 64 ? "_B64" : "_B32";
-  bool And = Name == ("S_AND" + Bits).str();
-  bool AndNot =
-      Name == ("S_ANDN2" + Bits).str() || Name == ("S_AND_NOT1" + Bits).str();
+  bool Wave64 = WaveSize == 64;
+  bool And = Name == (Wave64 ? "S_AND_B64" : "S_AND_B32");
+  bool AndNot = Name == (Wave64 ? "S_ANDN2_B64" : "S_ANDN2_B32") ||
+                Name == (Wave64 ? "S_AND_NOT1_B64" : "S_AND_NOT1_B32");
   if (!And && !AndNot)
     return MaskValue::Unknown;
   MaskValue X = valueAt(Def->getOperand(1), *Def);
