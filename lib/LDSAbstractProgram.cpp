@@ -13,6 +13,7 @@
 #include "llvm/Support/GenericDomTreeConstruction.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
+#include <unordered_map>
 
 using namespace llvm;
 using namespace llvm::ldsbarriers;
@@ -224,14 +225,45 @@ IterationRelation AbstractProgram::relation(IterationState S,
   return IterationRelation::distance(L, S.K);
 }
 
-/// The enumerations of \p P's forms, emptied when the forms have moved.
-static ThreadIdCache &idCache(ThreadIdCache &Cache, size_t &CachedForms,
-                              size_t Forms) {
-  if (CachedForms != Forms) {
-    Cache.clear();
-    CachedForms = Forms;
+void AbstractProgram::refreshFormTables() const {
+  if (TablesForForms == ThreadForms.size() && !FormRanges.empty())
+    return;
+  TablesForForms = ThreadForms.size();
+  IdCache.clear();
+  DisjointTable.clear();
+  DisjointCache.clear();
+  Addresses.clear();
+  FormAddresses.assign(ThreadForms.size(), {});
+  FormRanges.assign(ThreadForms.size(), std::nullopt);
+  struct Hash {
+    size_t operator()(const ThreadAddress *A) const { return A->hash(); }
+  };
+  struct Equal {
+    bool operator()(const ThreadAddress *A, const ThreadAddress *B) const {
+      return *A == *B;
+    }
+  };
+  std::unordered_map<const ThreadAddress *, unsigned, Hash, Equal> Ids;
+  for (unsigned F = 1; F < ThreadForms.size(); ++F) {
+    // A form's range is the hull of its addresses' (each costs a few
+    // operations), none if one has none.
+    std::optional<std::pair<int64_t, int64_t>> Hull;
+    bool Ranged = true;
+    for (const ThreadAddress &TA : ThreadForms[F]) {
+      auto [It, Inserted] = Ids.try_emplace(&TA, Addresses.size());
+      if (Inserted)
+        Addresses.push_back(&TA);
+      FormAddresses[F].push_back(It->second);
+      auto R = Ranged ? addressBytes(TA, Shape) : std::nullopt;
+      Ranged = R.has_value();
+      if (R)
+        Hull = Hull ? std::pair(std::min(Hull->first, R->first),
+                                std::max(Hull->second, R->second))
+                    : *R;
+    }
+    if (Ranged)
+      FormRanges[F] = Hull;
   }
-  return Cache;
 }
 
 std::optional<std::pair<int64_t, int64_t>>
@@ -241,25 +273,7 @@ AbstractProgram::addressRange(const Location &L) const {
     Range = {L.Begin, L.Begin + int64_t(L.Size)};
   if (!L.ThreadForm || L.ThreadForm >= ThreadForms.size())
     return Range;
-  // Every form's range at once (each costs a few operations); a form's is
-  // the hull of its addresses', none if one has none.
-  if (FormRanges.size() != ThreadForms.size()) {
-    FormRanges.assign(ThreadForms.size(), std::nullopt);
-    for (unsigned F = 1; F < ThreadForms.size(); ++F) {
-      std::optional<std::pair<int64_t, int64_t>> Hull;
-      for (const ThreadAddress &TA : ThreadForms[F]) {
-        auto R = addressBytes(TA, Shape);
-        if (!R) {
-          Hull.reset();
-          break;
-        }
-        Hull = Hull ? std::pair(std::min(Hull->first, R->first),
-                                std::max(Hull->second, R->second))
-                    : *R;
-      }
-      FormRanges[F] = Hull;
-    }
-  }
+  refreshFormTables();
   const auto &Form = FormRanges[L.ThreadForm];
   if (!Form || !Range)
     return Form ? Form : Range;
@@ -273,12 +287,42 @@ bool AbstractProgram::threadDisjointIn(const Location &A, const Location &B,
   if (!A.ThreadForm || !B.ThreadForm || A.ThreadForm >= ThreadForms.size() ||
       B.ThreadForm >= ThreadForms.size())
     return false;
-  ThreadIdCache &Cache = idCache(IdCache, IdCacheForms, ThreadForms.size());
-  for (const ThreadAddress &X : ThreadForms[A.ThreadForm])
-    for (const ThreadAddress &Y : ThreadForms[B.ThreadForm])
-      if (workItemsMayOverlap(X, Y, Launch, &Cache))
+  refreshFormTables();
+  for (unsigned X : FormAddresses[A.ThreadForm])
+    for (unsigned Y : FormAddresses[B.ThreadForm])
+      if (workItemsMayOverlap(*Addresses[X], *Addresses[Y], Launch, &IdCache))
         return false;
   return true;
+}
+
+bool AbstractProgram::addressesDisjoint(unsigned X, unsigned Y,
+                                        IterationRelation Rel) const {
+  // Unknown and one-iteration relations are symmetric: the pair is cached
+  // either way round; others in the order given.
+  bool Symmetric = Rel.K == IterationRelation::Unknown ||
+                   (Rel.K == IterationRelation::Distance && Rel.Dist == 0);
+  if (Symmetric && X > Y)
+    std::swap(X, Y);
+  auto Compute = [&] {
+    return !workItemsMayOverlap(*Addresses[X], *Addresses[Y], Shape, &IdCache,
+                                Rel);
+  };
+  // This runs for every pair of unordered accesses the analysis meets: a
+  // table while the addresses are few (unknown relations), a hash map
+  // beyond.
+  unsigned N = Addresses.size();
+  if (N <= MaxTableAddresses && Rel.K == IterationRelation::Unknown) {
+    if (DisjointTable.size() != size_t(N) * N)
+      DisjointTable.assign(size_t(N) * N, -1);
+    int8_t &Entry = DisjointTable[size_t(X) * N + Y];
+    if (Entry < 0)
+      Entry = Compute();
+    return Entry;
+  }
+  auto [It, Inserted] = DisjointCache.try_emplace({X, Y, Rel.code()}, false);
+  if (Inserted)
+    It->second = Compute();
+  return It->second;
 }
 
 bool AbstractProgram::threadDisjoint(const Location &A, const Location &B,
@@ -286,36 +330,12 @@ bool AbstractProgram::threadDisjoint(const Location &A, const Location &B,
   if (!A.ThreadForm || !B.ThreadForm || A.ThreadForm >= ThreadForms.size() ||
       B.ThreadForm >= ThreadForms.size())
     return false;
-  // Unknown and one-iteration relations are symmetric: the pair is cached
-  // either way round; others in the order given.
-  bool Symmetric = Rel.K == IterationRelation::Unknown ||
-                   (Rel.K == IterationRelation::Distance && Rel.Dist == 0);
-  unsigned Lo = A.ThreadForm, Hi = B.ThreadForm;
-  if (Symmetric && Lo > Hi)
-    std::swap(Lo, Hi);
-  auto Compute = [&] {
-    ThreadIdCache &Cache = idCache(IdCache, IdCacheForms, ThreadForms.size());
-    for (const ThreadAddress &X : ThreadForms[Lo])
-      for (const ThreadAddress &Y : ThreadForms[Hi])
-        if (workItemsMayOverlap(X, Y, Shape, &Cache, Rel))
-          return false;
-    return true;
-  };
-  // This runs for every pair of unordered accesses the analysis meets: a
-  // table while the forms are few (unknown relations), a hash map beyond.
-  unsigned N = ThreadForms.size();
-  if (N <= MaxTableForms && Rel.K == IterationRelation::Unknown) {
-    if (DisjointTable.size() != size_t(N) * N)
-      DisjointTable.assign(size_t(N) * N, -1);
-    int8_t &Entry = DisjointTable[size_t(Lo) * N + Hi];
-    if (Entry < 0)
-      Entry = Compute();
-    return Entry;
-  }
-  auto [It, Inserted] = DisjointCache.try_emplace({Lo, Hi, Rel.code()}, false);
-  if (Inserted)
-    It->second = Compute();
-  return It->second;
+  refreshFormTables();
+  for (unsigned X : FormAddresses[A.ThreadForm])
+    for (unsigned Y : FormAddresses[B.ThreadForm])
+      if (!addressesDisjoint(X, Y, Rel))
+        return false;
+  return true;
 }
 
 std::string AbstractProgram::validate() const {

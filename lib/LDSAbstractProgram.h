@@ -255,19 +255,25 @@ struct AbstractProgram {
   void print(raw_ostream &OS) const;
 
 private:
-  static constexpr unsigned MaxTableForms = 1024;
-  /// Pair results by (form, form, relation): a table while the forms are
-  /// few and the relation unknown, a hash map beyond.
+  static constexpr unsigned MaxTableAddresses = 1024;
+  /// What the pair tests derive from ThreadForms, rebuilt when its size
+  /// changes: the distinct addresses of all forms (equal ones, in forms of
+  /// different memoperand pairs, share an index, so that each is
+  /// enumerated once and each pair of them tested once), each form's
+  /// address indices, and each form's address range (none: not known).
+  void refreshFormTables() const;
+  bool addressesDisjoint(unsigned X, unsigned Y, IterationRelation Rel) const;
+  mutable size_t TablesForForms = 0;
+  mutable std::vector<const ThreadAddress *> Addresses;
+  mutable std::vector<SmallVector<unsigned, 2>> FormAddresses;
+  mutable std::vector<std::optional<std::pair<int64_t, int64_t>>> FormRanges;
+  /// Pair results by (address, address, relation): a table while the
+  /// addresses are few and the relation unknown, a hash map beyond.
   mutable std::vector<int8_t> DisjointTable;
   mutable DenseMap<std::tuple<unsigned, unsigned, unsigned>, bool>
       DisjointCache;
-  /// Each form's enumeration over the work-items, for its pair tests; valid
-  /// while ThreadForms keeps the size it had when filled.
+  /// Each address's enumeration over the work-items, for its pair tests.
   mutable ThreadIdCache IdCache;
-  mutable size_t IdCacheForms = 0;
-  /// Each form's address range (none: not known), computed on first use
-  /// while ThreadForms keeps the size it had then.
-  mutable std::vector<std::optional<std::pair<int64_t, int64_t>>> FormRanges;
 };
 
 /// Successor lists of a directed graph.

@@ -16,7 +16,6 @@
 #include "LDSThreadAddress.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/CodeGen/MachineBasicBlock.h"
 #include "llvm/Pass.h"
@@ -126,12 +125,8 @@ private:
   std::vector<const GlobalVariable *> Objects;
   ThreadAnalysisMode ThreadAnalysis;
   std::unique_ptr<ThreadAddressBuilder> ThreadAddresses;
-  struct FormKeyHash {
-    size_t operator()(const std::vector<int64_t> &K) const {
-      return hash_combine_range(K.begin(), K.end());
-    }
-  };
-  std::unordered_map<std::vector<int64_t>, unsigned, FormKeyHash> ThreadFormIds;
+  std::unordered_map<std::vector<int64_t>, unsigned, ThreadAddress::KeyHash>
+      ThreadFormIds;
   /// Distinct address forms whose bytes may meet another access's, kept
   /// per function: forms times blocks at most FormBlockBudget, but always
   /// MinFormBudget (see boundTrackedForms).

@@ -300,6 +300,17 @@ void ThreadAddress::appendKey(std::vector<int64_t> &Key) const {
   }
 }
 
+size_t ThreadAddress::hash() const {
+  // Forms of one kernel differ mostly in constants, of the sum or of the
+  // function's nodes: a fold of those, mixed once.
+  uint64_t Fold = 0;
+  if (Fn)
+    for (const TidExpr::Node &N : Fn->Nodes)
+      Fold = Fold * 31 + uint64_t(N.Imm) * 7 + N.K;
+  return hash_combine(Const, Coef[0], Coef[1], Coef[2], Size, Fold, VarLo,
+                      IdLo[0] + IdLo[1] + IdLo[2], IdHi[0] + IdHi[1] + IdHi[2]);
+}
+
 using IdSpace = ThreadIdSpace;
 
 const std::vector<unsigned> &ThreadIdSpace::sortedOrder() const {

@@ -17,6 +17,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/SmallVector.h"
 #include <array>
 #include <cstdint>
@@ -169,6 +170,14 @@ struct ThreadAddress : AddressTerms {
   /// Appends a sequence of numbers that, like str(), tells apart exactly
   /// the addresses str() spells differently (a cheaper key than the text).
   void appendKey(std::vector<int64_t> &Key) const;
+  /// Hashes such keys (of one address or of several in a row).
+  struct KeyHash {
+    size_t operator()(const std::vector<int64_t> &K) const {
+      return hash_combine_range(K.begin(), K.end());
+    }
+  };
+  /// A hash that equal addresses (operator==) share.
+  size_t hash() const;
 };
 
 /// The id tuples (over the dimensions in Dims) an access can run with, and
