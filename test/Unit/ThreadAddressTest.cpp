@@ -12,6 +12,7 @@
 #include "LDSThreadAddress.h"
 #include "gtest/gtest.h"
 #include <random>
+#include <set>
 #include <string>
 
 using namespace llvm::ldsbarriers;
@@ -287,6 +288,108 @@ TEST(ThreadAddressTest, Patterns) {
   EXPECT_FALSE(workItemsMayOverlap(Counter, Counter, Flat256));
   Counter.VarHi = 4; // bin in [0, 4] reaches the next work-item's bytes.
   EXPECT_TRUE(workItemsMayOverlap(Counter, Counter, Flat256));
+}
+
+/// A random index function of x as kernels write them: rotations, masks,
+/// remainders, scales, shifts, xor swizzles, a narrowing and widening.
+std::shared_ptr<const TidExpr> randomIndexFunction(std::mt19937 &R) {
+  auto Fn = std::make_shared<TidExpr>();
+  auto Add = [&](TidExpr::Kind K, int L, int Rt, int64_t Imm = 0,
+                 uint8_t Width = 32) {
+    Fn->Nodes.push_back({K, Width, L, Rt, Imm});
+    return int(Fn->Nodes.size() - 1);
+  };
+  auto Const = [&](int64_t V) { return Add(TidExpr::Const, -1, -1, V); };
+  int X = Add(TidExpr::Id, -1, -1, 0);
+  static const TidExpr::Kind Ops[] = {
+      TidExpr::Add,  TidExpr::Sub, TidExpr::Mul,  TidExpr::And,
+      TidExpr::Xor,  TidExpr::Shl, TidExpr::LShr, TidExpr::UDiv,
+      TidExpr::URem, TidExpr::Or,  TidExpr::Trunc};
+  for (unsigned I = 0, E = 1 + R() % 3; I < E; ++I) {
+    TidExpr::Kind K = Ops[R() % std::size(Ops)];
+    if (K == TidExpr::Trunc) {
+      X = Add(TidExpr::Trunc, X, -1, 0, 8);
+      X = Add(R() % 2 ? TidExpr::ZExt : TidExpr::SExt, X, -1, 8, 32);
+      continue;
+    }
+    int64_t C = K == TidExpr::And
+                    ? (int64_t(1) << (R() % 4)) - 1 + (R() % 5 == 0)
+                : K == TidExpr::Shl || K == TidExpr::LShr  ? R() % 3
+                : K == TidExpr::UDiv || K == TidExpr::URem ? 1 + R() % 5
+                : K == TidExpr::Sub                        ? R() % 3
+                                                           : R() % 9;
+    X = K == TidExpr::Sub && R() % 3 == 0 ? Add(K, Const(C), X)
+                                          : Add(K, X, Const(C));
+  }
+  return Fn;
+}
+
+// A progression the function is said to take must be exactly its values
+// over the ids of the box: every value of the progression taken, no other.
+TEST(ThreadAddressTest, ProgressionsAreExact) {
+  std::mt19937 R(20261127);
+  unsigned Proven = 0, Trials = 4000;
+  for (unsigned I = 0; I < Trials; ++I) {
+    std::shared_ptr<const TidExpr> Fn = randomIndexFunction(R);
+    std::array<int64_t, 3> Lo = {int64_t(R() % 6), 0, 0}, Hi = Lo;
+    Hi[0] += R() % 20;
+    std::optional<TidExpr::Progression> P = Fn->progression(Lo, Hi);
+    if (!P)
+      continue;
+    ++Proven;
+    std::set<uint64_t> Values, Expected;
+    for (int64_t X = Lo[0]; X <= Hi[0]; ++X)
+      Values.insert(Fn->eval({X, 0, 0}));
+    ASSERT_GE(P->Stride, 1u);
+    for (uint64_t V = P->First; V <= P->Last; V += P->Stride)
+      Expected.insert(V);
+    EXPECT_EQ(Values, Expected) << Fn->str() << " over x in [" << Lo[0] << ", "
+                                << Hi[0] << "]: progression " << P->First
+                                << ".." << P->Last << " step " << P->Stride;
+  }
+  EXPECT_GT(Proven, Trials / 3) << "too few progressions found";
+}
+
+// The pair test with a cache may answer without enumerating (dense
+// addresses in one dimension of a launch with others); it must answer as
+// the general test does, and never contradict every launch's work-items.
+TEST(ThreadAddressTest, DensePairsAgreeWithEnumeration) {
+  std::mt19937 R(20261128);
+  unsigned Met = 0, SelfMet = 0, Trials = 3000;
+  for (unsigned I = 0; I < Trials; ++I) {
+    WorkgroupShape S = randomShape(R);
+    S.MaxDim[1] = std::max<int64_t>(S.MaxDim[1], 2);
+    ThreadAddress A, B;
+    for (ThreadAddress *T : {&A, &B}) {
+      T->Const = int64_t(R() % 24) - 4;
+      static const uint64_t Sizes[] = {1, 2, 4};
+      T->Size = Sizes[R() % 3];
+      if (R() % 3)
+        T->Fn = randomIndexFunction(R);
+      else
+        T->Coef[0] = int64_t(R() % 5) - 1;
+      if (R() % 4 == 0) {
+        T->IdLo[0] = R() % 3;
+        T->IdHi[0] = T->IdLo[0] + R() % 4;
+      }
+    }
+    // An address against itself in a one-dimensional launch: decided by
+    // counting its distinct addresses.
+    bool Self = I % 3 == 0;
+    if (Self) {
+      S.MaxDim[1] = S.MaxDim[2] = 1;
+      B = A;
+    }
+    ThreadIdCache Cache;
+    bool Cached = workItemsMayOverlap(A, B, S, &Cache);
+    ASSERT_EQ(Cached, workItemsMayOverlap(A, B, S))
+        << A.str() << " vs " << B.str() << " with " << describe(S);
+    (Self ? SelfMet : Met) += Cached;
+  }
+  EXPECT_GT(Met, Trials / 6);
+  EXPECT_LT(Met, Trials * 2 / 3);
+  EXPECT_GT(SelfMet, Trials / 30);
+  EXPECT_LT(SelfMet, Trials / 3);
 }
 
 } // namespace
