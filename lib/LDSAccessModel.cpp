@@ -400,9 +400,10 @@ unsigned LDSAccessModel::threadForm(const MachineInstr &MI,
   Key.reserve(32 * Forms.size());
   for (const ThreadAddress &TA : Forms)
     TA.appendKey(Key);
-  if (auto It = ThreadFormIds.find(Key); It != ThreadFormIds.end())
+  auto [It, Inserted] =
+      ThreadFormIds.try_emplace(std::move(Key), Program.ThreadForms.size());
+  if (!Inserted)
     return It->second;
-  ThreadFormIds.try_emplace(Key, Program.ThreadForms.size());
   Program.ThreadForms.push_back(std::move(Forms));
   return Program.ThreadForms.size() - 1;
 }

@@ -153,14 +153,17 @@ private:
     bool Changed = false;
     std::vector<unsigned> Live(Points.set_bits_begin(), Points.set_bits_end());
     std::vector<BitVector> Hits;
+    std::vector<unsigned> Count;
     for (unsigned Pt : Live) {
       BitVector H = PtBits[Pt];
       H &= Sets;
+      Count.push_back(H.count());
       Hits.push_back(std::move(H));
     }
     for (unsigned I = 0; I < Live.size(); ++I) {
       for (unsigned J = 0; J < Live.size(); ++J) {
-        if (I == J || !Points.test(Live[J]))
+        // A subset has no more elements (a cheap test first).
+        if (I == J || Count[I] > Count[J] || !Points.test(Live[J]))
           continue;
         if (Cost[Live[J]] > Cost[Live[I]])
           continue;
@@ -183,11 +186,14 @@ private:
     bool Changed = false;
     std::vector<unsigned> Live(Sets.set_bits_begin(), Sets.set_bits_end());
     std::vector<BitVector> Pts;
-    for (unsigned S : Live)
+    std::vector<unsigned> Count;
+    for (unsigned S : Live) {
       Pts.push_back(livePoints(S, Points));
+      Count.push_back(Pts.back().count());
+    }
     for (unsigned I = 0; I < Live.size(); ++I) {
       for (unsigned J = 0; J < Live.size(); ++J) {
-        if (I == J || !Sets.test(Live[J]))
+        if (I == J || Count[J] > Count[I] || !Sets.test(Live[J]))
           continue;
         if (Pts[J].test(Pts[I]))
           continue; // J's points are not a subset of I's.
