@@ -25,6 +25,7 @@
 #include "llvm/IR/Operator.h"
 #include "llvm/Support/KnownBits.h"
 #include <algorithm>
+#include <deque>
 
 using namespace llvm;
 using namespace llvm::ldsbarriers;
@@ -128,9 +129,12 @@ struct ThreadAddressBuilder::Linear : AddressTerms {
 
 /// Linearized values by (value, depth, with the stage analysis): the
 /// result depends on all three, and nothing else.
+/// Results by (value, depth, stages on): a map of small entries into a
+/// vector, so that a lookup in a kernel of thousands of addresses does not
+/// probe through buckets the size of a Linear.
 struct ThreadAddressBuilder::LinearCache {
-  DenseMap<std::tuple<const Value *, unsigned, unsigned>, std::optional<Linear>>
-      Map;
+  DenseMap<std::tuple<const Value *, unsigned, unsigned>, unsigned> Index;
+  std::deque<std::optional<Linear>> Results;
 };
 
 static const Module *moduleOf(const Function &F) { return F.getParent(); }
@@ -236,10 +240,11 @@ bool ThreadAddressBuilder::isInvariantUniform(const Value *V, unsigned Depth) {
 std::optional<ThreadAddressBuilder::Linear>
 ThreadAddressBuilder::linearize(const Value *V, unsigned Depth) {
   auto Key = std::make_tuple(V, Depth, unsigned(Stages != nullptr));
-  if (auto It = Linearized->Map.find(Key); It != Linearized->Map.end())
-    return It->second;
+  if (auto It = Linearized->Index.find(Key); It != Linearized->Index.end())
+    return Linearized->Results[It->second];
   std::optional<Linear> L = linearizeUncached(V, Depth);
-  Linearized->Map.try_emplace(Key, L);
+  Linearized->Index.try_emplace(Key, Linearized->Results.size());
+  Linearized->Results.push_back(L);
   return L;
 }
 
