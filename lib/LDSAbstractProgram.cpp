@@ -282,17 +282,25 @@ AbstractProgram::addressRange(const Location &L) const {
                    std::min(Range->second, Form->second));
 }
 
-bool AbstractProgram::threadDisjointIn(const Location &A, const Location &B,
-                                       const WorkgroupShape &Launch) const {
+bool AbstractProgram::everyAddressPair(
+    const Location &A, const Location &B,
+    function_ref<bool(unsigned, unsigned)> Disjoint) const {
   if (!A.ThreadForm || !B.ThreadForm || A.ThreadForm >= ThreadForms.size() ||
       B.ThreadForm >= ThreadForms.size())
     return false;
   refreshFormTables();
   for (unsigned X : FormAddresses[A.ThreadForm])
     for (unsigned Y : FormAddresses[B.ThreadForm])
-      if (workItemsMayOverlap(*Addresses[X], *Addresses[Y], Launch, &IdCache))
+      if (!Disjoint(X, Y))
         return false;
   return true;
+}
+
+bool AbstractProgram::threadDisjointIn(const Location &A, const Location &B,
+                                       const WorkgroupShape &Launch) const {
+  return everyAddressPair(A, B, [&](unsigned X, unsigned Y) {
+    return !workItemsMayOverlap(*Addresses[X], *Addresses[Y], Launch, &IdCache);
+  });
 }
 
 bool AbstractProgram::addressesDisjoint(unsigned X, unsigned Y,
@@ -327,15 +335,9 @@ bool AbstractProgram::addressesDisjoint(unsigned X, unsigned Y,
 
 bool AbstractProgram::threadDisjoint(const Location &A, const Location &B,
                                      IterationRelation Rel) const {
-  if (!A.ThreadForm || !B.ThreadForm || A.ThreadForm >= ThreadForms.size() ||
-      B.ThreadForm >= ThreadForms.size())
-    return false;
-  refreshFormTables();
-  for (unsigned X : FormAddresses[A.ThreadForm])
-    for (unsigned Y : FormAddresses[B.ThreadForm])
-      if (!addressesDisjoint(X, Y, Rel))
-        return false;
-  return true;
+  return everyAddressPair(A, B, [&](unsigned X, unsigned Y) {
+    return addressesDisjoint(X, Y, Rel);
+  });
 }
 
 std::string AbstractProgram::validate() const {

@@ -14,6 +14,7 @@
 #include "LDSCounters.h"
 #include "LDSThreadAddress.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include <array>
@@ -263,6 +264,10 @@ private:
   /// address indices, and each form's address range (none: not known).
   void refreshFormTables() const;
   bool addressesDisjoint(unsigned X, unsigned Y, IterationRelation Rel) const;
+  /// Whether \p Disjoint holds for every pair of the addresses of A's and
+  /// B's forms (false when either has none).
+  bool everyAddressPair(const Location &A, const Location &B,
+                        function_ref<bool(unsigned, unsigned)> Disjoint) const;
   mutable size_t TablesForForms = 0;
   mutable std::vector<const ThreadAddress *> Addresses;
   mutable std::vector<SmallVector<unsigned, 2>> FormAddresses;

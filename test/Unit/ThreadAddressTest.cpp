@@ -164,18 +164,22 @@ TEST(ThreadAddressTest, SelfPairsAgreeWithEnumeration) {
   EXPECT_GT(Disjoint, Trials / 10) << "the analysis proves too little";
 }
 
+/// Appends nodes to a function of the ids; returns each node's index.
+struct FunctionNodes {
+  std::shared_ptr<TidExpr> Fn = std::make_shared<TidExpr>();
+  int add(TidExpr::Kind K, int L, int R, int64_t Imm = 0, uint8_t Width = 32) {
+    Fn->Nodes.push_back({K, Width, L, R, Imm});
+    return int(Fn->Nodes.size() - 1);
+  }
+  int constant(int64_t V) { return add(TidExpr::Const, -1, -1, V); }
+};
+
 /// A random function of the work-item ids as the builder makes them: a
 /// chain of operations with constants on x (sometimes y joins), at 32 bits
 /// or narrowed to 8 and widened back.
 std::shared_ptr<const TidExpr> randomFunction(std::mt19937 &R) {
-  auto Fn = std::make_shared<TidExpr>();
-  auto Add = [&](TidExpr::Kind K, int L, int Rt, int64_t Imm = 0,
-                 uint8_t Width = 32) {
-    Fn->Nodes.push_back({K, Width, L, Rt, Imm});
-    return int(Fn->Nodes.size() - 1);
-  };
-  auto Const = [&](int64_t V) { return Add(TidExpr::Const, -1, -1, V); };
-  int X = Add(TidExpr::Id, -1, -1, 0);
+  FunctionNodes N;
+  int X = N.add(TidExpr::Id, -1, -1, 0);
   static const TidExpr::Kind Ops[] = {
       TidExpr::Add,  TidExpr::Sub,  TidExpr::Mul, TidExpr::And,
       TidExpr::Or,   TidExpr::Xor,  TidExpr::Shl, TidExpr::LShr,
@@ -187,15 +191,15 @@ std::shared_ptr<const TidExpr> randomFunction(std::mt19937 &R) {
                 : K == TidExpr::UDiv || K == TidExpr::URem ? 1 + R() % 9
                 : R() % 4 == 0                             ? -int64_t(R() % 5)
                                                            : int64_t(R() % 40);
-    int Other = R() % 5 == 0 ? Add(TidExpr::Id, -1, -1, 1) : Const(C);
+    int Other = R() % 5 == 0 ? N.add(TidExpr::Id, -1, -1, 1) : N.constant(C);
     // Constants on either side of a subtraction.
-    X = K == TidExpr::Sub && R() % 2 ? Add(K, Other, X) : Add(K, X, Other);
+    X = K == TidExpr::Sub && R() % 2 ? N.add(K, Other, X) : N.add(K, X, Other);
   }
   if (R() % 4 == 0) {
-    X = Add(TidExpr::Trunc, X, -1, 0, 8);
-    X = Add(R() % 2 ? TidExpr::ZExt : TidExpr::SExt, X, -1, 8, 32);
+    X = N.add(TidExpr::Trunc, X, -1, 0, 8);
+    X = N.add(R() % 2 ? TidExpr::ZExt : TidExpr::SExt, X, -1, 8, 32);
   }
-  return Fn;
+  return N.Fn;
 }
 
 // The range of every byte an access may touch (which lets the analysis
@@ -293,14 +297,8 @@ TEST(ThreadAddressTest, Patterns) {
 /// A random index function of x as kernels write them: rotations, masks,
 /// remainders, scales, shifts, xor swizzles, a narrowing and widening.
 std::shared_ptr<const TidExpr> randomIndexFunction(std::mt19937 &R) {
-  auto Fn = std::make_shared<TidExpr>();
-  auto Add = [&](TidExpr::Kind K, int L, int Rt, int64_t Imm = 0,
-                 uint8_t Width = 32) {
-    Fn->Nodes.push_back({K, Width, L, Rt, Imm});
-    return int(Fn->Nodes.size() - 1);
-  };
-  auto Const = [&](int64_t V) { return Add(TidExpr::Const, -1, -1, V); };
-  int X = Add(TidExpr::Id, -1, -1, 0);
+  FunctionNodes N;
+  int X = N.add(TidExpr::Id, -1, -1, 0);
   static const TidExpr::Kind Ops[] = {
       TidExpr::Add,  TidExpr::Sub, TidExpr::Mul,  TidExpr::And,
       TidExpr::Xor,  TidExpr::Shl, TidExpr::LShr, TidExpr::UDiv,
@@ -308,8 +306,8 @@ std::shared_ptr<const TidExpr> randomIndexFunction(std::mt19937 &R) {
   for (unsigned I = 0, E = 1 + R() % 3; I < E; ++I) {
     TidExpr::Kind K = Ops[R() % std::size(Ops)];
     if (K == TidExpr::Trunc) {
-      X = Add(TidExpr::Trunc, X, -1, 0, 8);
-      X = Add(R() % 2 ? TidExpr::ZExt : TidExpr::SExt, X, -1, 8, 32);
+      X = N.add(TidExpr::Trunc, X, -1, 0, 8);
+      X = N.add(R() % 2 ? TidExpr::ZExt : TidExpr::SExt, X, -1, 8, 32);
       continue;
     }
     int64_t C = K == TidExpr::And
@@ -318,10 +316,10 @@ std::shared_ptr<const TidExpr> randomIndexFunction(std::mt19937 &R) {
                 : K == TidExpr::UDiv || K == TidExpr::URem ? 1 + R() % 5
                 : K == TidExpr::Sub                        ? R() % 3
                                                            : R() % 9;
-    X = K == TidExpr::Sub && R() % 3 == 0 ? Add(K, Const(C), X)
-                                          : Add(K, X, Const(C));
+    X = K == TidExpr::Sub && R() % 3 == 0 ? N.add(K, N.constant(C), X)
+                                          : N.add(K, X, N.constant(C));
   }
-  return Fn;
+  return N.Fn;
 }
 
 // A progression the function is said to take must be exactly its values
