@@ -286,9 +286,7 @@ TidExpr::progression(const std::array<int64_t, 3> &Lo,
       if (!X || !C || X->Stride != 1)
         break;
       uint64_t Count = X->Last - X->First + 1;
-      if (X->First == X->Last && *C == 0)
-        R = X;
-      else if (isPowerOf2_64(Count) && X->First % Count == 0 && *C < Count)
+      if (isPowerOf2_64(Count) && X->First % Count == 0 && *C < Count)
         R = X;
       break;
     }

@@ -128,10 +128,9 @@ struct ThreadAddressBuilder::Linear : AddressTerms {
 };
 
 /// Linearized values by (value, depth, with the stage analysis): the
-/// result depends on all three, and nothing else.
-/// Results by (value, depth, stages on): a map of small entries into a
-/// vector, so that a lookup in a kernel of thousands of addresses does not
-/// probe through buckets the size of a Linear.
+/// result depends on all three, and nothing else. The map holds indices
+/// into a deque, so that a lookup in a kernel of thousands of addresses
+/// neither probes through nor moves buckets the size of a Linear.
 struct ThreadAddressBuilder::LinearCache {
   DenseMap<std::tuple<const Value *, unsigned, unsigned>, unsigned> Index;
   std::deque<std::optional<Linear>> Results;
