@@ -210,12 +210,21 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   const TargetSubtargetInfo &ST = MF.getSubtarget();
   const TargetInstrInfo &TII = *ST.getInstrInfo();
   TargetFacts Facts = TargetFacts::get(ST, TII);
-  std::unique_ptr<BarrierEmitter> Emitter = BarrierEmitter::create(Facts, TII);
-  if (!Emitter) {
-    diagnose(F, DebugLoc(),
-             "target '" + Facts.getCPU() + "' (" +
-                 getGenerationName(Facts.getGeneration()) +
-                 ") is not supported; function left unchanged");
+  // The emitter resolves its opcodes by name, which reads cold tables of the
+  // target: made only once the function will be changed, and before any
+  // change, so that a target without them leaves the function as it was.
+  std::unique_ptr<BarrierEmitter> Emitter;
+  auto MakeEmitter = [&]() {
+    Emitter = BarrierEmitter::create(Facts, TII);
+    if (!Emitter)
+      diagnose(F, DebugLoc(),
+               "target '" + Facts.getCPU() + "' (" +
+                   getGenerationName(Facts.getGeneration()) +
+                   ") is not supported; function left unchanged");
+    return Emitter != nullptr;
+  };
+  if (Facts.getGeneration() == Generation::Unsupported) {
+    MakeEmitter();
     return false;
   }
 
@@ -237,7 +246,10 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   // Only once the function is known to get a placement: a function left
   // unchanged keeps its own barriers.
   bool Stripped = false;
-  if (StripExisting && isKernel(F) && stripWorkgroupBarriers(MF, Facts, TII)) {
+  bool Strip = StripExisting && isKernel(F);
+  if (Strip && !MakeEmitter())
+    return false;
+  if (Strip && stripWorkgroupBarriers(MF, Facts, TII)) {
     Stripped = true;
     startPhase(Phase, "model", "Access model");
     ModelStorage.emplace(MF, Facts, &MBFI, TrustScalarBranches,
@@ -283,10 +295,14 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   if (Explain)
     reportThreadDisjointPairs(P, Model, ORE);
   reportUncoverable(F, P, Model, R, UncoverableIsError);
-  emitPlacement(R, Model, *Emitter, Facts.hasSplitBarriers(), AdjacentSignal,
-                ORE);
-  bool Changed = Stripped || !R.Barriers.empty() ||
-                 !R.CompletedBarriers.empty() || !R.Waits.empty();
+  bool Emits =
+      !R.Barriers.empty() || !R.CompletedBarriers.empty() || !R.Waits.empty();
+  if (Emits && !Emitter && !MakeEmitter())
+    return false;
+  if (Emits)
+    emitPlacement(R, Model, *Emitter, Facts.hasSplitBarriers(), AdjacentSignal,
+                  ORE);
+  bool Changed = Stripped || Emits;
   Phase.reset();
   if (selfCheckEnabled()) {
     startPhase(Phase, "self-check", "Self-check (model and verifier)");

@@ -8,8 +8,10 @@
 
 #include "AMDGPUTargetFacts.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/CodeGen/TargetOpcodes.h"
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/TargetParser/TargetParser.h"
@@ -21,14 +23,45 @@ using namespace llvm;
 using namespace llvm::ldsbarriers;
 
 /// The static opcode table behind \p MII: a cache key that, unlike the
-/// MCInstrInfo object, cannot be reused by another target's table.
-static const void *tableKey(const MCInstrInfo &MII) {
-  return MII.getName(0).data();
+/// MCInstrInfo object, cannot be reused by another target's table. The
+/// descriptors, unlike the names, are read by every pass.
+static const void *tableKey(const MCInstrInfo &MII) { return &MII.get(0); }
+
+/// The opcode named \p Name in \p MII, read from as little of the name table
+/// as it can: the table is cold (only MIR printing reads it), and every page
+/// read costs a page fault, more than the pass's analysis of a small kernel.
+/// TableGen numbers a target's opcodes after the generic ones, pseudo
+/// instructions first, each group sorted by name. The order is only a hint:
+/// a name found by the binary searches is compared, and a miss scans the
+/// table, so another order costs time, never a wrong opcode.
+std::optional<unsigned>
+llvm::ldsbarriers::lookupOpcodeByName(const MCInstrInfo &MII, StringRef Name,
+                                      bool *ScannedTable) {
+  if (ScannedTable)
+    *ScannedTable = false;
+  unsigned Lo = TargetOpcode::GENERIC_OP_END + 1, E = MII.getNumOpcodes();
+  if (Lo < E) {
+    auto Opcodes = llvm::seq(Lo, E);
+    auto Real = llvm::partition_point(
+        Opcodes, [&](unsigned I) { return MII.get(I).isPseudo(); });
+    auto NameBefore = [&](unsigned I) { return MII.getName(I) < Name; };
+    // The opcodes the pass emits are real instructions: that group first.
+    for (auto [B, End] :
+         {std::pair(Real, Opcodes.end()), std::pair(Opcodes.begin(), Real)}) {
+      auto It = std::partition_point(B, End, NameBefore);
+      if (It != End && MII.getName(*It) == Name)
+        return *It;
+    }
+  }
+  if (ScannedTable)
+    *ScannedTable = true;
+  for (unsigned I = 0; I != E; ++I)
+    if (MII.getName(I) == Name)
+      return I;
+  return std::nullopt;
 }
 
-/// Opcodes looked up by name, cached per instruction table: the pass needs a
-/// handful of names, and scanning the table for one costs less than hashing
-/// every one of its tens of thousands of names.
+/// Opcodes looked up by name, cached per instruction table.
 static std::optional<unsigned> findOpcode(const MCInstrInfo &MII,
                                           StringRef Name) {
   static std::mutex Lock;
@@ -37,11 +70,7 @@ static std::optional<unsigned> findOpcode(const MCInstrInfo &MII,
   std::lock_guard<std::mutex> Guard(Lock);
   auto [It, Inserted] = Cache.try_emplace({tableKey(MII), Name.str()});
   if (Inserted)
-    for (unsigned I = 0, E = MII.getNumOpcodes(); I != E; ++I)
-      if (MII.getName(I) == Name) {
-        It->second = I;
-        break;
-      }
+    It->second = lookupOpcodeByName(MII, Name);
   return It->second;
 }
 
@@ -118,31 +147,61 @@ static std::string commutativeKey(StringRef G) {
   return "";
 }
 
-static OpcodeInfo classifyUncached(const MCInstrInfo &MII, unsigned Opcode);
+static ValueRole classifyValueRole(StringRef Name, StringRef G);
 
-/// The role depends on the opcode's name only: classified once per process
-/// (every function, and the self-check's second model, reuse it).
-static OpcodeInfo classifyShared(const MCInstrInfo &MII, unsigned Opcode) {
+/// A per-process cache of what an opcode's name says: every function, and the
+/// self-check's second model, reuse it.
+template <typename T>
+static T classifyShared(const MCInstrInfo &MII, unsigned Opcode,
+                        T (*Classify)(const MCInstrInfo &, unsigned)) {
   static std::mutex Lock;
-  static DenseMap<std::pair<const void *, unsigned>, OpcodeInfo> Cache;
+  static DenseMap<std::pair<const void *, unsigned>, T> Cache;
   {
     std::lock_guard<std::mutex> Guard(Lock);
     auto It = Cache.find({tableKey(MII), Opcode});
     if (It != Cache.end())
       return It->second;
   }
-  OpcodeInfo Info = classifyUncached(MII, Opcode);
+  T Result = Classify(MII, Opcode);
   std::lock_guard<std::mutex> Guard(Lock);
-  Cache.try_emplace({tableKey(MII), Opcode}, Info);
-  return Info;
+  Cache.try_emplace({tableKey(MII), Opcode}, Result);
+  return Result;
+}
+
+/// Whether the descriptor of an opcode leaves it room for a role: every role
+/// of a real instruction is a memory access, a side effect (barriers, waits)
+/// or a branch; a pseudo instruction without operands may be a marker with
+/// none of these (S_WAITCNT_lds_direct). The others are classified without
+/// reading their names, which live in a cold table where each read may cost
+/// a page fault (test/Patches/opcode-roles.test compares the shortcut with
+/// the names on every opcode).
+static bool mayHaveRole(const MCInstrDesc &D) {
+  return D.mayLoad() || D.mayStore() || D.hasUnmodeledSideEffects() ||
+         D.isBranch() || (D.isPseudo() && D.getNumOperands() == 0);
+}
+
+static OpcodeInfo classifyByFlagsAndName(const MCInstrInfo &MII,
+                                         unsigned Opcode) {
+  if (!mayHaveRole(MII.get(Opcode)))
+    return OpcodeInfo();
+  return classifyOpcodeByName(MII, Opcode);
+}
+
+static ValueRole valueRoleByName(const MCInstrInfo &MII, unsigned Opcode) {
+  StringRef Name = MII.getName(Opcode);
+  return classifyValueRole(Name, getGenericOpcodeName(Name));
 }
 
 OpcodeInfo TargetFacts::classify(unsigned Opcode) const {
   if (auto It = Classified.find(Opcode); It != Classified.end())
     return It->second;
-  OpcodeInfo Info = classifyShared(*MII, Opcode);
+  OpcodeInfo Info = classifyShared(*MII, Opcode, classifyByFlagsAndName);
   Classified.try_emplace(Opcode, Info);
   return Info;
+}
+
+ValueRole TargetFacts::valueRole(unsigned Opcode) const {
+  return classifyShared(*MII, Opcode, valueRoleByName);
 }
 
 /// How the results of the opcode named \p G (generic name) vary across the
@@ -197,12 +256,9 @@ static ValueRole classifyValueRole(StringRef Name, StringRef G) {
 
 static OpcodeInfo classifyLDSRole(StringRef G);
 
-static OpcodeInfo classifyUncached(const MCInstrInfo &MII, unsigned Opcode) {
-  StringRef Name = MII.getName(Opcode);
-  StringRef G = getGenericOpcodeName(Name);
-  OpcodeInfo Info = classifyLDSRole(G);
-  Info.Value = classifyValueRole(Name, G);
-  return Info;
+OpcodeInfo llvm::ldsbarriers::classifyOpcodeByName(const MCInstrInfo &MII,
+                                                   unsigned Opcode) {
+  return classifyLDSRole(getGenericOpcodeName(MII.getName(Opcode)));
 }
 
 /// Barriers, waits and branches: the instructions that order the waves or

@@ -113,8 +113,6 @@ struct OpcodeInfo {
   /// For LDSDMA: the bytes each lane writes (the memoperand says 4 for
   /// every width).
   unsigned LaneBytes = 0;
-  /// How its results vary across the workgroup.
-  ValueRole Value = ValueRole::Generic;
 };
 
 /// Facts about one subtarget, resolved once.
@@ -138,6 +136,9 @@ public:
 
   /// What \p Opcode means for LDS synchronization.
   OpcodeInfo classify(unsigned Opcode) const;
+
+  /// How the results of \p Opcode vary across the workgroup.
+  ValueRole valueRole(unsigned Opcode) const;
 
   /// Encodes the S_WAITCNT immediate (gfx9-gfx11) for \p W: the counters
   /// it names at their values, the others at "no wait".
@@ -165,6 +166,18 @@ private:
 /// implementations (AMDGPUTargetFactsCommon.cpp) for the callers outside this
 /// seam that still test opcode names.
 StringRef getGenericOpcodeName(StringRef Name);
+
+/// The opcode of \p MII named \p Name. Defined by the plugin's
+/// implementation only, which resolves opcodes by name; \p ScannedTable, if
+/// given, tells whether the lookup had to read the whole name table.
+std::optional<unsigned> lookupOpcodeByName(const MCInstrInfo &MII,
+                                           StringRef Name,
+                                           bool *ScannedTable = nullptr);
+
+/// What the opcode's name alone says of it, with no shortcut by its
+/// descriptor flags; plugin only, the reference TargetFacts::classify is
+/// checked against (test/Patches/opcode-roles.test).
+OpcodeInfo classifyOpcodeByName(const MCInstrInfo &MII, unsigned Opcode);
 
 } // namespace ldsbarriers
 } // namespace llvm

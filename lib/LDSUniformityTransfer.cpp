@@ -260,7 +260,7 @@ void Analysis::transfer(const MachineInstr &MI, State &S) {
         write(S, MO.getReg().asMCReg(), Val::undef());
     return;
   }
-  ValueRole Role = Facts.classify(MI.getOpcode()).Value;
+  ValueRole Role = Facts.valueRole(MI.getOpcode());
   if (Role == ValueRole::VectorOp) {
     transferVector(MI, S);
     return;

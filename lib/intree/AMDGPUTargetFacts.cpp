@@ -522,10 +522,11 @@ static ValueRole classifyValueRole(const SIInstrInfo &TII, unsigned Opc) {
 }
 
 OpcodeInfo TargetFacts::classify(unsigned Opcode) const {
-  const SIInstrInfo &TII = getTII(*MII);
-  OpcodeInfo Info = classifyLDSRole(TII, Opcode);
-  Info.Value = classifyValueRole(TII, Opcode);
-  return Info;
+  return classifyLDSRole(getTII(*MII), Opcode);
+}
+
+ValueRole TargetFacts::valueRole(unsigned Opcode) const {
+  return classifyValueRole(getTII(*MII), Opcode);
 }
 
 std::array<unsigned, NumCounters> TargetFacts::getCounterMax() const {

@@ -1,4 +1,4 @@
-//===- OpcodeNames.cpp - Print the AMDGPU target's opcode names -----------===//
+//===- OpcodeNames.cpp - The AMDGPU target's opcode names -----------------===//
 //
 // Prints the name of every opcode of the amdgcn instruction table of the LLVM
 // this project builds against, one a line. The names are those of the
@@ -6,9 +6,22 @@
 // the in-tree target facts, which the plugin build cannot compile, against
 // them.
 //
+// With --check-lookup, looks every name up again with the plugin's
+// lookupOpcodeByName and counts the names resolved to another opcode and the
+// target opcodes whose lookup had to scan the table
+// (test/Patches/opcode-lookup.test).
+//
+// With --check-roles, compares the plugin's TargetFacts::classify, which
+// reads no name of an opcode whose descriptor rules out every role, with the
+// classification by name of every opcode, and counts the differences
+// (test/Patches/opcode-roles.test).
+//
 //===----------------------------------------------------------------------===//
 
+#include "AMDGPUTargetFacts.h"
+#include "llvm/CodeGen/TargetOpcodes.h"
 #include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
@@ -19,7 +32,7 @@ using namespace llvm;
 extern "C" void LLVMInitializeAMDGPUTargetInfo();
 extern "C" void LLVMInitializeAMDGPUTargetMC();
 
-int main() {
+int main(int Argc, char **Argv) {
   LLVMInitializeAMDGPUTargetInfo();
   LLVMInitializeAMDGPUTargetMC();
   std::string Error;
@@ -29,7 +42,52 @@ int main() {
     return 1;
   }
   std::unique_ptr<MCInstrInfo> MII(T->createMCInstrInfo());
-  for (unsigned I = 0, E = MII->getNumOpcodes(); I != E; ++I)
+  unsigned E = MII->getNumOpcodes();
+  if (Argc > 1 && StringRef(Argv[1]) == "--check-roles") {
+    std::unique_ptr<MCSubtargetInfo> STI(
+        T->createMCSubtargetInfo(Triple("amdgcn-amd-amdhsa"), "gfx942", ""));
+    ldsbarriers::TargetFacts Facts = ldsbarriers::TargetFacts::get(*STI, *MII);
+    unsigned Differ = 0, WithRole = 0;
+    for (unsigned I = 0; I != E; ++I) {
+      ldsbarriers::OpcodeInfo Fast = Facts.classify(I);
+      ldsbarriers::OpcodeInfo Named =
+          ldsbarriers::classifyOpcodeByName(*MII, I);
+      WithRole += Named.Role != ldsbarriers::OpcodeRole::None;
+      if (Fast.Role != Named.Role || Fast.TwoAddress != Named.TwoAddress ||
+          Fast.LaneBytes != Named.LaneBytes ||
+          Fast.CommutativeOp != Named.CommutativeOp) {
+        ++Differ;
+        errs() << MII->getName(I) << ": classified differently\n";
+      }
+    }
+    outs() << E << " opcodes, " << WithRole << " with a role, " << Differ
+           << " classified differently\n";
+    return 0;
+  }
+  if (Argc > 1 && StringRef(Argv[1]) == "--check-lookup") {
+    unsigned Wrong = 0, Scanned = 0;
+    for (unsigned I = 0; I != E; ++I) {
+      bool Scan = false;
+      std::optional<unsigned> Found =
+          ldsbarriers::lookupOpcodeByName(*MII, MII->getName(I), &Scan);
+      if (Found != I) {
+        ++Wrong;
+        errs() << MII->getName(I) << ": found "
+               << (Found ? MII->getName(*Found) : "nothing") << "\n";
+      }
+      // The generic opcodes come first and are found by the scan at once.
+      Scanned += Scan && I > TargetOpcode::GENERIC_OP_END;
+    }
+    bool Scan = false;
+    std::optional<unsigned> Absent =
+        ldsbarriers::lookupOpcodeByName(*MII, "NOT_AN_AMDGPU_OPCODE", &Scan);
+    outs() << E << " names, " << Wrong << " resolved wrongly, " << Scanned
+           << " target opcodes needed a scan; an absent name: "
+           << (Absent ? "found" : "not found") << (Scan ? ", scanned" : "")
+           << "\n";
+    return 0;
+  }
+  for (unsigned I = 0; I != E; ++I)
     outs() << MII->getName(I) << "\n";
   return 0;
 }
