@@ -396,14 +396,16 @@ unsigned LDSAccessModel::threadForm(const MachineInstr &MI,
       }))
     return 0;
   // Equal forms share an index, so that pair results are cached once.
-  std::vector<int64_t> Key;
-  Key.reserve(32 * Forms.size());
-  for (const ThreadAddress &TA : Forms)
-    TA.appendKey(Key);
-  auto [It, Inserted] =
-      ThreadFormIds.try_emplace(std::move(Key), Program.ThreadForms.size());
-  if (!Inserted)
-    return It->second;
+  size_t Hash = 0;
+  for (ThreadAddress &TA : Forms) {
+    TA.canonicalize();
+    Hash = hash_combine(Hash, TA.hash());
+  }
+  SmallVector<unsigned, 1> &Same = ThreadFormIds[Hash];
+  for (unsigned Id : Same)
+    if (Program.ThreadForms[Id] == Forms)
+      return Id;
+  Same.push_back(Program.ThreadForms.size());
   Program.ThreadForms.push_back(std::move(Forms));
   return Program.ThreadForms.size() - 1;
 }

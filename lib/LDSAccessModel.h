@@ -22,7 +22,6 @@
 #include <map>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace llvm {
@@ -125,8 +124,8 @@ private:
   std::vector<const GlobalVariable *> Objects;
   ThreadAnalysisMode ThreadAnalysis;
   std::unique_ptr<ThreadAddressBuilder> ThreadAddresses;
-  std::unordered_map<std::vector<int64_t>, unsigned, ThreadAddress::KeyHash>
-      ThreadFormIds;
+  /// The ids of the thread forms by the hash of their addresses.
+  DenseMap<size_t, SmallVector<unsigned, 1>> ThreadFormIds;
   /// Distinct address forms whose bytes may meet another access's, kept
   /// per function: forms times blocks at most FormBlockBudget, but always
   /// MinFormBudget (see boundTrackedForms).

@@ -384,33 +384,14 @@ std::string ThreadAddress::str() const {
   return S;
 }
 
-void ThreadAddress::appendKey(std::vector<int64_t> &Key) const {
-  // The fields in the order and under the conditions str() prints them.
-  Key.push_back(Const);
-  Key.insert(Key.end(), Coef.begin(), Coef.end());
-  Key.push_back(Fn ? int64_t(Fn->Nodes.size()) : -1);
-  if (Fn)
-    for (const TidExpr::Node &N : Fn->Nodes)
-      Key.insert(Key.end(), {int64_t(N.K), int64_t(N.Width), int64_t(N.L),
-                             int64_t(N.R), N.Imm});
-  bool Var = VarLo || VarHi;
-  Key.push_back(Var);
-  if (Var)
-    Key.insert(Key.end(), {VarLo, VarHi, int64_t(VarAlign)});
-  Key.push_back(int64_t(Uniform.size()));
-  for (auto [Sym, C] : Uniform)
-    Key.insert(Key.end(), {C, int64_t(Sym)});
-  Key.push_back(int64_t(Stage.size()));
-  if (!Stage.empty()) {
-    Key.push_back(int64_t(StageLoop));
-    Key.insert(Key.end(), Stage.begin(), Stage.end());
-  }
-  Key.push_back(int64_t(Size));
+void ThreadAddress::canonicalize() {
+  if (!hasVar())
+    VarAlign = 0;
+  if (Stage.empty())
+    StageLoop = 0;
   for (unsigned D = 0; D < 3; ++D) {
-    bool Bounded = IdLo[D] > 0 || IdHi[D] < INT32_MAX;
-    Key.push_back(Bounded);
-    if (Bounded)
-      Key.insert(Key.end(), {IdLo[D], IdHi[D]});
+    IdLo[D] = std::max<int64_t>(IdLo[D], 0);
+    IdHi[D] = std::min<int64_t>(IdHi[D], INT32_MAX);
   }
 }
 

@@ -179,15 +179,11 @@ struct ThreadAddress : AddressTerms {
 
   bool operator==(const ThreadAddress &O) const;
   std::string str() const;
-  /// Appends a sequence of numbers that, like str(), tells apart exactly
-  /// the addresses str() spells differently (a cheaper key than the text).
-  void appendKey(std::vector<int64_t> &Key) const;
-  /// Hashes such keys (of one address or of several in a row).
-  struct KeyHash {
-    size_t operator()(const std::vector<int64_t> &K) const {
-      return hash_combine_range(K.begin(), K.end());
-    }
-  };
+  /// Gives the fields that do not change the address (the alignment of no
+  /// unknown term, the loop of no stage slot, id bounds no id lies beyond)
+  /// one value, so that operator== tells apart exactly the addresses str()
+  /// spells differently.
+  void canonicalize();
   /// A hash that equal addresses (operator==) share.
   size_t hash() const;
 };
