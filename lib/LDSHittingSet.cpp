@@ -373,6 +373,18 @@ HittingSet llvm::ldsbarriers::solveHittingSet(
       Result.Optimal = false;
       continue;
     }
+    // One set (most components): its cheapest point, the last of equals,
+    // as the search would find in its one node, without its bit matrices.
+    if (SetPts.size() == 1) {
+      std::vector<unsigned> &Only = SetPts.front();
+      std::sort(Only.begin(), Only.end());
+      Only.erase(std::unique(Only.begin(), Only.end()), Only.end());
+      for (unsigned L : greedyCover(SetPts, Costs))
+        Result.Points.push_back(LocalToGlobal[L]);
+      Result.Optimal &= NodesLeft >= 1;
+      NodesLeft -= std::min(NodesLeft, 1u);
+      continue;
+    }
     // The node budget is shared by all components.
     HittingSetSolver Solver(SetPts, std::move(Costs), NodesLeft);
     bool Optimal = true;
