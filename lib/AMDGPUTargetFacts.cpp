@@ -201,7 +201,10 @@ OpcodeInfo TargetFacts::classify(unsigned Opcode) const {
 }
 
 ValueRole TargetFacts::valueRole(unsigned Opcode) const {
-  return classifyShared(*MII, Opcode, valueRoleByName);
+  auto [It, Inserted] = ValueRoles.try_emplace(Opcode);
+  if (Inserted)
+    It->second = classifyShared(*MII, Opcode, valueRoleByName);
+  return It->second;
 }
 
 /// How the results of the opcode named \p G (generic name) vary across the

@@ -155,6 +155,7 @@ private:
   /// Opcodes classified so far by this object (the plugin's classification
   /// goes through opcode names, which is worth remembering).
   mutable DenseMap<unsigned, OpcodeInfo> Classified;
+  mutable DenseMap<unsigned, ValueRole> ValueRoles;
   AMDGPU::IsaVersion Isa = {0, 0, 0};
   Generation Gen = Generation::Unsupported;
   std::string CPU;
