@@ -192,8 +192,10 @@ struct AbstractProgram {
   /// ThreadForms[I]: the addresses (one per memoperand) of the accesses
   /// whose Location.ThreadForm is I, as functions of the work-item; entry 0
   /// is unused. Two accesses with forms that no two different work-items can
-  /// share a byte through do not overlap across waves.
-  std::vector<SmallVector<ThreadAddress, 2>> ThreadForms;
+  /// share a byte through do not overlap across waves. Most accesses have
+  /// one memoperand (a ds_read2 merged from two has two): one address kept
+  /// inline, as a kernel has about one form per access.
+  std::vector<SmallVector<ThreadAddress, 1>> ThreadForms;
   WorkgroupShape Shape;
   /// For each stage loop L of thread forms (ThreadAddress::StageLoop):
   /// StageInside[L][B] when entering block B keeps the iteration of L (B is

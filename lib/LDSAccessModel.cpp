@@ -357,7 +357,7 @@ unsigned LDSAccessModel::threadForm(const MachineInstr &MI,
     ThreadAddresses = std::make_unique<ThreadAddressBuilder>(
         MI.getMF()->getFunction(),
         ThreadAnalysis == ThreadAnalysisMode::Assume1D);
-  SmallVector<ThreadAddress, 2> Forms;
+  SmallVector<ThreadAddress, 1> Forms;
   for (const MachineMemOperand *MMO : MI.memoperands()) {
     if (MMO->getAddrSpace() != AMDGPUAS::LOCAL_ADDRESS)
       continue;
