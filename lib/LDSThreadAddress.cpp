@@ -402,8 +402,11 @@ size_t ThreadAddress::hash() const {
   if (Fn)
     for (const TidExpr::Node &N : Fn->Nodes)
       Fold = Fold * 31 + uint64_t(N.Imm) * 7 + N.K;
-  return hash_combine(Const, Coef[0], Coef[1], Coef[2], Size, Fold, VarLo,
-                      IdLo[0] + IdLo[1] + IdLo[2], IdHi[0] + IdHi[1] + IdHi[2]);
+  // Eight values at most: more overflow hash_combine's 64-byte buffer into
+  // a slower path.
+  int64_t Ids =
+      (IdLo[0] + IdLo[1] + IdLo[2]) * 31 + IdHi[0] + IdHi[1] + IdHi[2];
+  return hash_combine(Const, Coef[0], Coef[1], Coef[2], Size, Fold, VarLo, Ids);
 }
 
 using IdSpace = ThreadIdSpace;
