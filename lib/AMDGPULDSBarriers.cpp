@@ -210,23 +210,24 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   const TargetSubtargetInfo &ST = MF.getSubtarget();
   const TargetInstrInfo &TII = *ST.getInstrInfo();
   TargetFacts Facts = TargetFacts::get(ST, TII);
+  auto Unsupported = [&]() {
+    diagnose(F, DebugLoc(),
+             "target '" + Facts.getCPU() + "' (" +
+                 getGenerationName(Facts.getGeneration()) +
+                 ") is not supported; function left unchanged");
+    return false;
+  };
+  if (Facts.getGeneration() == Generation::Unsupported)
+    return Unsupported();
   // The emitter resolves its opcodes by name, which reads cold tables of the
   // target: made only once the function will be changed, and before any
   // change, so that a target without them leaves the function as it was.
   std::unique_ptr<BarrierEmitter> Emitter;
   auto MakeEmitter = [&]() {
-    Emitter = BarrierEmitter::create(Facts, TII);
     if (!Emitter)
-      diagnose(F, DebugLoc(),
-               "target '" + Facts.getCPU() + "' (" +
-                   getGenerationName(Facts.getGeneration()) +
-                   ") is not supported; function left unchanged");
+      Emitter = BarrierEmitter::create(Facts, TII);
     return Emitter != nullptr;
   };
-  if (Facts.getGeneration() == Generation::Unsupported) {
-    MakeEmitter();
-    return false;
-  }
 
   std::optional<NamedRegionTimer> Phase;
   startPhase(Phase, "model", "Access model");
@@ -248,7 +249,7 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   bool Stripped = false;
   bool Strip = StripExisting && isKernel(F);
   if (Strip && !MakeEmitter())
-    return false;
+    return Unsupported();
   if (Strip && stripWorkgroupBarriers(MF, Facts, TII)) {
     Stripped = true;
     startPhase(Phase, "model", "Access model");
@@ -297,11 +298,12 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   reportUncoverable(F, P, Model, R, UncoverableIsError);
   bool Emits =
       !R.Barriers.empty() || !R.CompletedBarriers.empty() || !R.Waits.empty();
-  if (Emits && !Emitter && !MakeEmitter())
-    return false;
-  if (Emits)
+  if (Emits) {
+    if (!MakeEmitter())
+      return Unsupported();
     emitPlacement(R, Model, *Emitter, Facts.hasSplitBarriers(), AdjacentSignal,
                   ORE);
+  }
   bool Changed = Stripped || Emits;
   Phase.reset();
   if (selfCheckEnabled()) {
