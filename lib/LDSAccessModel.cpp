@@ -243,7 +243,53 @@ static const GlobalVariable *underlyingGlobal(const Value *V) {
   return Result;
 }
 
-unsigned LDSAccessModel::variableOf(const MachineMemOperand &MMO) {
+LDSAccessModel::PointerBase LDSAccessModel::pointerBase(const Value *V,
+                                                        const DataLayout &DL,
+                                                        int64_t &Offset) {
+  // SeparateConstOffsetFromGEP leaves each access's address a byte GEP by a
+  // constant over a variable GEP that many accesses share. Those constants
+  // are summed here (modulo the index width, as LLVM sums them), and the
+  // walk from the shared value is done once. A bounded number of steps: a
+  // GEP of itself is valid IR in an unreachable block.
+  uint64_t Sum = 0;
+  const Value *Rest = V;
+  for (unsigned Step = 0; Step < 16; ++Step) {
+    const auto *GEP = dyn_cast<GEPOperator>(Rest);
+    if (!GEP || GEP->getNumIndices() != 1 || !GEP->getType()->isPointerTy() ||
+        !GEP->getSourceElementType()->isIntegerTy(8))
+      break;
+    const auto *C = dyn_cast<ConstantInt>(GEP->getOperand(1));
+    if (!C || C->getBitWidth() > 64)
+      break;
+    Sum += uint64_t(C->getSExtValue());
+    Rest = GEP->getPointerOperand();
+  }
+  auto Lookup = [&](const Value *P) {
+    auto [It, Inserted] = PointerBases.try_emplace(P);
+    PointerBase &PB = It->second;
+    if (Inserted) {
+      PB.IndexBits = DL.getIndexTypeSizeInBits(P->getType());
+      PB.Base = GetPointerBaseWithConstantOffset(P, PB.Offset, DL);
+      PB.Underlying =
+          isa<GlobalVariable>(PB.Base) ? nullptr : underlyingGlobal(P);
+      PB.Object = dyn_cast<GlobalVariable>(getUnderlyingObject(P));
+    }
+    return PB;
+  };
+  PointerBase PB = Lookup(Rest);
+  if (PB.IndexBits > 64 && Rest != V) {
+    // Not a width the sum above wraps at (no LDS pointer has one).
+    PB = Lookup(V);
+    Sum = 0;
+  }
+  Offset = PB.IndexBits > 64
+               ? PB.Offset
+               : SignExtend64(Sum + uint64_t(PB.Offset), PB.IndexBits);
+  return PB;
+}
+
+unsigned LDSAccessModel::variableOf(const MachineMemOperand &MMO,
+                                    const GlobalVariable *GV) {
   // Module-LDS lowering gives each variable it packs into the kernel's
   // struct a scope of an unnamed domain: `distinct !{!S, !D}` with
   // `!D = distinct !{!D}`, listed in !alias.scope of the accesses to that
@@ -251,12 +297,9 @@ unsigned LDSAccessModel::variableOf(const MachineMemOperand &MMO) {
   // work-item. Scopes with names (the inliner's, from restrict arguments,
   // loop versioning's) hold within one work-item only and are not used.
   const MDNode *Scopes = MMO.getAAInfo().Scope;
-  const Value *V = MMO.getValue();
-  if (!Scopes || !V)
-    return 0;
-  const auto *GV = dyn_cast<GlobalVariable>(getUnderlyingObject(V));
-  if (!GV || !(GV->getName().starts_with("llvm.amdgcn.kernel.") ||
-               GV->getName() == "llvm.amdgcn.module.lds"))
+  if (!Scopes || !GV ||
+      !(GV->getName().starts_with("llvm.amdgcn.kernel.") ||
+        GV->getName() == "llvm.amdgcn.module.lds"))
     return 0;
   const MDNode *Found = nullptr, *Domain = nullptr;
   for (const MDOperand &Op : Scopes->operands()) {
@@ -299,17 +342,17 @@ Location LDSAccessModel::locationOf(const MachineInstr &MI,
     const Value *V = MMO->getValue();
     if (!V)
       return Location();
-    const DataLayout &DL = MI.getMF()->getDataLayout();
     int64_t Offset = 0;
-    const Value *Base = GetPointerBaseWithConstantOffset(V, Offset, DL);
-    if (const auto *GV = dyn_cast<GlobalVariable>(Base)) {
+    const DataLayout &DL = MI.getMF()->getDataLayout();
+    PointerBase PB = pointerBase(V, DL, Offset);
+    if (const auto *GV = dyn_cast<GlobalVariable>(PB.Base)) {
       L.Begin = Offset + MMO->getOffset();
       L.Object = objectId(*GV, L.Begin);
       LocationSize Size = MMO->getSize();
       if (Size.hasValue() && !Size.isScalable() && !Info.TwoAddress &&
           L.Object != Location::AnyObject)
         L.Size = Size.getValue().getFixedValue();
-    } else if (const GlobalVariable *Obj = underlyingGlobal(V)) {
+    } else if (const GlobalVariable *Obj = PB.Underlying) {
       Exact = false;
       // An unknown offset: anywhere in the object. An absolutely placed
       // object (module LDS lowering places every kernel's variables so) is
@@ -326,7 +369,7 @@ Location LDSAccessModel::locationOf(const MachineInstr &MI,
     } else {
       return Location();
     }
-    L.Variable = variableOf(*MMO);
+    L.Variable = variableOf(*MMO, PB.Object);
     if (First) {
       Result = L;
       First = false;

@@ -25,6 +25,7 @@
 #include <vector>
 
 namespace llvm {
+class DataLayout;
 class GlobalVariable;
 class MachineMemOperand;
 class MDNode;
@@ -99,9 +100,27 @@ private:
   /// bytes rather than its whole object.
   Location locationOf(const MachineInstr &MI, const OpcodeInfo &Info,
                       bool *ExactOffset = nullptr);
+  /// What an LDS address value is based on, as locationOf needs it.
+  struct PointerBase {
+    /// GetPointerBaseWithConstantOffset's base and offset.
+    const Value *Base;
+    int64_t Offset;
+    /// The pointer's index width: offsets wrap at it.
+    unsigned IndexBits;
+    /// The one LDS variable under every object the base may point into
+    /// (through phis and selects), or null.
+    const GlobalVariable *Underlying;
+    /// getUnderlyingObject's answer when it is a variable, or null.
+    const GlobalVariable *Object;
+  };
+  /// The base of \p V, and in \p Offset the constant offset of \p V from
+  /// it.
+  PointerBase pointerBase(const Value *V, const DataLayout &DL,
+                          int64_t &Offset);
   /// The module-LDS variable that \p MMO accesses (by its lowering's
-  /// alias scope), or 0.
-  unsigned variableOf(const MachineMemOperand &MMO);
+  /// alias scope), or 0. \p Object is the variable under its address.
+  unsigned variableOf(const MachineMemOperand &MMO,
+                      const GlobalVariable *Object);
   /// With \p WaveBytes, the access writes that many bytes from the first
   /// active lane's address (LDS DMA): a form only when every lane of a wave
   /// has that address.
@@ -121,6 +140,8 @@ private:
   StringMap<unsigned> CommutativeOpIds;
   DenseMap<const GlobalVariable *, int> ObjectIds;
   DenseMap<const MDNode *, unsigned> VariableIds, DomainIds;
+  /// By the value left once byte offsets are stripped (see pointerBase).
+  DenseMap<const Value *, PointerBase> PointerBases;
   std::vector<const GlobalVariable *> Objects;
   ThreadAnalysisMode ThreadAnalysis;
   std::unique_ptr<ThreadAddressBuilder> ThreadAddresses;
