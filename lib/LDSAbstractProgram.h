@@ -286,10 +286,14 @@ private:
 /// Successor lists of a directed graph.
 using Graph = std::vector<SmallVector<unsigned, 2>>;
 
-/// Immediate dominators of the nodes of \p G reachable from \p Root (LLVM's
-/// generic dominator tree over a view of \p G; works on irreducible graphs).
+/// Immediate dominators of the nodes of \p G reachable from \p Root (works
+/// on irreducible graphs).
 /// The root is its own immediate dominator; unreachable nodes get -1.
 std::vector<int> computeImmediateDominators(const Graph &G, unsigned Root);
+/// The same for the graph of nodes 0..N-1 whose successors \p Succs gives.
+std::vector<int>
+computeImmediateDominators(unsigned N, unsigned Root,
+                           function_ref<ArrayRef<unsigned>(unsigned)> Succs);
 
 /// Immediate post-dominators of the program's blocks: dominators of the
 /// reversed graph rooted at a virtual exit (index Blocks.size()) that every

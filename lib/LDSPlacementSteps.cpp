@@ -96,12 +96,13 @@ const std::vector<int> &PathCuts::exactDominators(unsigned From) {
   auto It = ByBlock.find(From);
   if (It != ByBlock.end())
     return It->second;
+  // The function's graph and one node more, the root: From's exit.
   unsigned N = P.Blocks.size();
-  Graph G(N + 1);
-  for (unsigned B = 0; B < N; ++B)
-    G[B] = P.Blocks[B].Succs;
-  G[N] = P.Blocks[From].Succs;
-  return ByBlock.emplace(From, computeImmediateDominators(G, N)).first->second;
+  auto Succs = [&](unsigned X) -> ArrayRef<unsigned> {
+    return P.Blocks[X < N ? X : From].Succs;
+  };
+  return ByBlock.emplace(From, computeImmediateDominators(N + 1, N, Succs))
+      .first->second;
 }
 
 const std::vector<unsigned> &PathCuts::exactChain(unsigned From, unsigned To) {
