@@ -210,22 +210,29 @@ LDSAccessModel::earliestInsertionPoint(Point P) const {
 }
 
 int LDSAccessModel::objectId(const GlobalVariable &GV, int64_t &Begin) {
-  if (std::optional<ConstantRange> R = GV.getAbsoluteSymbolRange()) {
-    if (const APInt *Addr = R->getSingleElement()) {
-      Begin += Addr->getSExtValue();
-      return Location::AbsoluteObject;
+  auto [It, Inserted] = ObjectIds.try_emplace(&GV);
+  auto &[Id, Address] = It->second;
+  if (Inserted) {
+    Address = 0;
+    if (std::optional<ConstantRange> R = GV.getAbsoluteSymbolRange()) {
+      const APInt *Addr = R->getSingleElement();
+      Id = Addr ? Location::AbsoluteObject : Location::AnyObject;
+      if (Addr)
+        Address = Addr->getSExtValue();
+    } else if (GV.isDeclaration() || GV.getParent()
+                                         ->getDataLayout()
+                                         .getTypeAllocSize(GV.getValueType())
+                                         .isZero()) {
+      // Declarations and zero-sized arrays are dynamic LDS: they share one
+      // address with every other such variable.
+      Id = Location::AnyObject;
+    } else {
+      Objects.push_back(&GV);
+      Id = Objects.size();
     }
-    return Location::AnyObject;
   }
-  // Declarations and zero-sized arrays are dynamic LDS: they share one
-  // address with every other such variable.
-  if (GV.isDeclaration() ||
-      GV.getParent()->getDataLayout().getTypeAllocSize(GV.getValueType()) == 0)
-    return Location::AnyObject;
-  auto [It, Inserted] = ObjectIds.try_emplace(&GV, Objects.size() + 1);
-  if (Inserted)
-    Objects.push_back(&GV);
-  return It->second;
+  Begin += Address;
+  return Id;
 }
 
 /// The one LDS variable every object underlying \p V is (through phis and
@@ -272,7 +279,15 @@ LDSAccessModel::PointerBase LDSAccessModel::pointerBase(const Value *V,
       PB.Base = GetPointerBaseWithConstantOffset(P, PB.Offset, DL);
       PB.Underlying =
           isa<GlobalVariable>(PB.Base) ? nullptr : underlyingGlobal(P);
-      PB.Object = dyn_cast<GlobalVariable>(getUnderlyingObject(P));
+      PB.UnderlyingBytes =
+          PB.Underlying ? DL.getTypeAllocSize(PB.Underlying->getValueType())
+                              .getFixedValue()
+                        : 0;
+      PB.ModuleLDS = dyn_cast<GlobalVariable>(getUnderlyingObject(P));
+      if (PB.ModuleLDS &&
+          !PB.ModuleLDS->getName().starts_with("llvm.amdgcn.kernel.") &&
+          PB.ModuleLDS->getName() != "llvm.amdgcn.module.lds")
+        PB.ModuleLDS = nullptr;
     }
     return PB;
   };
@@ -289,7 +304,7 @@ LDSAccessModel::PointerBase LDSAccessModel::pointerBase(const Value *V,
 }
 
 unsigned LDSAccessModel::variableOf(const MachineMemOperand &MMO,
-                                    const GlobalVariable *GV) {
+                                    const GlobalVariable *ModuleLDS) {
   // Module-LDS lowering gives each variable it packs into the kernel's
   // struct a scope of an unnamed domain: `distinct !{!S, !D}` with
   // `!D = distinct !{!D}`, listed in !alias.scope of the accesses to that
@@ -297,10 +312,11 @@ unsigned LDSAccessModel::variableOf(const MachineMemOperand &MMO,
   // work-item. Scopes with names (the inliner's, from restrict arguments,
   // loop versioning's) hold within one work-item only and are not used.
   const MDNode *Scopes = MMO.getAAInfo().Scope;
-  if (!Scopes || !GV ||
-      !(GV->getName().starts_with("llvm.amdgcn.kernel.") ||
-        GV->getName() == "llvm.amdgcn.module.lds"))
+  if (!Scopes || !ModuleLDS)
     return 0;
+  auto [Cached, New] = ScopeVariables.try_emplace(Scopes, 0);
+  if (!New)
+    return Cached->second;
   const MDNode *Found = nullptr, *Domain = nullptr;
   for (const MDOperand &Op : Scopes->operands()) {
     const auto *S = dyn_cast<MDNode>(Op);
@@ -325,6 +341,7 @@ unsigned LDSAccessModel::variableOf(const MachineMemOperand &MMO,
         DomainIds.try_emplace(Domain, unsigned(DomainIds.size()) + 1);
     Program.VariableDomains.push_back(DIt->second);
   }
+  Cached->second = It->second;
   return It->second;
 }
 
@@ -360,7 +377,7 @@ Location LDSAccessModel::locationOf(const MachineInstr &MI,
       int64_t Addr = 0;
       L.Object = objectId(*Obj, Addr);
       if (L.Object == Location::AbsoluteObject) {
-        uint64_t Bytes = DL.getTypeAllocSize(Obj->getValueType());
+        uint64_t Bytes = PB.UnderlyingBytes;
         if (Bytes == 0)
           L.Object = Location::AnyObject;
         L.Begin = Addr;
@@ -369,7 +386,7 @@ Location LDSAccessModel::locationOf(const MachineInstr &MI,
     } else {
       return Location();
     }
-    L.Variable = variableOf(*MMO, PB.Object);
+    L.Variable = variableOf(*MMO, PB.ModuleLDS);
     if (First) {
       Result = L;
       First = false;
@@ -442,8 +459,11 @@ unsigned LDSAccessModel::threadForm(const MachineInstr &MI,
   size_t Hash = 0;
   for (ThreadAddress &TA : Forms) {
     TA.canonicalize();
-    Hash = hash_combine(Hash, TA.hash());
+    Hash = Hash * 31 + TA.hash();
   }
+  // The map's two reserved keys.
+  if (Hash >= DenseMapInfo<size_t>::getTombstoneKey())
+    Hash = 0;
   SmallVector<unsigned, 1> &Same = ThreadFormIds[Hash];
   for (unsigned Id : Same)
     if (Program.ThreadForms[Id] == Forms)

@@ -110,17 +110,21 @@ private:
     /// The one LDS variable under every object the base may point into
     /// (through phis and selects), or null.
     const GlobalVariable *Underlying;
-    /// getUnderlyingObject's answer when it is a variable, or null.
-    const GlobalVariable *Object;
+    /// Its size in bytes.
+    uint64_t UnderlyingBytes;
+    /// getUnderlyingObject's answer when it is the struct module-LDS
+    /// lowering packs variables in, or null.
+    const GlobalVariable *ModuleLDS;
   };
   /// The base of \p V, and in \p Offset the constant offset of \p V from
   /// it.
   PointerBase pointerBase(const Value *V, const DataLayout &DL,
                           int64_t &Offset);
   /// The module-LDS variable that \p MMO accesses (by its lowering's
-  /// alias scope), or 0. \p Object is the variable under its address.
+  /// alias scope), or 0. \p ModuleLDS is the lowering's struct under its
+  /// address, if it is.
   unsigned variableOf(const MachineMemOperand &MMO,
-                      const GlobalVariable *Object);
+                      const GlobalVariable *ModuleLDS);
   /// With \p WaveBytes, the access writes that many bytes from the first
   /// active lane's address (LDS DMA): a form only when every lane of a wave
   /// has that address.
@@ -138,10 +142,13 @@ private:
   std::vector<UnmodeledBarrier> Unmodeled;
   DenseMap<unsigned, OpcodeInfo> OpcodeCache;
   StringMap<unsigned> CommutativeOpIds;
-  DenseMap<const GlobalVariable *, int> ObjectIds;
+  /// Each variable's object id and the address added to offsets in it.
+  DenseMap<const GlobalVariable *, std::pair<int, int64_t>> ObjectIds;
   DenseMap<const MDNode *, unsigned> VariableIds, DomainIds;
   /// By the value left once byte offsets are stripped (see pointerBase).
   DenseMap<const Value *, PointerBase> PointerBases;
+  /// variableOf's answer by alias scope list.
+  DenseMap<const MDNode *, unsigned> ScopeVariables;
   std::vector<const GlobalVariable *> Objects;
   ThreadAnalysisMode ThreadAnalysis;
   std::unique_ptr<ThreadAddressBuilder> ThreadAddresses;

@@ -338,18 +338,18 @@ void Analysis::copySlots(State &S, MCRegister From, MCRegister To) {
              [](const auto &A, const auto &B) { return A.first < B.first; });
 }
 
+/// A conditional branch on a scalar condition (SCC, VCC): the branches the
+/// analysis judges.
+static bool isScalarBranch(const MachineInstr &MI, const TargetFacts &Facts) {
+  return MI.isConditionalBranch() &&
+         Facts.classify(MI.getOpcode()).Role == OpcodeRole::ScalarBranch;
+}
+
 BranchUniformity Analysis::run() {
   BranchUniformity Result;
   auto IsScalarBranch = [&](const MachineInstr &MI) {
-    return MI.isConditionalBranch() &&
-           Facts.classify(MI.getOpcode()).Role == OpcodeRole::ScalarBranch;
+    return isScalarBranch(MI, Facts);
   };
-  // Straight-line code and code that branches on EXEC only: nothing to
-  // judge, and the dataflow below visits every instruction.
-  if (llvm::none_of(MF, [&](const MachineBasicBlock &MBB) {
-        return llvm::any_of(MBB.terminators(), IsScalarBranch);
-      }))
-    return Result;
   WaveSize = Facts.getWaveSize();
 
   // The units the function names, and the entry state: SGPR arguments of a
@@ -450,5 +450,14 @@ BranchUniformity Analysis::run() {
 BranchUniformity
 llvm::ldsbarriers::analyzeBranchUniformity(const MachineFunction &MF,
                                            const TargetFacts &Facts) {
+  // Straight-line code and code that branches on EXEC only: nothing to
+  // judge, and the analysis sets up tables over every register and visits
+  // every instruction.
+  if (llvm::none_of(MF, [&](const MachineBasicBlock &MBB) {
+        return llvm::any_of(MBB.terminators(), [&](const MachineInstr &MI) {
+          return isScalarBranch(MI, Facts);
+        });
+      }))
+    return BranchUniformity();
   return Analysis(MF, Facts).run();
 }

@@ -82,6 +82,36 @@ struct NewSyncEvent {
 } // namespace
 
 /// The analysis of one program and augmentation (HazardAnalysis).
+namespace {
+/// What makes accesses alike for the analysis (see HazardAnalyzer), packed
+/// in words: the kind and counter fields, object and variable, begin, size,
+/// thread form.
+struct AccessKey {
+  uint64_t W[5];
+  bool operator==(const AccessKey &O) const {
+    return W[0] == O.W[0] && W[1] == O.W[1] && W[2] == O.W[2] &&
+           W[3] == O.W[3] && W[4] == O.W[4];
+  }
+};
+struct AccessKeyInfo {
+  // Thread form ids are 32-bit: the last word is free for the two
+  // reserved keys.
+  static AccessKey getEmptyKey() { return {{0, 0, 0, 0, ~uint64_t(0)}}; }
+  static AccessKey getTombstoneKey() {
+    return {{0, 0, 0, 0, ~uint64_t(0) - 1}};
+  }
+  static unsigned getHashValue(const AccessKey &K) {
+    uint64_t H = 0;
+    for (uint64_t X : K.W) {
+      H = (H ^ X) * 0x9E3779B97F4A7C15ULL;
+      H ^= H >> 29;
+    }
+    return unsigned(H ^ (H >> 32));
+  }
+  static bool isEqual(const AccessKey &A, const AccessKey &B) { return A == B; }
+};
+} // namespace
+
 class llvm::ldsbarriers::HazardAnalyzer {
 public:
   HazardAnalyzer(const AbstractProgram &P, const AnalysisOptions &Opts,
@@ -103,15 +133,17 @@ public:
       OrigOf[I] = I;
     // Accesses with one key conflict with every other access alike and
     // complete alike. Keys are numbered in order of first appearance.
-    using Key = std::tuple<uint8_t, unsigned, uint8_t, uint8_t, uint8_t,
-                           uint8_t, int, int64_t, uint64_t, unsigned, unsigned>;
-    DenseMap<Key, unsigned> Keys;
+    DenseMap<AccessKey, unsigned, AccessKeyInfo> Keys;
+    Keys.reserve(Accesses.size());
     KeyOf.reserve(Accesses.size());
     for (EventRef R : Accesses) {
       const Event &E = P.event(R);
-      Key K{uint8_t(E.AK), E.CommutativeOp, uint8_t(E.Ctr),  E.InOrder,
-            E.OrderClass,  E.Async,         E.Loc.Object,    E.Loc.Begin,
-            E.Loc.Size,    E.Loc.Variable,  E.Loc.ThreadForm};
+      AccessKey K = {(uint64_t(E.CommutativeOp) << 32) |
+                         (uint64_t(E.AK) << 24) | (uint64_t(E.Ctr) << 16) |
+                         (uint64_t(E.OrderClass) << 8) |
+                         (uint64_t(E.InOrder) << 1) | uint64_t(E.Async),
+                     (uint64_t(uint32_t(E.Loc.Object)) << 32) | E.Loc.Variable,
+                     uint64_t(E.Loc.Begin), E.Loc.Size, E.Loc.ThreadForm};
       KeyOf.push_back(Keys.try_emplace(K, Keys.size()).first->second);
     }
     NextKey = Keys.size();

@@ -397,16 +397,24 @@ void ThreadAddress::canonicalize() {
 
 size_t ThreadAddress::hash() const {
   // Forms of one kernel differ mostly in constants, of the sum or of the
-  // function's nodes: a fold of those, mixed once.
-  uint64_t Fold = 0;
+  // function's nodes: a multiply-xorshift fold of those is enough to tell
+  // them apart (operator== decides), at a fraction of hash_combine's cost.
+  uint64_t H = 0;
+  auto Mix = [&](uint64_t X) {
+    H = (H ^ X) * 0x9E3779B97F4A7C15ULL;
+    H ^= H >> 29;
+  };
   if (Fn)
     for (const TidExpr::Node &N : Fn->Nodes)
-      Fold = Fold * 31 + uint64_t(N.Imm) * 7 + N.K;
-  // Eight values at most: more overflow hash_combine's 64-byte buffer into
-  // a slower path.
-  int64_t Ids =
-      (IdLo[0] + IdLo[1] + IdLo[2]) * 31 + IdHi[0] + IdHi[1] + IdHi[2];
-  return hash_combine(Const, Coef[0], Coef[1], Coef[2], Size, Fold, VarLo, Ids);
+      Mix(uint64_t(N.Imm) * 7 + N.K);
+  Mix(Const);
+  for (unsigned D = 0; D < 3; ++D) {
+    Mix(Coef[D]);
+    Mix(IdLo[D] * 31 + IdHi[D]);
+  }
+  Mix(Size);
+  Mix(VarLo);
+  return size_t(H);
 }
 
 using IdSpace = ThreadIdSpace;
