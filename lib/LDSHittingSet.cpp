@@ -11,6 +11,7 @@
 #include "LDSHittingSet.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/IntEqClasses.h"
+#include "llvm/ADT/bit.h"
 #include <algorithm>
 #include <cassert>
 
@@ -78,6 +79,24 @@ llvm::ldsbarriers::greedyCover(const std::vector<std::vector<unsigned>> &Sets,
 }
 
 namespace {
+
+/// The number of bits set in both \p A and \p B, without a temporary.
+unsigned countCommon(const BitVector &A, const BitVector &B) {
+  auto WA = A.getData(), WB = B.getData();
+  unsigned N = 0;
+  for (size_t I = 0, E = std::min(WA.size(), WB.size()); I < E; ++I)
+    N += llvm::popcount(WA[I] & WB[I]);
+  return N;
+}
+
+/// The first bit set in both \p A and \p B, or -1.
+int firstCommon(const BitVector &A, const BitVector &B) {
+  auto WA = A.getData(), WB = B.getData();
+  for (size_t I = 0, E = std::min(WA.size(), WB.size()); I < E; ++I)
+    if (uint64_t W = WA[I] & WB[I])
+      return I * sizeof(WA[I]) * 8 + llvm::countr_zero(W);
+  return -1;
+}
 
 /// One connected component of the set/point incidence graph, as bit
 /// matrices: the reductions compare whole rows.
@@ -216,9 +235,8 @@ private:
       for (unsigned S : Sets.set_bits()) {
         if (!Sets.test(S))
           continue;
-        BitVector C = livePoints(S, Points);
-        if (C.count() == 1) {
-          choose(C.find_first(), Sets, Points, Chosen);
+        if (countCommon(SetBits[S], Points) == 1) {
+          choose(firstCommon(SetBits[S], Points), Sets, Points, Chosen);
           Changed = true;
         }
       }
@@ -278,7 +296,7 @@ private:
     // Branch on the set with the fewest points.
     unsigned BranchS = 0, Fewest = ~0u;
     for (unsigned S : Sets.set_bits()) {
-      unsigned N = livePoints(S, Points).count();
+      unsigned N = countCommon(SetBits[S], Points);
       if (N < Fewest) {
         Fewest = N;
         BranchS = S;
@@ -286,17 +304,14 @@ private:
     }
     std::vector<std::pair<unsigned, unsigned>> Options;
     BitVector BranchPts = livePoints(BranchS, Points);
-    for (unsigned Pt : BranchPts.set_bits()) {
-      BitVector H = PtBits[Pt];
-      H &= Sets;
-      Options.push_back({H.count(), Pt});
-    }
+    for (unsigned Pt : BranchPts.set_bits())
+      Options.push_back({countCommon(PtBits[Pt], Sets), Pt});
     std::sort(Options.rbegin(), Options.rend());
     for (auto [Hits, Pt] : Options) {
       BitVector S2 = Sets, P2 = Points;
       std::vector<unsigned> C2 = Chosen;
       choose(Pt, S2, P2, C2);
-      search(S2, P2, C2);
+      search(std::move(S2), std::move(P2), std::move(C2));
       // Later branches need not use this point: the earlier branch
       // explored every cover that does.
       Points.reset(Pt);

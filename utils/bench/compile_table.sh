@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The compile-time table of docs/Benchmarks.rst: generated kernels of N LDS
 # accesses (utils/bench/gen_kernel.py) of several kinds, each compiled once
-# by llc-22 -O2 for gfx942 with the pass in the pipeline and -time-passes,
-# so that the pass and SIInsertWaitcnts are timed in the same run. Columns:
+# by llc-22 -O2 for gfx942 with the pass in the pipeline and -time-trace
+# (microseconds; -time-passes rounds to 0.1 ms), so that the pass and
+# SIInsertWaitcnts are timed in the same run. Columns:
 # kind, N, pass seconds, SIInsertWaitcnts seconds, their ratio, whole llc
 # seconds, peak memory (MB, /usr/bin/time), barriers in the output.
 #
@@ -24,7 +25,7 @@ sizes=${*:-1000 4000 16000}
 kinds=${KINDS:-plain:straight plain,disjoint:straight plain:loops plain,disjoint:loops plain:wide plain,disjoint:wide plain:tiles volatile:straight}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-printf "%-24s %6s %8s %9s %6s %8s %7s %8s\n" kind N pass_s waitcnt_s ratio llc_s peak_MB barriers
+printf "%-24s %6s %9s %9s %6s %8s %7s %8s\n" kind N pass_s waitcnt_s ratio llc_s peak_MB barriers
 for kind in $kinds; do
   flags=() shape=${kind#*:}
   IFS=, read -ra fl <<< "${kind%%:*}"
@@ -35,17 +36,29 @@ for kind in $kinds; do
     for ((r = 0; r < ${REPEAT:-1}; r++)); do
       if ! timeout "${TIMEOUT:-600}" /usr/bin/time -f "%e %M" -o "$tmp/rt.txt" \
           /usr/lib/llvm-22/bin/llc -load="$plugin" -amdgpu-lds-barriers \
-          -time-passes -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 "$tmp/k.ll" \
+          -time-trace -time-trace-granularity=0 \
+          -time-trace-file="$tmp/trace.json" \
+          -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 "$tmp/k.ll" \
           -o "$tmp/k.s" 2> "$tmp/t.txt"; then
         runs=()
         break
       fi
-      pass=$(grep "AMDGPU LDS barrier placement" "$tmp/t.txt" | head -1 | awk '{print $(NF-6)}')
-      wait=$(grep "SI insert wait instructions" "$tmp/t.txt" | head -1 | awk '{print $(NF-6)}')
+      read -r pass wait < <(python3 - "$tmp/trace.json" <<'PY'
+import json, sys
+# Seconds in the two passes' "RunPass" events (microseconds in the trace).
+total = {"AMDGPU LDS barrier placement": 0, "SI insert wait instructions": 0}
+for e in json.load(open(sys.argv[1]))["traceEvents"]:
+    name = e.get("args", {}).get("detail")
+    if e.get("name") == "RunPass" and name in total:
+        total[name] += e["dur"]
+print("%.6f %.6f" % (total["AMDGPU LDS barrier placement"] / 1e6,
+                     total["SI insert wait instructions"] / 1e6))
+PY
+)
       read -r wall kb < "$tmp/rt.txt"
       bar=$(grep -cE '^\s+s_barrier$' "$tmp/k.s" || true)
       ratio=$(python3 -c "print(f'{$pass/$wait:.2f}')")
-      runs+=("$(printf "%-24s %6s %8s %9s %6s %8s %7s %8s" "$kind" "$n" "$pass" \
+      runs+=("$(printf "%-24s %6s %9s %9s %6s %8s %7s %8s" "$kind" "$n" "$pass" \
         "$wait" "$ratio" "$wall" "$((kb / 1024))" "$bar")")
     done
     if [ ${#runs[@]} -eq 0 ]; then
