@@ -507,10 +507,11 @@ llvm::ldsbarriers::computeImmediatePostDominators(const AbstractProgram &P) {
 
 namespace {
 /// The post-dominator tree of a program: LLVM's dominator tree of the
-/// reversed graph, rooted at the virtual exit (computeImmediatePostDominators
-/// reads its immediate dominators). Blocks that cannot reach an exit are not
-/// in it. (A DominatorTreeBase<..., /*IsPostDom=*/true> would root each
-/// region without an exit at a block of its own instead.)
+/// reversed graph, rooted at the virtual exit (the verifier's
+/// computeImmediatePostDominators finds the same tree by another
+/// algorithm). Blocks that cannot reach an exit are not in it. (A
+/// DominatorTreeBase<..., /*IsPostDom=*/true> would root each region without an
+/// exit at a block of its own instead.)
 class PostDominatorTree {
 public:
   explicit PostDominatorTree(const AbstractProgram &P)
