@@ -79,10 +79,6 @@ struct NewSyncEvent {
   }
 };
 
-} // namespace
-
-/// The analysis of one program and augmentation (HazardAnalysis).
-namespace {
 /// What makes accesses alike for the analysis (see HazardAnalyzer), packed
 /// in words: the kind and counter fields, object and variable, begin, size,
 /// thread form.
@@ -102,16 +98,15 @@ struct AccessKeyInfo {
   }
   static unsigned getHashValue(const AccessKey &K) {
     uint64_t H = 0;
-    for (uint64_t X : K.W) {
-      H = (H ^ X) * 0x9E3779B97F4A7C15ULL;
-      H ^= H >> 29;
-    }
+    for (uint64_t X : K.W)
+      H = mixHash(H, X);
     return unsigned(H ^ (H >> 32));
   }
   static bool isEqual(const AccessKey &A, const AccessKey &B) { return A == B; }
 };
 } // namespace
 
+/// The analysis of one program and augmentation (HazardAnalysis).
 class llvm::ldsbarriers::HazardAnalyzer {
 public:
   HazardAnalyzer(const AbstractProgram &P, const AnalysisOptions &Opts,

@@ -397,13 +397,10 @@ void ThreadAddress::canonicalize() {
 
 size_t ThreadAddress::hash() const {
   // Forms of one kernel differ mostly in constants, of the sum or of the
-  // function's nodes: a multiply-xorshift fold of those is enough to tell
-  // them apart (operator== decides), at a fraction of hash_combine's cost.
+  // function's nodes: a fold of those is enough to tell them apart
+  // (operator== decides), at a fraction of hash_combine's cost.
   uint64_t H = 0;
-  auto Mix = [&](uint64_t X) {
-    H = (H ^ X) * 0x9E3779B97F4A7C15ULL;
-    H ^= H >> 29;
-  };
+  auto Mix = [&](uint64_t X) { H = mixHash(H, X); };
   if (Fn)
     for (const TidExpr::Node &N : Fn->Nodes)
       Mix(uint64_t(N.Imm) * 7 + N.K);

@@ -42,6 +42,13 @@ class LoopStageAnalysis;
 constexpr int64_t SmallMagnitude = int64_t(1) << 28;
 /// \p V modulo 2^32 as a signed 32-bit value (LDS addresses are 32-bit).
 inline int64_t wrap32(int64_t V) { return int64_t(int32_t(uint32_t(V))); }
+/// \p H with \p X folded in (multiply-xorshift): cheap hashing of a few
+/// words, for maps whose keys an equality test then decides.
+inline uint64_t mixHash(uint64_t H, uint64_t X) {
+  H = (H ^ X) * 0x9E3779B97F4A7C15ULL;
+  return H ^ (H >> 29);
+}
+
 /// The low \p Width bits of \p V, zero-extended.
 inline uint64_t lowBits(uint64_t V, unsigned Width) {
   return Width >= 64 ? V : V & ((uint64_t(1) << Width) - 1);
