@@ -347,9 +347,6 @@ static bool isScalarBranch(const MachineInstr &MI, const TargetFacts &Facts) {
 
 BranchUniformity Analysis::run() {
   BranchUniformity Result;
-  auto IsScalarBranch = [&](const MachineInstr &MI) {
-    return isScalarBranch(MI, Facts);
-  };
   WaveSize = Facts.getWaveSize();
 
   // The units the function names, and the entry state: SGPR arguments of a
@@ -418,7 +415,7 @@ BranchUniformity Analysis::run() {
       PerWaveBranch[I] = 0;
       ExecAllOnes = false;
       for (const MachineInstr &MI : *Order[I]) {
-        if (IsScalarBranch(MI)) {
+        if (isScalarBranch(MI, Facts)) {
           bool IsVCC = false;
           if (!judge(MI, S, IsVCC))
             PerWaveBranch[I] = 1;
