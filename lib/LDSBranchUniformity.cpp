@@ -59,23 +59,42 @@ int Analysis::addUnit(MCRegUnit U) {
   return D;
 }
 
-ArrayRef<int> Analysis::units(MCRegister Reg) {
+const Analysis::RegInfo &Analysis::reg(MCRegister Reg) {
+  static const RegInfo Unknown;
   if (Reg.id() >= RegSlot.size())
-    return {};
+    return Unknown;
   int &Slot = RegSlot[Reg.id()];
   if (Slot < 0) {
     Slot = RegUnits.size();
-    SmallVector<int, 4> Units;
-    for (MCRegUnit U : TRI.regunits(Reg))
-      Units.push_back(addUnit(U));
-    RegUnits.emplace_back(Reg.id(), std::move(Units));
+    RegInfo RI;
+    RI.Reg = Reg.id();
+    for (MCRegUnit U : TRI.regunits(Reg)) {
+      int D = addUnit(U);
+      RI.Units.push_back(D);
+      UnitKind K = Kinds[D];
+      RI.AllTracked &= K == UnitKind::Scalar || K == UnitKind::Vector;
+      RI.AnyVector |= K == UnitKind::Vector;
+      RI.AnyExec |= K == UnitKind::Exec;
+      RI.AnySCC |= IsSCC[D];
+      RI.AnyData |= K == UnitKind::Scalar || K == UnitKind::Wave;
+    }
+    RegUnits.push_back(std::move(RI));
   }
-  return RegUnits[Slot].second;
+  return RegUnits[Slot];
 }
 
 Val Analysis::read(const State &S, MCRegister Reg) {
+  const RegInfo &RI = reg(Reg);
+  // Units that all hold one value (the halves of most registers): that
+  // value, which is their join.
+  if (RI.AllTracked && !RI.Units.empty()) {
+    Val First = S.Units[RI.Units.front()];
+    if (llvm::all_of(drop_begin(RI.Units),
+                     [&](int U) { return S.Units[U] == First; }))
+      return First;
+  }
   std::optional<Val> V;
-  for (int U : units(Reg)) {
+  for (int U : RI.Units) {
     switch (Kinds[U]) {
     case UnitKind::Exec:
       Val::accumulate(V, ExecValue);

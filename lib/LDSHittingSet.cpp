@@ -9,8 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "LDSHittingSet.h"
-#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/IntEqClasses.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/bit.h"
 #include <algorithm>
 #include <cassert>
@@ -42,15 +42,20 @@ std::vector<unsigned>
 llvm::ldsbarriers::greedyCover(const std::vector<std::vector<unsigned>> &Sets,
                                const std::vector<double> &Cost) {
   unsigned NP = Cost.size();
-  // Remaining[Pt]: the sets not yet hit that Pt hits.
-  std::vector<std::vector<unsigned>> PtSets(NP);
-  std::vector<unsigned> Remaining(NP, 0);
-  for (unsigned S = 0; S < Sets.size(); ++S)
-    for (unsigned Pt : Sets[S]) {
-      PtSets[Pt].push_back(S);
+  // The sets each point hits, as one array in point order: PtSets[Begin[Pt]
+  // .. Begin[Pt + 1]). Remaining[Pt]: how many of them are not hit yet.
+  std::vector<unsigned> Begin(NP + 1, 0), Remaining(NP, 0);
+  for (const std::vector<unsigned> &Set : Sets)
+    for (unsigned Pt : Set)
       ++Remaining[Pt];
-    }
+  for (unsigned Pt = 0; Pt < NP; ++Pt)
+    Begin[Pt + 1] = Begin[Pt] + Remaining[Pt];
+  std::vector<unsigned> PtSets(Begin[NP]), Fill(Begin.begin(), Begin.end() - 1);
+  for (unsigned S = 0; S < Sets.size(); ++S)
+    for (unsigned Pt : Sets[S])
+      PtSets[Fill[Pt]++] = S;
   std::vector<std::pair<unsigned, unsigned>> Order;
+  Order.reserve(Sets.size());
   for (unsigned S = 0; S < Sets.size(); ++S) {
     assert(!Sets[S].empty() && "set without a point");
     Order.push_back({*std::max_element(Sets[S].begin(), Sets[S].end()), S});
@@ -67,7 +72,8 @@ llvm::ldsbarriers::greedyCover(const std::vector<std::vector<unsigned>> &Sets,
           (Remaining[Pt] == Remaining[Best] && Cost[Pt] <= Cost[Best]))
         Best = Pt;
     Chosen.push_back(Best);
-    for (unsigned V : PtSets[Best]) {
+    for (unsigned I = Begin[Best]; I < Begin[Best + 1]; ++I) {
+      unsigned V = PtSets[I];
       if (Hit[V])
         continue;
       Hit[V] = 1;
@@ -80,45 +86,93 @@ llvm::ldsbarriers::greedyCover(const std::vector<std::vector<unsigned>> &Sets,
 
 namespace {
 
-/// The number of bits set in both \p A and \p B, without a temporary.
-unsigned countCommon(const BitVector &A, const BitVector &B) {
-  auto WA = A.getData(), WB = B.getData();
+/// A row of bits (a set of sets or of points), inline up to 256 bits: the
+/// search copies two of them per node.
+using Row = SmallVector<uint64_t, 4>;
+
+unsigned wordsFor(unsigned Bits) { return (Bits + 63) / 64; }
+
+bool testBit(const uint64_t *R, unsigned I) {
+  return R[I / 64] >> (I % 64) & 1;
+}
+void resetBit(uint64_t *R, unsigned I) {
+  R[I / 64] &= ~(uint64_t(1) << (I % 64));
+}
+
+/// The first bit set in \p R (\p W words) at \p From or after, or -1: the
+/// set bits are walked with it while the row changes under the walk.
+int nextBit(const uint64_t *R, unsigned W, unsigned From) {
+  unsigned I = From / 64;
+  if (I >= W)
+    return -1;
+  uint64_t Word = R[I] & (~uint64_t(0) << (From % 64));
+  while (!Word) {
+    if (++I == W)
+      return -1;
+    Word = R[I];
+  }
+  return I * 64 + llvm::countr_zero(Word);
+}
+
+bool anyBit(const uint64_t *R, unsigned W) {
+  for (unsigned I = 0; I < W; ++I)
+    if (R[I])
+      return true;
+  return false;
+}
+
+/// The number of bits set in both \p A and \p B.
+unsigned countCommon(const uint64_t *A, const uint64_t *B, unsigned W) {
   unsigned N = 0;
-  for (size_t I = 0, E = std::min(WA.size(), WB.size()); I < E; ++I)
-    N += llvm::popcount(WA[I] & WB[I]);
+  for (unsigned I = 0; I < W; ++I)
+    N += llvm::popcount(A[I] & B[I]);
   return N;
 }
 
 /// The first bit set in both \p A and \p B, or -1.
-int firstCommon(const BitVector &A, const BitVector &B) {
-  auto WA = A.getData(), WB = B.getData();
-  for (size_t I = 0, E = std::min(WA.size(), WB.size()); I < E; ++I)
-    if (uint64_t W = WA[I] & WB[I])
-      return I * sizeof(WA[I]) * 8 + llvm::countr_zero(W);
+int firstCommon(const uint64_t *A, const uint64_t *B, unsigned W) {
+  for (unsigned I = 0; I < W; ++I)
+    if (uint64_t Word = A[I] & B[I])
+      return I * 64 + llvm::countr_zero(Word);
   return -1;
 }
 
-/// One connected component of the set/point incidence graph, as bit
-/// matrices: the reductions compare whole rows.
+bool anyCommon(const uint64_t *A, const uint64_t *B, unsigned W) {
+  for (unsigned I = 0; I < W; ++I)
+    if (A[I] & B[I])
+      return true;
+  return false;
+}
+
+/// Whether every bit of \p A is set in \p B.
+bool isSubset(const uint64_t *A, const uint64_t *B, unsigned W) {
+  for (unsigned I = 0; I < W; ++I)
+    if (A[I] & ~B[I])
+      return false;
+  return true;
+}
+
+/// One connected component of the set/point incidence graph, as two bit
+/// matrices in flat arrays (a row per set over the points, a row per point
+/// over the sets): the reductions compare whole rows.
 class HittingSetSolver {
 public:
   HittingSetSolver(const std::vector<std::vector<unsigned>> &SetPoints,
                    std::vector<double> PointCost, unsigned Budget)
-      : NS(SetPoints.size()), NP(PointCost.size()), Cost(std::move(PointCost)),
-        Budget(Budget) {
-    SetBits.assign(NS, BitVector(NP));
-    PtBits.assign(NP, BitVector(NS));
+      : NS(SetPoints.size()), NP(PointCost.size()), SW(wordsFor(NS)),
+        PW(wordsFor(NP)), SetBits(size_t(NS) * PW), PtBits(size_t(NP) * SW),
+        Cost(std::move(PointCost)), Budget(Budget) {
     for (unsigned S = 0; S < NS; ++S)
       for (unsigned Pt : SetPoints[S]) {
-        SetBits[S].set(Pt);
-        PtBits[Pt].set(S);
+        setPoints(S)[Pt / 64] |= uint64_t(1) << (Pt % 64);
+        ptSets(Pt)[S / 64] |= uint64_t(1) << (S % 64);
       }
   }
 
   /// Returns the chosen points; sets Optimal when the search finished
   /// within its budget.
   std::vector<unsigned> solve(bool &Optimal) {
-    BitVector Sets(NS, true), Points(NP, true);
+    Row Sets = allOnes(NS), Points = allOnes(NP);
     Best = greedy(Sets, Points, {});
     BestScore = score(Best);
     std::vector<unsigned> Chosen;
@@ -131,6 +185,19 @@ public:
   unsigned nodes() const { return Nodes; }
 
 private:
+  static Row allOnes(unsigned N) {
+    Row R(wordsFor(N), ~uint64_t(0));
+    if (N % 64)
+      R.back() = (uint64_t(1) << (N % 64)) - 1;
+    return R;
+  }
+  const uint64_t *setPoints(unsigned S) const {
+    return &SetBits[size_t(S) * PW];
+  }
+  uint64_t *setPoints(unsigned S) { return &SetBits[size_t(S) * PW]; }
+  const uint64_t *ptSets(unsigned Pt) const { return &PtBits[size_t(Pt) * SW]; }
+  uint64_t *ptSets(unsigned Pt) { return &PtBits[size_t(Pt) * SW]; }
+
   Score score(const std::vector<unsigned> &S) const {
     Score R;
     R.Count = S.size();
@@ -139,59 +206,75 @@ private:
     return R;
   }
 
-  /// The live points of set \p S.
-  BitVector livePoints(unsigned S, const BitVector &Points) const {
-    BitVector C = SetBits[S];
-    C &= Points;
-    return C;
-  }
-
   /// \p Chosen, then greedyCover on the live sets and points.
-  std::vector<unsigned> greedy(const BitVector &Sets, const BitVector &Points,
+  std::vector<unsigned> greedy(const Row &Sets, const Row &Points,
                                std::vector<unsigned> Chosen) const {
     std::vector<std::vector<unsigned>> Live;
-    for (unsigned S : Sets.set_bits()) {
-      BitVector C = livePoints(S, Points);
-      Live.emplace_back(C.set_bits_begin(), C.set_bits_end());
+    for (int S = nextBit(Sets.data(), SW, 0); S >= 0;
+         S = nextBit(Sets.data(), SW, S + 1)) {
+      std::vector<unsigned> &L = Live.emplace_back();
+      const uint64_t *SP = setPoints(S);
+      for (unsigned I = 0; I < PW; ++I)
+        for (uint64_t Word = SP[I] & Points[I]; Word; Word &= Word - 1)
+          L.push_back(I * 64 + llvm::countr_zero(Word));
     }
     for (unsigned Pt : greedyCover(Live, Cost))
       Chosen.push_back(Pt);
     return Chosen;
   }
 
-  void choose(unsigned Pt, BitVector &Sets, BitVector &Points,
+  void choose(unsigned Pt, Row &Sets, Row &Points,
               std::vector<unsigned> &Chosen) const {
     Chosen.push_back(Pt);
-    Sets.reset(PtBits[Pt]);
-    Points.reset(Pt);
+    const uint64_t *Hits = ptSets(Pt);
+    for (unsigned I = 0; I < SW; ++I)
+      Sets[I] &= ~Hits[I];
+    resetBit(Points.data(), Pt);
+  }
+
+  /// The rows \p Of (one per live member of \p Live, \p W words each)
+  /// masked by \p Mask into Scratch, with their bit counts in Counts.
+  template <typename RowOf>
+  void maskedRows(const Row &Live, unsigned LW, RowOf Of, const Row &Mask,
+                  unsigned W) const {
+    Members.clear();
+    Scratch.clear();
+    Counts.clear();
+    for (int M = nextBit(Live.data(), LW, 0); M >= 0;
+         M = nextBit(Live.data(), LW, M + 1)) {
+      Members.push_back(M);
+      const uint64_t *R = Of(M);
+      unsigned N = 0;
+      for (unsigned I = 0; I < W; ++I) {
+        Scratch.push_back(R[I] & Mask[I]);
+        N += llvm::popcount(Scratch.back());
+      }
+      Counts.push_back(N);
+    }
   }
 
   /// Dominated points: hits a subset of another point's sets at no lower
   /// cost. Among equals the later point stays.
-  bool dropDominatedPoints(const BitVector &Sets, BitVector &Points) const {
+  bool dropDominatedPoints(const Row &Sets, Row &Points) const {
     bool Changed = false;
-    std::vector<unsigned> Live(Points.set_bits_begin(), Points.set_bits_end());
-    std::vector<BitVector> Hits;
-    std::vector<unsigned> Count;
-    for (unsigned Pt : Live) {
-      BitVector H = PtBits[Pt];
-      H &= Sets;
-      Count.push_back(H.count());
-      Hits.push_back(std::move(H));
-    }
-    for (unsigned I = 0; I < Live.size(); ++I) {
-      for (unsigned J = 0; J < Live.size(); ++J) {
+    maskedRows(Points, PW, [&](unsigned Pt) { return ptSets(Pt); }, Sets, SW);
+    for (unsigned I = 0; I < Members.size(); ++I) {
+      const uint64_t *HI = &Scratch[size_t(I) * SW];
+      for (unsigned J = 0; J < Members.size(); ++J) {
         // A subset has no more elements (a cheap test first).
-        if (I == J || Count[I] > Count[J] || !Points.test(Live[J]))
+        if (I == J || Counts[I] > Counts[J] ||
+            !testBit(Points.data(), Members[J]))
           continue;
-        if (Cost[Live[J]] > Cost[Live[I]])
+        if (Cost[Members[J]] > Cost[Members[I]])
           continue;
-        if (Hits[I].test(Hits[J]))
-          continue; // Not a subset.
-        bool Equal = Hits[I] == Hits[J] && Cost[Live[J]] == Cost[Live[I]];
+        const uint64_t *HJ = &Scratch[size_t(J) * SW];
+        if (!isSubset(HI, HJ, SW))
+          continue;
+        bool Equal =
+            Counts[I] == Counts[J] && Cost[Members[J]] == Cost[Members[I]];
         if (Equal && J < I)
           continue; // Keep the later one of two equals.
-        Points.reset(Live[I]);
+        resetBit(Points.data(), Members[I]);
         Changed = true;
         break;
       }
@@ -201,24 +284,21 @@ private:
 
   /// Dominated sets: a set whose points include all points of another set
   /// is hit whenever that one is.
-  bool dropDominatedSets(BitVector &Sets, const BitVector &Points) const {
+  bool dropDominatedSets(Row &Sets, const Row &Points) const {
     bool Changed = false;
-    std::vector<unsigned> Live(Sets.set_bits_begin(), Sets.set_bits_end());
-    std::vector<BitVector> Pts;
-    std::vector<unsigned> Count;
-    for (unsigned S : Live) {
-      Pts.push_back(livePoints(S, Points));
-      Count.push_back(Pts.back().count());
-    }
-    for (unsigned I = 0; I < Live.size(); ++I) {
-      for (unsigned J = 0; J < Live.size(); ++J) {
-        if (I == J || Count[J] > Count[I] || !Sets.test(Live[J]))
+    maskedRows(Sets, SW, [&](unsigned S) { return setPoints(S); }, Points, PW);
+    for (unsigned I = 0; I < Members.size(); ++I) {
+      const uint64_t *PI = &Scratch[size_t(I) * PW];
+      for (unsigned J = 0; J < Members.size(); ++J) {
+        if (I == J || Counts[J] > Counts[I] ||
+            !testBit(Sets.data(), Members[J]))
           continue;
-        if (Pts[J].test(Pts[I]))
+        const uint64_t *PJ = &Scratch[size_t(J) * PW];
+        if (!isSubset(PJ, PI, PW))
           continue; // J's points are not a subset of I's.
-        if (Pts[I] == Pts[J] && J > I)
+        if (Counts[I] == Counts[J] && J > I)
           continue; // Keep the first of two equals.
-        Sets.reset(Live[I]);
+        resetBit(Sets.data(), Members[I]);
         Changed = true;
         break;
       }
@@ -227,23 +307,23 @@ private:
   }
 
   /// Applies the reduction rules until none applies.
-  void reduce(BitVector &Sets, BitVector &Points,
-              std::vector<unsigned> &Chosen) const {
-    for (bool Changed = true; Changed && Sets.any();) {
+  void reduce(Row &Sets, Row &Points, std::vector<unsigned> &Chosen) const {
+    for (bool Changed = true; Changed && anyBit(Sets.data(), SW);) {
       Changed = false;
       // Forced points.
-      for (unsigned S : Sets.set_bits()) {
-        if (!Sets.test(S))
-          continue;
-        if (countCommon(SetBits[S], Points) == 1) {
-          choose(firstCommon(SetBits[S], Points), Sets, Points, Chosen);
+      for (int S = nextBit(Sets.data(), SW, 0); S >= 0;
+           S = nextBit(Sets.data(), SW, S + 1)) {
+        if (countCommon(setPoints(S), Points.data(), PW) == 1) {
+          choose(firstCommon(setPoints(S), Points.data(), PW), Sets, Points,
+                 Chosen);
           Changed = true;
         }
       }
       // Points that hit nothing are useless.
-      for (unsigned Pt : Points.set_bits())
-        if (!PtBits[Pt].anyCommon(Sets))
-          Points.reset(Pt);
+      for (int Pt = nextBit(Points.data(), PW, 0); Pt >= 0;
+           Pt = nextBit(Points.data(), PW, Pt + 1))
+        if (!anyCommon(ptSets(Pt), Sets.data(), SW))
+          resetBit(Points.data(), Pt);
       Changed |= dropDominatedPoints(Sets, Points);
       Changed |= dropDominatedSets(Sets, Points);
     }
@@ -251,20 +331,27 @@ private:
 
   /// Sets with pairwise disjoint point sets each need their own point,
   /// costing at least their cheapest one.
-  Score lowerBound(const BitVector &Sets, const BitVector &Points) const {
-    BitVector Used(NP);
+  Score lowerBound(const Row &Sets, const Row &Points) const {
+    Row Used(PW, 0), C(PW, 0);
     Score LB;
     LB.Count = 0;
-    for (unsigned S : Sets.set_bits()) {
-      BitVector C = livePoints(S, Points);
-      if (C.anyCommon(Used))
+    for (int S = nextBit(Sets.data(), SW, 0); S >= 0;
+         S = nextBit(Sets.data(), SW, S + 1)) {
+      const uint64_t *SP = setPoints(S);
+      for (unsigned I = 0; I < PW; ++I)
+        C[I] = SP[I] & Points[I];
+      if (anyCommon(C.data(), Used.data(), PW))
         continue;
-      Used |= C;
-      ++LB.Count;
       double Min = -1;
-      for (unsigned Pt : C.set_bits())
-        if (Min < 0 || Cost[Pt] < Min)
-          Min = Cost[Pt];
+      for (unsigned I = 0; I < PW; ++I) {
+        Used[I] |= C[I];
+        for (uint64_t Word = C[I]; Word; Word &= Word - 1) {
+          double PtCost = Cost[I * 64 + llvm::countr_zero(Word)];
+          if (Min < 0 || PtCost < Min)
+            Min = PtCost;
+        }
+      }
+      ++LB.Count;
       LB.Cost += std::max(Min, 0.0);
     }
     return LB;
@@ -278,11 +365,11 @@ private:
     }
   }
 
-  void search(BitVector Sets, BitVector Points, std::vector<unsigned> Chosen) {
+  void search(Row Sets, Row Points, std::vector<unsigned> Chosen) {
     ++Nodes;
     reduce(Sets, Points, Chosen);
     Score Now = score(Chosen);
-    if (Sets.none())
+    if (!anyBit(Sets.data(), SW))
       return offer(std::move(Chosen), Now);
     Score LB = lowerBound(Sets, Points);
     Score Bound{Now.Count + LB.Count, Now.Cost + LB.Cost};
@@ -295,36 +382,45 @@ private:
     }
     // Branch on the set with the fewest points.
     unsigned BranchS = 0, Fewest = ~0u;
-    for (unsigned S : Sets.set_bits()) {
-      unsigned N = countCommon(SetBits[S], Points);
+    for (int S = nextBit(Sets.data(), SW, 0); S >= 0;
+         S = nextBit(Sets.data(), SW, S + 1)) {
+      unsigned N = countCommon(setPoints(S), Points.data(), PW);
       if (N < Fewest) {
         Fewest = N;
         BranchS = S;
       }
     }
     std::vector<std::pair<unsigned, unsigned>> Options;
-    BitVector BranchPts = livePoints(BranchS, Points);
-    for (unsigned Pt : BranchPts.set_bits())
-      Options.push_back({countCommon(PtBits[Pt], Sets), Pt});
+    const uint64_t *SP = setPoints(BranchS);
+    for (unsigned I = 0; I < PW; ++I)
+      for (uint64_t Word = SP[I] & Points[I]; Word; Word &= Word - 1) {
+        unsigned Pt = I * 64 + llvm::countr_zero(Word);
+        Options.push_back({countCommon(ptSets(Pt), Sets.data(), SW), Pt});
+      }
     std::sort(Options.rbegin(), Options.rend());
     for (auto [Hits, Pt] : Options) {
-      BitVector S2 = Sets, P2 = Points;
+      Row S2 = Sets, P2 = Points;
       std::vector<unsigned> C2 = Chosen;
       choose(Pt, S2, P2, C2);
       search(std::move(S2), std::move(P2), std::move(C2));
       // Later branches need not use this point: the earlier branch
       // explored every cover that does.
-      Points.reset(Pt);
+      resetBit(Points.data(), Pt);
     }
   }
 
   unsigned NS, NP;
-  std::vector<BitVector> SetBits, PtBits;
+  /// Words of a row over the sets, over the points.
+  unsigned SW, PW;
+  std::vector<uint64_t> SetBits, PtBits;
   std::vector<double> Cost;
   unsigned Budget;
   unsigned Nodes = 0;
   std::vector<unsigned> Best;
   Score BestScore;
+  /// Scratch of the dominance reductions (maskedRows), kept across nodes.
+  mutable std::vector<unsigned> Members, Counts;
+  mutable std::vector<uint64_t> Scratch;
 };
 
 } // namespace
@@ -356,6 +452,21 @@ HittingSet llvm::ldsbarriers::solveHittingSet(
   for (const std::vector<unsigned> &Members : Groups) {
     if (Members.empty())
       continue; // Empty sets, which no point hits, are classes of their own.
+    // One set (most components): its cheapest point, the last of equals,
+    // as the search would find in its one node, without numbering points
+    // (a set too large for the search goes the general way).
+    if (Members.size() == 1 &&
+        Sets[Members.front()].size() <= HittingSetLargeComponent) {
+      const std::vector<unsigned> &Only = Sets[Members.front()];
+      unsigned Pick = Only.front();
+      for (unsigned G : Only)
+        if (Cost[G] < Cost[Pick] || (Cost[G] == Cost[Pick] && G > Pick))
+          Pick = G;
+      Result.Points.push_back(Pick);
+      Result.Optimal &= NodesLeft >= 1;
+      NodesLeft -= std::min(NodesLeft, 1u);
+      continue;
+    }
     // Local numbering of the component's points, in program order (the
     // sets repeat points a lot: sort the distinct ones only, and translate
     // through an array, not a search).
@@ -386,18 +497,6 @@ HittingSet llvm::ldsbarriers::solveHittingSet(
       for (unsigned L : greedyCover(SetPts, Costs))
         Result.Points.push_back(LocalToGlobal[L]);
       Result.Optimal = false;
-      continue;
-    }
-    // One set (most components): its cheapest point, the last of equals,
-    // as the search would find in its one node, without its bit matrices.
-    if (SetPts.size() == 1) {
-      std::vector<unsigned> &Only = SetPts.front();
-      std::sort(Only.begin(), Only.end());
-      Only.erase(std::unique(Only.begin(), Only.end()), Only.end());
-      for (unsigned L : greedyCover(SetPts, Costs))
-        Result.Points.push_back(LocalToGlobal[L]);
-      Result.Optimal &= NodesLeft >= 1;
-      NodesLeft -= std::min(NodesLeft, 1u);
       continue;
     }
     // The node budget is shared by all components.

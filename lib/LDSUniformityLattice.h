@@ -190,8 +190,17 @@ public:
   BranchUniformity run();
 
 private:
-  /// Dense indices of the units of \p Reg (tracked or pinned).
-  ArrayRef<int> units(MCRegister Reg);
+  /// A register's units (dense indices, tracked or pinned) and what kinds
+  /// they are, named once: every operand of every pass reads them.
+  struct RegInfo {
+    unsigned Reg = 0;
+    SmallVector<int, 4> Units;
+    bool AllTracked = true; // Every unit Scalar or Vector: in the state.
+    bool AnyVector = false, AnyExec = false, AnySCC = false;
+    bool AnyData = false; // A Scalar or Wave unit: data, not a lane mask.
+  };
+  const RegInfo &reg(MCRegister Reg);
+  ArrayRef<int> units(MCRegister Reg) { return reg(Reg).Units; }
   int addUnit(MCRegUnit U);
   Val read(const State &S, MCRegister Reg);
   Val operandValue(const State &S, const MachineOperand &MO);
@@ -236,10 +245,9 @@ private:
   std::vector<int> DenseOf;
   std::vector<UnitKind> Kinds;
   std::vector<bool> SGPRUnit, IsSCC;
-  /// The registers named so far with their units' dense indices, and each
-  /// register's position in that list (-1: not named yet), read for every
-  /// operand.
-  std::vector<std::pair<unsigned, SmallVector<int, 4>>> RegUnits;
+  /// The registers named so far, and each register's position in that
+  /// list (-1: not named yet).
+  std::vector<RegInfo> RegUnits;
   std::vector<int> RegSlot;
   DenseMap<unsigned, bool> WholeMask;
   DenseMap<std::pair<unsigned, unsigned>, bool> MaskOperand;

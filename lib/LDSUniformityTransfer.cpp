@@ -25,12 +25,9 @@ void Analysis::transferVector(const MachineInstr &MI, State &S) {
       // EXEC masks lanes and is not data; MODE is Uniform; VCC is a lane
       // mask (V_CNDMASK_B32_e32, carries, V_DIV_FMAS); M0 is a scalar.
       MCRegister R = MO.getReg().asMCReg();
-      Val V = read(S, R);
-      bool Data = false;
-      for (int U : units(R))
-        Data |= Kinds[U] == UnitKind::Scalar || Kinds[U] == UnitKind::Wave;
-      if (!Data)
+      if (!reg(R).AnyData)
         continue;
+      Val V = read(S, R);
       Level L =
           StringRef(TRI.getName(R)).starts_with("VCC") ? maskLevel(V) : V.n();
       PerLaneInputs = std::max(PerLaneInputs, L);
@@ -45,10 +42,7 @@ void Analysis::transferVector(const MachineInstr &MI, State &S) {
     if (!MO.isReg() || !MO.isDef() || !MO.getReg())
       continue;
     MCRegister R = MO.getReg().asMCReg();
-    bool Vector = false;
-    for (int U : units(R))
-      Vector |= Kinds[U] == UnitKind::Vector;
-    if (Vector)
+    if (reg(R).AnyVector)
       write(S, R, Val::make(PerLaneInputs, PerLaneInputs, false));
     else // A lane mask: 0 for inactive lanes, so Sub.
       write(S, R, Val::make(PerWave, PerLaneInputs, true, siteTag(MI)));
@@ -62,9 +56,9 @@ void Analysis::transferCall(const MachineInstr &MI, State &S) {
       write(S, MO.getReg().asMCReg(), Top);
     // Clobbered registers: the ones the mask does not preserve.
     if (MO.isRegMask())
-      for (auto &[Reg, Units] : RegUnits)
-        if (MO.clobbersPhysReg(MCRegister(Reg)))
-          for (int U : Units)
+      for (const RegInfo &RI : RegUnits)
+        if (MO.clobbersPhysReg(MCRegister(RI.Reg)))
+          for (int U : RI.Units)
             if (Kinds[U] == UnitKind::Scalar || Kinds[U] == UnitKind::Vector)
               S.Units[U] = Top;
   }
@@ -76,10 +70,7 @@ Operands Analysis::gatherOperands(const MachineInstr &MI, const State &S) {
     if (MO.isReg() && (!MO.isUse() || !MO.getReg()))
       continue;
     if (MO.isReg() && MO.isImplicit()) {
-      bool Masking = false;
-      for (int U : units(MO.getReg().asMCReg()))
-        Masking |= Kinds[U] == UnitKind::Exec;
-      if (Masking)
+      if (reg(MO.getReg().asMCReg()).AnyExec)
         continue;
     } else if (MO.isReg() || MO.isImm()) {
       Ops.Sources.push_back(&MO);
@@ -215,12 +206,8 @@ void Analysis::writeResults(const MachineInstr &MI, State &S, ValueRole Role,
     if (!MO.isReg() || !MO.isDef() || !MO.getReg())
       continue;
     MCRegister R = MO.getReg().asMCReg();
-    bool IsVector = false, SCCDef = false, ExecDef = false;
-    for (int U : units(R)) {
-      IsVector |= Kinds[U] == UnitKind::Vector;
-      SCCDef |= IsSCC[U];
-      ExecDef |= Kinds[U] == UnitKind::Exec;
-    }
+    const RegInfo &RI = reg(R);
+    bool IsVector = RI.AnyVector, SCCDef = RI.AnySCC, ExecDef = RI.AnyExec;
     if (ExecDef) {
       // All lanes on (whole-wave mode around spills) or some other mask.
       bool AllOn = !Ops.Sources.empty() && Ops.Sources.front()->isImm() &&

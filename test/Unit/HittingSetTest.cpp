@@ -139,6 +139,33 @@ TEST(HittingSet, GreedyIsMinimalOnIntervals) {
   }
 }
 
+TEST(HittingSet, ExactSearchIsMinimalOnLongIntervals) {
+  // One component of up to 150 intervals over up to 220 points: bit rows of
+  // several words. On intervals of equal costs the greedy is minimal; the
+  // exact search (its reductions, and branching where intervals nest) must
+  // find as few points, and a cover.
+  std::mt19937 Rng(5);
+  for (unsigned Iter = 0; Iter < 60; ++Iter) {
+    unsigned NP = 70 + Rng() % 150, NS = 70 + Rng() % 80;
+    Sets S;
+    // A chain of overlapping intervals keeps them in one component.
+    for (unsigned Lo = 0; Lo + 4 < NP && S.size() < NS; Lo += 1 + Rng() % 3) {
+      unsigned Hi = std::min(NP - 1, Lo + 2 + unsigned(Rng() % 6));
+      std::vector<unsigned> Set;
+      for (unsigned Pt = Lo; Pt <= Hi; ++Pt)
+        Set.push_back(Pt);
+      S.push_back(Set);
+    }
+    ASSERT_LE(uint64_t(S.size()) * NP, HittingSetLargeComponent);
+    std::vector<double> Cost(NP, 1.0);
+    HittingSet HS = solveHittingSet(S, Cost, /*Budget=*/100000);
+    EXPECT_TRUE(HS.Optimal) << "iteration " << Iter;
+    ASSERT_TRUE(hitsAll(S, HS.Points)) << "iteration " << Iter;
+    EXPECT_EQ(HS.Points.size(), greedyCover(S, Cost).size())
+        << "iteration " << Iter;
+  }
+}
+
 TEST(HittingSet, LargeComponentsTakeTheGreedy) {
   // 400 overlapping intervals of 400 points: one component beyond the bit
   // matrices of the exact search.
