@@ -229,10 +229,14 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
     return Emitter != nullptr;
   };
 
+  AnalysisOptions AOpts;
+  wawPolicy(EnableWAW, AOpts.WAW, AOpts.AsyncWAW);
+  AOpts.MinimalWindows = true;
   std::optional<NamedRegionTimer> Phase;
   startPhase(Phase, "model", "Access model");
   std::optional<LDSAccessModel> ModelStorage;
-  ModelStorage.emplace(MF, Facts, &MBFI, TrustScalarBranches, threadAnalysis());
+  ModelStorage.emplace(MF, Facts, &MBFI, TrustScalarBranches, threadAnalysis(),
+                       /*Earlier=*/nullptr, &AOpts);
   Phase.reset();
   if (!ModelStorage->unmodeledBarriers().empty()) {
     for (const auto &U : ModelStorage->unmodeledBarriers())
@@ -254,7 +258,7 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
     Stripped = true;
     startPhase(Phase, "model", "Access model");
     ModelStorage.emplace(MF, Facts, &MBFI, TrustScalarBranches,
-                         threadAnalysis());
+                         threadAnalysis(), /*Earlier=*/nullptr, &AOpts);
     Phase.reset();
   }
   LDSAccessModel &Model = *ModelStorage;
@@ -273,9 +277,6 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   assert(P.validate().empty() && "builder made an invalid program");
   if (Facts.hasSplitBarriers() && !splitBarriersAlternate(F, Model))
     return false;
-  AnalysisOptions AOpts;
-  wawPolicy(EnableWAW, AOpts.WAW, AOpts.AsyncWAW);
-  AOpts.MinimalWindows = true;
   PlacementOptions POpts;
   POpts.SearchBudget = SearchBudget;
   POpts.Strategy = Strategy;

@@ -205,6 +205,13 @@ struct AbstractProgram {
   /// iteration on every edge.
   std::vector<std::vector<uint8_t>> StageInside;
   std::vector<int> StageHeader;
+  /// Set by the builder once the events are final: per access, in block
+  /// and event order, whether it meets no access of the function
+  /// (accessesMeetingNone) when write-after-write counts as SilentWAW and
+  /// SilentAsyncWAW say. The hazard analysis under that policy takes them
+  /// from here instead of testing again. Empty: not known.
+  std::vector<uint8_t> SilentAccesses;
+  bool SilentWAW = false, SilentAsyncWAW = false;
 
   const Event &event(EventRef R) const {
     return Blocks[R.Block].Events[R.Index];

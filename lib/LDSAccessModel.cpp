@@ -11,6 +11,7 @@
 #include "AMDGPULDSBarriersCommon.h"
 #include "LDSBranchUniformity.h"
 #include "LDSDecidedBranches.h"
+#include "LDSHazardAnalysis.h"
 #include "llvm/Analysis/ScopedNoAliasAA.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/CodeGen/MachineBlockFrequencyInfo.h"
@@ -32,7 +33,8 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
                                const MachineBlockFrequencyInfo *MBFI,
                                bool TrustScalarBranches,
                                ThreadAnalysisMode ThreadAnalysis,
-                               const LDSAccessModel *Earlier)
+                               const LDSAccessModel *Earlier,
+                               const AnalysisOptions *Hazards)
     : Facts(Facts), ThreadAnalysis(ThreadAnalysis) {
   Program.ThreadForms.emplace_back(); // Index 0: no form.
   if (Earlier && ThreadAnalysis != ThreadAnalysisMode::Off) {
@@ -52,15 +54,6 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
     Program.StageInside = Earlier->Program.StageInside;
     Program.StageHeader = Earlier->Program.StageHeader;
   }
-  if (Earlier) {
-    PerWaveBranches = Earlier->PerWaveBranches;
-  } else if (!TrustScalarBranches) {
-    std::optional<NamedRegionTimer> T;
-    startPhase(T, "uniformity", "Branch uniformity (in the model)");
-    BranchUniformity BU = analyzeBranchUniformity(MF, Facts);
-    PerWaveBranches = std::move(BU.PerWave);
-    UniformVCCBranches = BU.UniformVCCBranches;
-  }
   DenseMap<const MachineBasicBlock *, unsigned> Index;
   for (MachineBasicBlock &MBB : MF) {
     Index[&MBB] = Blocks.size();
@@ -75,7 +68,6 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
       AB.Succs.push_back(Index[S]);
     if (MBFI)
       AB.Freq = MBFI->getBlockFreqRelativeToEntryBlock(&MBB);
-    AB.DivergentBranch = PerWaveBranches.contains(&MBB);
     for (MachineInstr &MI : MBB) {
       if (MI.isTerminator() &&
           Facts.classify(MI.getOpcode()).Role == OpcodeRole::ExecBranch)
@@ -108,6 +100,12 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
       llvm::erase_if(AB.Events,
                      [](const Event &E) { return E.Kind == Event::Tick; });
 
+  if (Earlier)
+    PerWaveBranches = Earlier->PerWaveBranches;
+  else if (!TrustScalarBranches)
+    judgeScalarBranches(MF, Hazards);
+  for (unsigned B = 0; B < Blocks.size(); ++B)
+    Program.Blocks[B].DivergentBranch |= PerWaveBranches.contains(Blocks[B]);
   markDivergenceWithoutDecidedEdges(MF);
   // A function that is not a kernel gets no barrier: a call site may be
   // under a divergent branch or between the caller's own signal and wait,
@@ -119,6 +117,40 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
         BB.NoBarrier = true;
         BB.DivergenceSource = Block::NotAKernel;
       }
+}
+
+/// Which scalar branches some waves may take differently: the uniformity
+/// analysis, which visits every instruction (on a kernel whose accesses
+/// each keep to their own work-item's bytes, most of the model's cost),
+/// unless its answer cannot matter: no synchronization to judge and, under
+/// the hazard policy the model was given, no access that meets another,
+/// so no window, forced barrier or wait. The scalar branches are then
+/// taken as per-wave, the answer that is safe whatever the analysis would
+/// find.
+void LDSAccessModel::judgeScalarBranches(const MachineFunction &MF,
+                                         const AnalysisOptions *Hazards) {
+  BranchUniformity BU = assumeScalarBranchesPerWave(MF, Facts);
+  if (BU.PerWave.empty())
+    return; // Nothing to judge.
+  bool OnlyAccesses = llvm::all_of(Program.Blocks, [](const Block &BB) {
+    return llvm::all_of(BB.Events,
+                        [](const Event &E) { return E.Kind == Event::Access; });
+  });
+  if (OnlyAccesses && Hazards) {
+    Program.SilentAccesses = accessesMeetingNoneIn(Program, *Hazards);
+    Program.SilentWAW = Hazards->WAW;
+    Program.SilentAsyncWAW = Hazards->AsyncWAW;
+  }
+  bool AllSilent = !Program.SilentAccesses.empty() &&
+                   llvm::all_of(Program.SilentAccesses,
+                                [](uint8_t Silent) { return Silent; });
+  std::optional<NamedRegionTimer> T;
+  if (!AllSilent) {
+    startPhase(T, "uniformity", "Branch uniformity (in the model)");
+    BU = analyzeBranchUniformity(MF, Facts);
+  }
+  PerWaveBranches = std::move(BU.PerWave);
+  UniformVCCBranches = BU.UniformVCCBranches;
 }
 
 /// Drops the edges of decided branches (LDSDecidedBranches.h) from the

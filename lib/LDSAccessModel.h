@@ -13,6 +13,7 @@
 
 #include "AMDGPUTargetFacts.h"
 #include "LDSAbstractProgram.h"
+#include "LDSHazardAnalysis.h"
 #include "LDSThreadAddress.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -44,12 +45,18 @@ public:
   /// \p Earlier, a model of the same function before instructions were
   /// inserted (with the same options), lends its per-wave branches and the
   /// address forms of the instructions it modelled: re-modelling after
-  /// insertion (the self-check) need not derive them again.
+  /// insertion (the self-check) need not derive them again. \p Hazards,
+  /// the hazard policy placement will use, lets a function with scalar
+  /// branches and no synchronization skip the branch-uniformity analysis
+  /// when no access meets another (its answer cannot matter there); the
+  /// program keeps each access's answer (AbstractProgram::SilentAccesses)
+  /// for the hazard analysis.
   LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
                  const MachineBlockFrequencyInfo *MBFI,
                  bool TrustScalarBranches = false,
                  ThreadAnalysisMode ThreadAnalysis = ThreadAnalysisMode::Off,
-                 const LDSAccessModel *Earlier = nullptr);
+                 const LDSAccessModel *Earlier = nullptr,
+                 const AnalysisOptions *Hazards = nullptr);
   ~LDSAccessModel();
 
   const AbstractProgram &program() const { return Program; }
@@ -133,6 +140,8 @@ private:
   void computeStageLoops();
   void boundTrackedForms();
   void markDivergenceWithoutDecidedEdges(const MachineFunction &MF);
+  void judgeScalarBranches(const MachineFunction &MF,
+                           const AnalysisOptions *Hazards);
   int objectId(const GlobalVariable &GV, int64_t &Begin);
 
   const TargetFacts &Facts;

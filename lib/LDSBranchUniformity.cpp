@@ -464,6 +464,18 @@ BranchUniformity Analysis::run() {
 }
 
 BranchUniformity
+llvm::ldsbarriers::assumeScalarBranchesPerWave(const MachineFunction &MF,
+                                               const TargetFacts &Facts) {
+  BranchUniformity Result;
+  for (const MachineBasicBlock &MBB : MF)
+    if (llvm::any_of(MBB.terminators(), [&](const MachineInstr &MI) {
+          return isScalarBranch(MI, Facts);
+        }))
+      Result.PerWave.insert(&MBB);
+  return Result;
+}
+
+BranchUniformity
 llvm::ldsbarriers::analyzeBranchUniformity(const MachineFunction &MF,
                                            const TargetFacts &Facts) {
   // Straight-line code and code that branches on EXEC only: nothing to

@@ -36,6 +36,12 @@ struct BranchUniformity {
 BranchUniformity analyzeBranchUniformity(const MachineFunction &MF,
                                          const TargetFacts &Facts);
 
+/// The answer without the analysis: every block of \p MF that ends in a
+/// scalar conditional branch is PerWave (none when it has no such branch,
+/// as analyzeBranchUniformity would find too).
+BranchUniformity assumeScalarBranchesPerWave(const MachineFunction &MF,
+                                             const TargetFacts &Facts);
+
 } // namespace ldsbarriers
 } // namespace llvm
 

@@ -408,9 +408,20 @@ private:
   /// (accessesMeetingNone): the state need not carry them.
   void markSilentKeys(unsigned NumKeys) {
     std::vector<const Event *> Rep(NumKeys, nullptr);
+    std::vector<unsigned> RepId(NumKeys, 0);
     for (unsigned Id = 0; Id < Accesses.size(); ++Id)
-      if (!Rep[KeyOf[Id]])
+      if (!Rep[KeyOf[Id]]) {
         Rep[KeyOf[Id]] = &accessEvent(Id);
+        RepId[KeyOf[Id]] = Id;
+      }
+    // Accesses of one key meet the same accesses: its first one's answer.
+    if (P.SilentAccesses.size() == Accesses.size() && P.SilentWAW == Opts.WAW &&
+        P.SilentAsyncWAW == Opts.AsyncWAW) {
+      Silent.resize(NumKeys);
+      for (unsigned K = 0; K < NumKeys; ++K)
+        Silent[K] = P.SilentAccesses[RepId[K]];
+      return;
+    }
     Silent = accessesMeetingNone(P, Rep, Opts,
                                  16 * uint64_t(Accesses.size()) + 4096);
   }

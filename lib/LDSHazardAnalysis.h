@@ -93,6 +93,11 @@ std::vector<uint8_t> accessesMeetingNone(const AbstractProgram &P,
                                          const AnalysisOptions &Opts,
                                          uint64_t Budget);
 
+/// accessesMeetingNone for every access of \p P, in block and event order
+/// (tested once per kind and location).
+std::vector<uint8_t> accessesMeetingNoneIn(const AbstractProgram &P,
+                                           const AnalysisOptions &Opts);
+
 /// Decides whether \p Later, issued by some wave, conflicts with \p Earlier
 /// issued by another wave, and why. Both must be accesses; \p Rel relates
 /// the iterations of their stage loops (AbstractProgram::relation).

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LDSHazardAnalysis.h"
+#include "llvm/ADT/DenseMap.h"
 #include <map>
 #include <tuple>
 
@@ -136,5 +137,38 @@ std::vector<uint8_t> llvm::ldsbarriers::accessesMeetingNone(
     }
     None[I] = !Meets;
   }
+  return None;
+}
+
+std::vector<uint8_t>
+llvm::ldsbarriers::accessesMeetingNoneIn(const AbstractProgram &P,
+                                         const AnalysisOptions &Opts) {
+  std::vector<const Event *> Accesses;
+  for (const Block &BB : P.Blocks)
+    for (const Event &E : BB.Events)
+      if (E.Kind == Event::Access)
+        Accesses.push_back(&E);
+  // One access per kind and location (what conflictKind and mayOverlap
+  // read): accesses alike meet the same ones, the first of them itself.
+  using Key = std::tuple<uint64_t, uint64_t, int64_t, uint64_t, unsigned>;
+  DenseMap<Key, unsigned> DistinctIds;
+  std::vector<const Event *> Distinct;
+  std::vector<unsigned> DistinctOf(Accesses.size());
+  for (unsigned I = 0; I < Accesses.size(); ++I) {
+    const Event &E = *Accesses[I];
+    const Location &L = E.Loc;
+    Key K{(uint64_t(E.AK) << 40) | (uint64_t(E.Async) << 32) | E.CommutativeOp,
+          (uint64_t(uint32_t(L.Object)) << 32) | L.Variable, L.Begin, L.Size,
+          L.ThreadForm};
+    auto [It, New] = DistinctIds.try_emplace(K, Distinct.size());
+    if (New)
+      Distinct.push_back(&E);
+    DistinctOf[I] = It->second;
+  }
+  std::vector<uint8_t> DistinctNone = accessesMeetingNone(
+      P, Distinct, Opts, 16 * uint64_t(Accesses.size()) + 4096);
+  std::vector<uint8_t> None(Accesses.size());
+  for (unsigned I = 0; I < Accesses.size(); ++I)
+    None[I] = DistinctNone[DistinctOf[I]];
   return None;
 }
