@@ -364,6 +364,64 @@ static bool isScalarBranch(const MachineInstr &MI, const TargetFacts &Facts) {
          Facts.classify(MI.getOpcode()).Role == OpcodeRole::ScalarBranch;
 }
 
+/// The instructions the fixpoint runs: those whose results may reach a
+/// judged branch condition (the definitions of its registers and of every
+/// register those read, closed over register units regardless of order
+/// and paths), and those with effects besides their results: calls and
+/// inline assembly (they clobber), writes of EXEC (whole-wave mode), and
+/// stores that may write the stack (they end spill records; a spill of a
+/// vector register moves its records, so what it reads counts too). Any
+/// other instruction only writes registers no judged branch depends on:
+/// skipping it changes no value the judgements read.
+void Analysis::markRelevant(ArrayRef<const MachineInstr *> Sites) {
+  std::vector<SmallVector<unsigned, 2>> DefSites(Kinds.size());
+  std::vector<uint8_t> InSlice(Kinds.size(), 0);
+  std::vector<int> Work;
+  Relevant.assign(Sites.size(), 0);
+  std::vector<uint8_t> UsesInSlice(Sites.size(), 0);
+  auto Mark = [&](unsigned Site, bool WithUses) {
+    Relevant[Site] = 1;
+    if (!WithUses || UsesInSlice[Site])
+      return;
+    UsesInSlice[Site] = 1;
+    for (const MachineOperand &MO : Sites[Site]->operands())
+      if (MO.isReg() && MO.isUse() && MO.getReg() && MO.getReg().isPhysical())
+        for (int U : units(MO.getReg().asMCReg()))
+          if (!InSlice[U]) {
+            InSlice[U] = 1;
+            Work.push_back(U);
+          }
+  };
+  for (unsigned Site = 0; Site < Sites.size(); ++Site) {
+    const MachineInstr &MI = *Sites[Site];
+    bool WritesExec = false;
+    for (const MachineOperand &MO : MI.operands())
+      if (MO.isReg() && MO.isDef() && MO.getReg() && MO.getReg().isPhysical()) {
+        const RegInfo &RI = reg(MO.getReg().asMCReg());
+        WritesExec |= RI.AnyExec;
+        for (int U : RI.Units)
+          DefSites[U].push_back(Site);
+      }
+    bool StackStore = false;
+    if (MI.mayStore()) {
+      StackStore = MI.memoperands_empty();
+      for (const MachineMemOperand *MMO : MI.memoperands())
+        StackStore |= MMO->getAddrSpace() == AMDGPUAS::PRIVATE_ADDRESS ||
+                      MMO->getAddrSpace() == AMDGPUAS::FLAT_ADDRESS;
+    }
+    if (isScalarBranch(MI, Facts) || (StackStore && stackObjectOf(MI) >= 0))
+      Mark(Site, /*WithUses=*/true);
+    else if (MI.isCall() || MI.isInlineAsm() || WritesExec || StackStore)
+      Mark(Site, /*WithUses=*/false);
+  }
+  while (!Work.empty()) {
+    int U = Work.back();
+    Work.pop_back();
+    for (unsigned Site : DefSites[U])
+      Mark(Site, /*WithUses=*/true);
+  }
+}
+
 BranchUniformity Analysis::run() {
   BranchUniformity Result;
   WaveSize = Facts.getWaveSize();
@@ -373,16 +431,21 @@ BranchUniformity Analysis::run() {
   // offset is used for scratch addressing only), of any other function
   // PerWave (each wave calls with its own); vector registers hold
   // work-item ids and lane arguments.
+  std::vector<const MachineInstr *> Sites;
+  std::vector<unsigned> FirstSite(MF.getNumBlockIDs(), 0);
   for (const MachineBasicBlock &MBB : MF) {
     for (const auto &LI : MBB.liveins())
       (void)units(LI.PhysReg);
+    FirstSite[MBB.getNumber()] = Sites.size();
     for (const MachineInstr &MI : MBB) {
-      SiteNumbers[&MI] = SiteNumbers.size();
+      SiteNumbers[&MI] = Sites.size();
+      Sites.push_back(&MI);
       for (const MachineOperand &MO : MI.operands())
         if (MO.isReg() && MO.getReg() && MO.getReg().isPhysical())
           (void)units(MO.getReg().asMCReg());
     }
   }
+  markRelevant(Sites);
   CallingConv::ID CC = MF.getFunction().getCallingConv();
   bool Kernel =
       CC == CallingConv::AMDGPU_KERNEL || CC == CallingConv::SPIR_KERNEL;
@@ -433,6 +496,7 @@ BranchUniformity Analysis::run() {
       State S = In[I];
       PerWaveBranch[I] = 0;
       ExecAllOnes = false;
+      unsigned Site = FirstSite[Order[I]->getNumber()];
       for (const MachineInstr &MI : *Order[I]) {
         if (isScalarBranch(MI, Facts)) {
           bool IsVCC = false;
@@ -440,7 +504,8 @@ BranchUniformity Analysis::run() {
             PerWaveBranch[I] = 1;
           VCC[I] |= IsVCC;
         }
-        transfer(MI, S);
+        if (Relevant[Site++])
+          transfer(MI, S);
       }
       if (S.Units == Out[I].Units && S.Slots == Out[I].Slots)
         continue;

@@ -220,6 +220,7 @@ private:
   void writeResults(const MachineInstr &MI, State &S, ValueRole Role,
                     const Operands &Ops, const Effect &E);
   bool judge(const MachineInstr &Branch, const State &S, bool &IsVCC);
+  void markRelevant(ArrayRef<const MachineInstr *> Sites);
   static uint64_t slotKey(int Unit, int64_t Lane) {
     return (uint64_t(unsigned(Unit)) << 32) | uint32_t(Lane);
   }
@@ -252,6 +253,9 @@ private:
   DenseMap<unsigned, bool> WholeMask;
   DenseMap<std::pair<unsigned, unsigned>, bool> MaskOperand;
   DenseMap<const MachineInstr *, uint32_t> SiteNumbers;
+  /// By site number: whether the fixpoint runs the instruction
+  /// (markRelevant).
+  std::vector<uint8_t> Relevant;
   /// Tags of pieces of different masks met at a join: (block, tag on the
   /// paths so far, tag on the new path) -> tag.
   std::map<std::pair<unsigned, SmallVector<uint32_t, 4>>, uint32_t> JoinTags;
