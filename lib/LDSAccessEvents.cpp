@@ -50,7 +50,6 @@ Event LDSAccessModel::dsAccessEvent(const MachineInstr &MI,
                  : Info.Role == OpcodeRole::DSWrite ? AccessKind::Write
                                                     : AccessKind::Atomic;
   Event E = Event::access(K, locationOf(MI, Info));
-  E.Loc.ThreadForm = threadForm(MI);
   if (K == AccessKind::Atomic && !Info.CommutativeOp.empty()) {
     E.CommutativeOp =
         CommutativeOpIds
@@ -93,7 +92,6 @@ Event LDSAccessModel::asyncTransferEvent(const MachineInstr &MI,
     uint64_t WaveBytes = uint64_t(Info.LaneBytes) * Facts.getWaveSize();
     if (Exact)
       L.Size = WaveBytes;
-    L.ThreadForm = threadForm(MI, WaveBytes);
   } else if (Info.Role == OpcodeRole::LDSDMAStore) {
     // Wave-size dwords from M0: no memoperand says where.
     L = Location();
@@ -216,8 +214,10 @@ void LDSAccessModel::addInstr(unsigned B, MachineInstr &MI) {
   case OpcodeRole::DSRead:
   case OpcodeRole::DSWrite:
   case OpcodeRole::DSAtomic:
-    if (!isGDSOnly(MI))
+    if (!isGDSOnly(MI)) {
       AddAccess(dsAccessEvent(MI, Info));
+      PendingForms.push_back({B, unsigned(Events.size() - 1), 0});
+    }
     return;
   case OpcodeRole::DSUnknown:
     if (isGDSOnly(MI))
@@ -232,7 +232,12 @@ void LDSAccessModel::addInstr(unsigned B, MachineInstr &MI) {
   case OpcodeRole::AsyncStoreFromLDS:
   case OpcodeRole::TensorLoadToLDS:
   case OpcodeRole::TensorStoreFromLDS:
-    return AddAccess(asyncTransferEvent(MI, Info));
+    AddAccess(asyncTransferEvent(MI, Info));
+    // LDS DMA writes the wave's lanes' bytes from the first lane's address.
+    if (Info.Role == OpcodeRole::LDSDMA)
+      PendingForms.push_back({B, unsigned(Events.size() - 1),
+                              uint64_t(Info.LaneBytes) * Facts.getWaveSize()});
+    return;
   case OpcodeRole::VMemLoad:
     // Counted only when there is LDS DMA to count for (dropped at the end
     // otherwise).

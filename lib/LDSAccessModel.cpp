@@ -80,6 +80,7 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
       AB.HasEndPoint = false;
   }
 
+  assignThreadForms();
   if (!Earlier && ThreadAddresses) {
     boundTrackedForms();
     computeStageLoops();
@@ -437,6 +438,14 @@ Location LDSAccessModel::locationOf(const MachineInstr &MI,
   if (ExactOffset)
     *ExactOffset = Exact && !First && Result.Size;
   return Result;
+}
+
+void LDSAccessModel::assignThreadForms() {
+  for (const PendingForm &PF : PendingForms) {
+    Event &E = Program.Blocks[PF.Block].Events[PF.Index];
+    E.Loc.ThreadForm = threadForm(*Instrs[E.Tag], PF.WaveBytes);
+  }
+  PendingForms.clear();
 }
 
 unsigned LDSAccessModel::threadForm(const MachineInstr &MI,

@@ -136,6 +136,11 @@ private:
   /// active lane's address (LDS DMA): a form only when every lane of a wave
   /// has that address.
   unsigned threadForm(const MachineInstr &MI, uint64_t WaveBytes = 0);
+  /// The thread forms of the accesses PendingForms lists, once every
+  /// instruction is modelled: the address analysis of all accesses in one
+  /// run (its code stays in the instruction cache), numbered in program
+  /// order as before.
+  void assignThreadForms();
   /// Fills Program.StageInside for the stage loops of the thread forms.
   void computeStageLoops();
   void boundTrackedForms();
@@ -171,6 +176,14 @@ private:
   /// Form ids of the instructions an earlier model lent (see the
   /// constructor).
   DenseMap<const MachineInstr *, unsigned> LentForms;
+  /// Accesses whose thread form is still to be derived (assignThreadForms),
+  /// with the bytes a wave writes from the first lane's address (LDS DMA)
+  /// or 0.
+  struct PendingForm {
+    unsigned Block, Index;
+    uint64_t WaveBytes;
+  };
+  std::vector<PendingForm> PendingForms;
   DenseSet<const MachineBasicBlock *> PerWaveBranches;
   unsigned UniformVCCBranches = 0;
   unsigned NumAccesses = 0;

@@ -55,6 +55,8 @@ int Analysis::addUnit(MCRegUnit U) {
     Kinds.push_back(kindOfUnitRoot(Name));
     SGPRUnit.push_back(Name.starts_with("SGPR"));
     IsSCC.push_back(Name == "SCC");
+    if (!StateSlot.empty())
+      StateSlot.push_back(0); // Named after the slice was taken: outside.
   }
   return D;
 }
@@ -88,9 +90,9 @@ Val Analysis::read(const State &S, MCRegister Reg) {
   // Units that all hold one value (the halves of most registers): that
   // value, which is their join.
   if (RI.AllTracked && !RI.Units.empty()) {
-    Val First = S.Units[RI.Units.front()];
+    Val First = at(S, RI.Units.front());
     if (llvm::all_of(drop_begin(RI.Units),
-                     [&](int U) { return S.Units[U] == First; }))
+                     [&](int U) { return at(S, U) == First; }))
       return First;
   }
   std::optional<Val> V;
@@ -106,7 +108,7 @@ Val Analysis::read(const State &S, MCRegister Reg) {
       Val::accumulate(V, PerWaveScalar);
       break;
     default:
-      Val::accumulate(V, S.Units[U]);
+      Val::accumulate(V, at(S, U));
     }
   }
   return V ? *V : UniformScalar;
@@ -145,7 +147,7 @@ void Analysis::write(State &S, MCRegister Reg, Val V, bool KeepSlots) {
   for (int U : units(Reg)) {
     if (Kinds[U] != UnitKind::Scalar && Kinds[U] != UnitKind::Vector)
       continue;
-    S.Units[U] = V;
+    at(S, U) = V;
     if (!KeepSlots && Kinds[U] == UnitKind::Vector && !S.Slots.empty())
       llvm::erase_if(S.Slots,
                      [&](const auto &E) { return int(E.first >> 32) == U; });
@@ -203,10 +205,10 @@ Val Analysis::joinAt(unsigned Block, ArrayRef<Val> Vs, Val Old, bool Settle) {
 
 /// Whether the vector register or stack object of slot \p Key holds no
 /// defined value in \p S.
-bool Analysis::isUndefIn(const State &S, uint64_t Key) {
+bool Analysis::isUndefIn(const State &S, uint64_t Key) const {
   uint32_t Obj = uint32_t(Key >> 32);
   if (!(Obj & (1u << 31)))
-    return S.Units[Obj].isUndef();
+    return S.Units[StateSlot[Obj]].isUndef();
   uint64_t Whole = (Key & ~0xFFFFFFFFull) | WholeLane;
   auto It = findSlot(S.Slots, Whole);
   return It != S.Slots.end() && It->first == Whole && It->second.isUndef();
@@ -216,9 +218,10 @@ bool Analysis::computeIn(unsigned Block, ArrayRef<const State *> Preds,
                          State &In, bool Settle) {
   State New;
   New.Units.resize(Preds.front()->Units.size());
+  New.Units[0] = Top; // The slot of the units outside the slice.
   SmallVector<Val, 4> Vs;
   bool HadOld = !In.Units.empty();
-  for (unsigned U = 0; U < New.Units.size(); ++U) {
+  for (unsigned U = 1; U < New.Units.size(); ++U) {
     // Equal values join to themselves (most units, at most joins).
     Val First = Preds.front()->Units[U];
     if (llvm::all_of(Preds.drop_front(),
@@ -420,6 +423,15 @@ void Analysis::markRelevant(ArrayRef<const MachineInstr *> Sites) {
     for (unsigned Site : DefSites[U])
       Mark(Site, /*WithUses=*/true);
   }
+  // The state keeps the units of the slice only: every instruction that
+  // runs with its uses reads those alone; the others (calls, writes of EXEC,
+  // stores) read nothing a judged value depends on, and what they write
+  // outside the slice goes to one shared slot.
+  StateSlot.assign(Kinds.size(), 0);
+  NumSlots = 1;
+  for (unsigned U = 0; U < Kinds.size(); ++U)
+    if (InSlice[U])
+      StateSlot[U] = NumSlots++;
 }
 
 BranchUniformity Analysis::run() {
@@ -432,27 +444,40 @@ BranchUniformity Analysis::run() {
   // PerWave (each wave calls with its own); vector registers hold
   // work-item ids and lane arguments.
   std::vector<const MachineInstr *> Sites;
-  std::vector<unsigned> FirstSite(MF.getNumBlockIDs(), 0);
+  std::vector<unsigned> FirstSite(MF.getNumBlockIDs(), 0),
+      EndSite(MF.getNumBlockIDs(), 0);
   for (const MachineBasicBlock &MBB : MF) {
     for (const auto &LI : MBB.liveins())
       (void)units(LI.PhysReg);
     FirstSite[MBB.getNumber()] = Sites.size();
     for (const MachineInstr &MI : MBB) {
-      SiteNumbers[&MI] = Sites.size();
       Sites.push_back(&MI);
       for (const MachineOperand &MO : MI.operands())
         if (MO.isReg() && MO.getReg() && MO.getReg().isPhysical())
           (void)units(MO.getReg().asMCReg());
     }
+    EndSite[MBB.getNumber()] = Sites.size();
   }
   markRelevant(Sites);
+  // Each block's sites that run, in order, in one array: the fixpoint walks
+  // these, not the block's list of instructions (a pointer chase through
+  // every instruction of the function on every pass).
+  std::vector<unsigned> RunSites, RunBegin(MF.getNumBlockIDs() + 1, 0);
+  for (unsigned B = 0; B < MF.getNumBlockIDs(); ++B) {
+    RunBegin[B] = RunSites.size();
+    for (unsigned Site = FirstSite[B]; Site < EndSite[B]; ++Site)
+      if (Relevant[Site])
+        RunSites.push_back(Site);
+  }
+  RunBegin[MF.getNumBlockIDs()] = RunSites.size();
   CallingConv::ID CC = MF.getFunction().getCallingConv();
   bool Kernel =
       CC == CallingConv::AMDGPU_KERNEL || CC == CallingConv::SPIR_KERNEL;
   State Entry;
-  Entry.Units.resize(Kinds.size());
+  Entry.Units.assign(NumSlots, Top);
   for (unsigned U = 0; U < Kinds.size(); ++U)
-    Entry.Units[U] = Kinds[U] == UnitKind::Vector ? Top
+    if (StateSlot[U])
+      at(Entry, U) = Kinds[U] == UnitKind::Vector ? Top
                      : SGPRUnit[U] && Kernel      ? UniformScalar
                                                   : PerWaveScalar;
   // Blocks in reverse post-order, each passed over again only when its
@@ -496,17 +521,21 @@ BranchUniformity Analysis::run() {
       State S = In[I];
       PerWaveBranch[I] = 0;
       ExecAllOnes = false;
-      unsigned Site = FirstSite[Order[I]->getNumber()];
-      for (const MachineInstr &MI : *Order[I]) {
+      // Scalar branches run (markRelevant): each is judged before its
+      // transfer, on the state that reaches it.
+      unsigned N = Order[I]->getNumber();
+      for (unsigned K = RunBegin[N]; K < RunBegin[N + 1]; ++K) {
+        const MachineInstr &MI = *Sites[RunSites[K]];
         if (isScalarBranch(MI, Facts)) {
           bool IsVCC = false;
           if (!judge(MI, S, IsVCC))
             PerWaveBranch[I] = 1;
           VCC[I] |= IsVCC;
         }
-        if (Relevant[Site++])
-          transfer(MI, S);
+        CurrentSite = RunSites[K];
+        transfer(MI, S);
       }
+      S.Units[0] = Top;
       if (S.Units == Out[I].Units && S.Slots == Out[I].Slots)
         continue;
       Out[I] = std::move(S);

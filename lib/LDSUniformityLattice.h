@@ -225,12 +225,17 @@ private:
     return (uint64_t(unsigned(Unit)) << 32) | uint32_t(Lane);
   }
   Val joinAt(unsigned Block, ArrayRef<Val> Vs, Val Old, bool Settle);
-  static bool isUndefIn(const State &S, uint64_t Key);
+  bool isUndefIn(const State &S, uint64_t Key) const;
   bool computeIn(unsigned Block, ArrayRef<const State *> Preds, State &In,
                  bool Settle);
-  uint32_t siteTag(const MachineInstr &MI) const {
-    return FirstSiteTag + SiteNumbers.lookup(&MI);
+  /// The tag of the value the instruction being transferred defines.
+  uint32_t siteTag(const MachineInstr &) const {
+    return FirstSiteTag + CurrentSite;
   }
+  /// Unit \p U's value in \p S (units outside the slice share a slot that
+  /// nothing judged reads).
+  Val &at(State &S, int U) const { return S.Units[StateSlot[U]]; }
+  Val at(const State &S, int U) const { return S.Units[StateSlot[U]]; }
   void copySlots(State &S, MCRegister From, MCRegister To);
   bool spillOrReload(const MachineInstr &MI, State &S);
   void forgetStackSlots(const MachineInstr &MI, State &S);
@@ -252,10 +257,14 @@ private:
   std::vector<int> RegSlot;
   DenseMap<unsigned, bool> WholeMask;
   DenseMap<std::pair<unsigned, unsigned>, bool> MaskOperand;
-  DenseMap<const MachineInstr *, uint32_t> SiteNumbers;
-  /// By site number: whether the fixpoint runs the instruction
-  /// (markRelevant).
+  /// By site number (instructions in function order): whether the fixpoint
+  /// runs the instruction (markRelevant), and the one it runs now.
   std::vector<uint8_t> Relevant;
+  uint32_t CurrentSite = 0;
+  /// By unit: its slot in State::Units, 1 + its position among the units
+  /// of the slice (markRelevant), or 0, the slot the others share.
+  std::vector<int> StateSlot;
+  unsigned NumSlots = 1;
   /// Tags of pieces of different masks met at a join: (block, tag on the
   /// paths so far, tag on the new path) -> tag.
   std::map<std::pair<unsigned, SmallVector<uint32_t, 4>>, uint32_t> JoinTags;

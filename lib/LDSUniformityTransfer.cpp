@@ -60,7 +60,7 @@ void Analysis::transferCall(const MachineInstr &MI, State &S) {
         if (MO.clobbersPhysReg(MCRegister(RI.Reg)))
           for (int U : RI.Units)
             if (Kinds[U] == UnitKind::Scalar || Kinds[U] == UnitKind::Vector)
-              S.Units[U] = Top;
+              at(S, U) = Top;
   }
 }
 
@@ -173,7 +173,7 @@ Val Analysis::readLane(const MachineInstr &MI, const State &S) {
   auto It = findSlot(S.Slots, Key);
   if (It != S.Slots.end() && It->first == Key)
     return It->second;
-  if (S.Units[Us.front()].isUndef())
+  if (at(S, Us.front()).isUndef())
     return UniformScalar; // A lane no one wrote: undefined.
   return PerWaveScalar;
 }
@@ -187,7 +187,7 @@ bool Analysis::writeLane(const MachineInstr &MI, State &S) {
   Val Src = operandValue(S, MI.getOperand(1));
   MCRegister R = MI.getOperand(0).getReg().asMCReg();
   ArrayRef<int> Us = units(R);
-  bool Undef = !Us.empty() && S.Units[Us.front()].isUndef();
+  bool Undef = !Us.empty() && at(S, Us.front()).isUndef();
   write(S, R, Undef ? Val::undef() : Top, /*KeepSlots=*/true);
   if (!Us.empty()) {
     uint64_t Key = slotKey(Us.front(), MI.getOperand(2).getImm());
