@@ -14,6 +14,7 @@
 #include "LDSSyncOrder.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/MathExtras.h"
 #include <algorithm>
 #include <iterator>
 #include <map>
@@ -85,24 +86,15 @@ struct NewSyncEvent {
 struct AccessKey {
   uint64_t W[5];
   bool operator==(const AccessKey &O) const {
-    return W[0] == O.W[0] && W[1] == O.W[1] && W[2] == O.W[2] &&
-           W[3] == O.W[3] && W[4] == O.W[4];
+    return std::equal(std::begin(W), std::end(W), std::begin(O.W));
   }
-};
-struct AccessKeyInfo {
-  // Thread form ids are 32-bit: the last word is free for the two
-  // reserved keys.
-  static AccessKey getEmptyKey() { return {{0, 0, 0, 0, ~uint64_t(0)}}; }
-  static AccessKey getTombstoneKey() {
-    return {{0, 0, 0, 0, ~uint64_t(0) - 1}};
+  static AccessKey of(const Event &E) {
+    return {{(uint64_t(E.CommutativeOp) << 32) | (uint64_t(E.AK) << 24) |
+                 (uint64_t(E.Ctr) << 16) | (uint64_t(E.OrderClass) << 8) |
+                 (uint64_t(E.InOrder) << 1) | uint64_t(E.Async),
+             (uint64_t(uint32_t(E.Loc.Object)) << 32) | E.Loc.Variable,
+             uint64_t(E.Loc.Begin), E.Loc.Size, E.Loc.ThreadForm}};
   }
-  static unsigned getHashValue(const AccessKey &K) {
-    uint64_t H = 0;
-    for (uint64_t X : K.W)
-      H = mixHash(H, X);
-    return unsigned(H ^ (H >> 32));
-  }
-  static bool isEqual(const AccessKey &A, const AccessKey &B) { return A == B; }
 };
 } // namespace
 
@@ -127,22 +119,35 @@ public:
     for (unsigned I = 0; I < OrigOf.size(); ++I)
       OrigOf[I] = I;
     // Accesses with one key conflict with every other access alike and
-    // complete alike. Keys are numbered in order of first appearance.
-    DenseMap<AccessKey, unsigned, AccessKeyInfo> Keys;
-    Keys.reserve(Accesses.size());
-    KeyOf.reserve(Accesses.size());
-    for (EventRef R : Accesses) {
-      const Event &E = P.event(R);
-      AccessKey K = {(uint64_t(E.CommutativeOp) << 32) |
-                         (uint64_t(E.AK) << 24) | (uint64_t(E.Ctr) << 16) |
-                         (uint64_t(E.OrderClass) << 8) |
-                         (uint64_t(E.InOrder) << 1) | uint64_t(E.Async),
-                     (uint64_t(uint32_t(E.Loc.Object)) << 32) | E.Loc.Variable,
-                     uint64_t(E.Loc.Begin), E.Loc.Size, E.Loc.ThreadForm};
-      KeyOf.push_back(Keys.try_emplace(K, Keys.size()).first->second);
+    // complete alike. Keys are numbered in order of first appearance, in an
+    // open-addressing table of key numbers (each standing for its first
+    // access, whose key is recomputed to compare): a map holding the keys
+    // would be a fresh allocation of hundreds of kilobytes per analysis on
+    // thousands of accesses, whose pages cost more to fault in than its
+    // probes.
+    std::vector<unsigned> FirstOfKey;
+    {
+      unsigned Cap = PowerOf2Ceil(2 * Accesses.size() + 2);
+      std::vector<uint32_t> Table(Cap, ~0u);
+      KeyOf.resize(Accesses.size());
+      for (unsigned Id = 0; Id < Accesses.size(); ++Id) {
+        AccessKey K = AccessKey::of(accessEvent(Id));
+        uint64_t H = 0;
+        for (uint64_t X : K.W)
+          H = mixHash(H, X);
+        unsigned Slot = (H ^ (H >> 32)) & (Cap - 1);
+        while (Table[Slot] != ~0u &&
+               !(AccessKey::of(accessEvent(FirstOfKey[Table[Slot]])) == K))
+          Slot = (Slot + 1) & (Cap - 1);
+        if (Table[Slot] == ~0u) {
+          Table[Slot] = FirstOfKey.size();
+          FirstOfKey.push_back(Id);
+        }
+        KeyOf[Id] = Table[Slot];
+      }
     }
-    NextKey = Keys.size();
-    markSilentKeys(Keys.size());
+    NextKey = FirstOfKey.size();
+    markSilentKeys(FirstOfKey.size());
     if (Opts.Pruning.Points) {
       PointsBefore.resize(P.Blocks.size());
       for (unsigned B = 0; B < P.Blocks.size(); ++B) {
