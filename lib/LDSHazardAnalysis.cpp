@@ -14,7 +14,6 @@
 #include "LDSSyncOrder.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/ErrorHandling.h"
-#include "llvm/Support/MathExtras.h"
 #include <algorithm>
 #include <iterator>
 #include <map>
@@ -80,22 +79,6 @@ struct NewSyncEvent {
   }
 };
 
-/// What makes accesses alike for the analysis (see HazardAnalyzer), packed
-/// in words: the kind and counter fields, object and variable, begin, size,
-/// thread form.
-struct AccessKey {
-  uint64_t W[5];
-  bool operator==(const AccessKey &O) const {
-    return std::equal(std::begin(W), std::end(W), std::begin(O.W));
-  }
-  static AccessKey of(const Event &E) {
-    return {{(uint64_t(E.CommutativeOp) << 32) | (uint64_t(E.AK) << 24) |
-                 (uint64_t(E.Ctr) << 16) | (uint64_t(E.OrderClass) << 8) |
-                 (uint64_t(E.InOrder) << 1) | uint64_t(E.Async),
-             (uint64_t(uint32_t(E.Loc.Object)) << 32) | E.Loc.Variable,
-             uint64_t(E.Loc.Begin), E.Loc.Size, E.Loc.ThreadForm}};
-  }
-};
 } // namespace
 
 /// The analysis of one program and augmentation (HazardAnalysis).
@@ -119,33 +102,12 @@ public:
     for (unsigned I = 0; I < OrigOf.size(); ++I)
       OrigOf[I] = I;
     // Accesses with one key conflict with every other access alike and
-    // complete alike. Keys are numbered in order of first appearance, in an
-    // open-addressing table of key numbers (each standing for its first
-    // access, whose key is recomputed to compare): a map holding the keys
-    // would be a fresh allocation of hundreds of kilobytes per analysis on
-    // thousands of accesses, whose pages cost more to fault in than its
-    // probes.
-    std::vector<unsigned> FirstOfKey;
-    {
-      unsigned Cap = PowerOf2Ceil(2 * Accesses.size() + 2);
-      std::vector<uint32_t> Table(Cap, ~0u);
-      KeyOf.resize(Accesses.size());
-      for (unsigned Id = 0; Id < Accesses.size(); ++Id) {
-        AccessKey K = AccessKey::of(accessEvent(Id));
-        uint64_t H = 0;
-        for (uint64_t X : K.W)
-          H = mixHash(H, X);
-        unsigned Slot = (H ^ (H >> 32)) & (Cap - 1);
-        while (Table[Slot] != ~0u &&
-               !(AccessKey::of(accessEvent(FirstOfKey[Table[Slot]])) == K))
-          Slot = (Slot + 1) & (Cap - 1);
-        if (Table[Slot] == ~0u) {
-          Table[Slot] = FirstOfKey.size();
-          FirstOfKey.push_back(Id);
-        }
-        KeyOf[Id] = Table[Slot];
-      }
-    }
+    // complete alike (numberAlikeAccesses).
+    std::vector<const Event *> Events;
+    Events.reserve(Accesses.size());
+    for (unsigned Id = 0; Id < Accesses.size(); ++Id)
+      Events.push_back(&accessEvent(Id));
+    std::vector<unsigned> FirstOfKey = numberAlikeAccesses(Events, KeyOf);
     NextKey = FirstOfKey.size();
     markSilentKeys(FirstOfKey.size());
     if (Opts.Pruning.Points) {

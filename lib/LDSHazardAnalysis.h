@@ -93,8 +93,16 @@ std::vector<uint8_t> accessesMeetingNone(const AbstractProgram &P,
                                          const AnalysisOptions &Opts,
                                          uint64_t Budget);
 
+/// Numbers \p Accesses by what makes accesses alike for the hazard
+/// analysis (kind, counter and order fields, location): \p KeyOf[I] is
+/// the number of access I, numbers in order of first appearance; returns
+/// each number's first access. Alike accesses conflict with the same
+/// accesses and complete alike.
+std::vector<unsigned> numberAlikeAccesses(ArrayRef<const Event *> Accesses,
+                                          std::vector<unsigned> &KeyOf);
+
 /// accessesMeetingNone for every access of \p P, in block and event order
-/// (tested once per kind and location).
+/// (tested once per number of numberAlikeAccesses).
 std::vector<uint8_t> accessesMeetingNoneIn(const AbstractProgram &P,
                                            const AnalysisOptions &Opts);
 

@@ -7,7 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "LDSHazardAnalysis.h"
-#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/MathExtras.h"
+#include <algorithm>
+#include <iterator>
 #include <map>
 #include <tuple>
 
@@ -140,6 +142,53 @@ std::vector<uint8_t> llvm::ldsbarriers::accessesMeetingNone(
   return None;
 }
 
+namespace {
+/// What makes accesses alike, packed in words: the kind and counter
+/// fields, object and variable, begin, size, thread form.
+struct AccessKey {
+  uint64_t W[5];
+  bool operator==(const AccessKey &O) const {
+    return std::equal(std::begin(W), std::end(W), std::begin(O.W));
+  }
+  static AccessKey of(const Event &E) {
+    return {{(uint64_t(E.CommutativeOp) << 32) | (uint64_t(E.AK) << 24) |
+                 (uint64_t(E.Ctr) << 16) | (uint64_t(E.OrderClass) << 8) |
+                 (uint64_t(E.InOrder) << 1) | uint64_t(E.Async),
+             (uint64_t(uint32_t(E.Loc.Object)) << 32) | E.Loc.Variable,
+             uint64_t(E.Loc.Begin), E.Loc.Size, E.Loc.ThreadForm}};
+  }
+};
+} // namespace
+
+std::vector<unsigned>
+llvm::ldsbarriers::numberAlikeAccesses(ArrayRef<const Event *> Accesses,
+                                       std::vector<unsigned> &KeyOf) {
+  // An open-addressing table of numbers, each standing for its first
+  // access, whose key is recomputed to compare: a map holding the keys
+  // would be a fresh allocation of hundreds of kilobytes on thousands of
+  // accesses, whose pages cost more to fault in than its probes.
+  std::vector<unsigned> FirstOfKey;
+  unsigned Cap = PowerOf2Ceil(2 * Accesses.size() + 2);
+  std::vector<uint32_t> Table(Cap, ~0u);
+  KeyOf.resize(Accesses.size());
+  for (unsigned Id = 0; Id < Accesses.size(); ++Id) {
+    AccessKey K = AccessKey::of(*Accesses[Id]);
+    uint64_t H = 0;
+    for (uint64_t X : K.W)
+      H = mixHash(H, X);
+    unsigned Slot = (H ^ (H >> 32)) & (Cap - 1);
+    while (Table[Slot] != ~0u &&
+           !(AccessKey::of(*Accesses[FirstOfKey[Table[Slot]]]) == K))
+      Slot = (Slot + 1) & (Cap - 1);
+    if (Table[Slot] == ~0u) {
+      Table[Slot] = FirstOfKey.size();
+      FirstOfKey.push_back(Id);
+    }
+    KeyOf[Id] = Table[Slot];
+  }
+  return FirstOfKey;
+}
+
 std::vector<uint8_t>
 llvm::ldsbarriers::accessesMeetingNoneIn(const AbstractProgram &P,
                                          const AnalysisOptions &Opts) {
@@ -148,27 +197,14 @@ llvm::ldsbarriers::accessesMeetingNoneIn(const AbstractProgram &P,
     for (const Event &E : BB.Events)
       if (E.Kind == Event::Access)
         Accesses.push_back(&E);
-  // One access per kind and location (what conflictKind and mayOverlap
-  // read): accesses alike meet the same ones, the first of them itself.
-  using Key = std::tuple<uint64_t, uint64_t, int64_t, uint64_t, unsigned>;
-  DenseMap<Key, unsigned> DistinctIds;
+  std::vector<unsigned> KeyOf;
   std::vector<const Event *> Distinct;
-  std::vector<unsigned> DistinctOf(Accesses.size());
-  for (unsigned I = 0; I < Accesses.size(); ++I) {
-    const Event &E = *Accesses[I];
-    const Location &L = E.Loc;
-    Key K{(uint64_t(E.AK) << 40) | (uint64_t(E.Async) << 32) | E.CommutativeOp,
-          (uint64_t(uint32_t(L.Object)) << 32) | L.Variable, L.Begin, L.Size,
-          L.ThreadForm};
-    auto [It, New] = DistinctIds.try_emplace(K, Distinct.size());
-    if (New)
-      Distinct.push_back(&E);
-    DistinctOf[I] = It->second;
-  }
+  for (unsigned First : numberAlikeAccesses(Accesses, KeyOf))
+    Distinct.push_back(Accesses[First]);
   std::vector<uint8_t> DistinctNone = accessesMeetingNone(
       P, Distinct, Opts, 16 * uint64_t(Accesses.size()) + 4096);
   std::vector<uint8_t> None(Accesses.size());
   for (unsigned I = 0; I < Accesses.size(); ++I)
-    None[I] = DistinctNone[DistinctOf[I]];
+    None[I] = DistinctNone[KeyOf[I]];
   return None;
 }
