@@ -109,7 +109,7 @@ public:
       Events.push_back(&accessEvent(Id));
     std::vector<unsigned> FirstOfKey = numberAlikeAccesses(Events, KeyOf);
     NextKey = FirstOfKey.size();
-    markSilentKeys(FirstOfKey.size());
+    markSilentKeys(FirstOfKey);
     if (Opts.Pruning.Points) {
       PointsBefore.resize(P.Blocks.size());
       for (unsigned B = 0; B < P.Blocks.size(); ++B) {
@@ -372,23 +372,21 @@ private:
   }
 
   /// Marks the keys whose accesses conflict with no access of the function
-  /// (accessesMeetingNone): the state need not carry them.
-  void markSilentKeys(unsigned NumKeys) {
-    std::vector<const Event *> Rep(NumKeys, nullptr);
-    std::vector<unsigned> RepId(NumKeys, 0);
-    for (unsigned Id = 0; Id < Accesses.size(); ++Id)
-      if (!Rep[KeyOf[Id]]) {
-        Rep[KeyOf[Id]] = &accessEvent(Id);
-        RepId[KeyOf[Id]] = Id;
-      }
+  /// (accessesMeetingNone): the state need not carry them. \p FirstOfKey:
+  /// each key's first access, which stands for the others.
+  void markSilentKeys(ArrayRef<unsigned> FirstOfKey) {
+    unsigned NumKeys = FirstOfKey.size();
     // Accesses of one key meet the same accesses: its first one's answer.
     if (P.SilentAccesses.size() == Accesses.size() && P.SilentWAW == Opts.WAW &&
         P.SilentAsyncWAW == Opts.AsyncWAW) {
       Silent.resize(NumKeys);
       for (unsigned K = 0; K < NumKeys; ++K)
-        Silent[K] = P.SilentAccesses[RepId[K]];
+        Silent[K] = P.SilentAccesses[FirstOfKey[K]];
       return;
     }
+    std::vector<const Event *> Rep;
+    for (unsigned Id : FirstOfKey)
+      Rep.push_back(&accessEvent(Id));
     Silent = accessesMeetingNone(P, Rep, Opts,
                                  16 * uint64_t(Accesses.size()) + 4096);
   }

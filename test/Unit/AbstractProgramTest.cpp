@@ -41,29 +41,34 @@ TEST(AbstractProgram, DominatorsOfDiamondAndIrreducibleGraph) {
   EXPECT_EQ(computeImmediateDominators(U, 0)[4], -1);
 }
 
+/// The nodes of \p G reached from \p Start by paths that avoid node
+/// \p Removed (-1: none); nothing when Start is the removed node.
+static std::vector<uint8_t> reachedFrom(const Graph &G, unsigned Start,
+                                        int Removed = -1) {
+  std::vector<uint8_t> Seen(G.size(), 0);
+  std::vector<unsigned> Work;
+  if (int(Start) != Removed) {
+    Seen[Start] = 1;
+    Work.push_back(Start);
+  }
+  while (!Work.empty()) {
+    unsigned X = Work.back();
+    Work.pop_back();
+    for (unsigned S : G[X])
+      if (int(S) != Removed && !Seen[S]) {
+        Seen[S] = 1;
+        Work.push_back(S);
+      }
+  }
+  return Seen;
+}
+
 /// Immediate dominators by their definition: D dominates X when X cannot be
 /// reached from the root once D is taken out of the graph; the immediate one
 /// is the strict dominator that all the others dominate.
 static std::vector<int> bruteForceDominators(const Graph &G, unsigned Root) {
   unsigned N = G.size();
-  auto Reached = [&](int Removed) {
-    std::vector<uint8_t> Seen(N, 0);
-    std::vector<unsigned> Work;
-    if (int(Root) != Removed) {
-      Seen[Root] = 1;
-      Work.push_back(Root);
-    }
-    while (!Work.empty()) {
-      unsigned X = Work.back();
-      Work.pop_back();
-      for (unsigned S : G[X])
-        if (int(S) != Removed && !Seen[S]) {
-          Seen[S] = 1;
-          Work.push_back(S);
-        }
-    }
-    return Seen;
-  };
+  auto Reached = [&](int Removed) { return reachedFrom(G, Root, Removed); };
   std::vector<uint8_t> Reachable = Reached(-1);
   // Dom[D][X]: D dominates X.
   std::vector<std::vector<uint8_t>> Dom(N, std::vector<uint8_t>(N, 0));
@@ -121,18 +126,7 @@ TEST(AbstractProgram, DominatorsMatchTheirDefinitionOnRandomGraphs) {
             Expected[Y] != int(X) && int(Y) != Expected[X]) {
           // X -> Y where Y does not dominate X: a back edge only if it
           // does; otherwise check whether Y reaches X (a cycle).
-          std::vector<uint8_t> Seen(N, 0);
-          std::vector<unsigned> Work = {Y};
-          Seen[Y] = 1;
-          while (!Work.empty()) {
-            unsigned Z = Work.back();
-            Work.pop_back();
-            for (unsigned S : G[Z])
-              if (!Seen[S]) {
-                Seen[S] = 1;
-                Work.push_back(S);
-              }
-          }
+          std::vector<uint8_t> Seen = reachedFrom(G, Y);
           bool YDomX = false;
           for (int D = Expected[X]; D >= 0; D = Expected[D]) {
             if (unsigned(D) == Y)
