@@ -16,6 +16,7 @@
 #include "LDSAccessModel.h"
 #include "LDSBarrierEmitter.h"
 #include "LDSBarrierPlacement.h"
+#include "LDSHazardAnalysis.h"
 #include "LDSSplitBarriers.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/CodeGen/MachineBlockFrequencyInfo.h"
@@ -283,9 +284,14 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   POpts.Split = Facts.hasSplitBarriers() && !AdjacentSignal;
   POpts.CounterMax = Facts.getCounterMax();
   POpts.SingleWave = SingleWave;
-  startPhase(Phase, "placement", "Analysis and placement");
-  Placement R = placeBarriers(P, AOpts, POpts);
-  Phase.reset();
+  // Accesses that all meet none (the model's answer under this policy)
+  // leave placement nothing to do.
+  Placement R;
+  if (!noAccessMeetsAnother(P, AOpts)) {
+    startPhase(Phase, "placement", "Analysis and placement");
+    R = placeBarriers(P, AOpts, POpts);
+    Phase.reset();
+  }
   LLVM_DEBUG(dumpPlacement(MF, P, Model, R));
   countWindows(R);
   startPhase(Phase, "emission", "Remarks and emission");

@@ -36,9 +36,12 @@ static const void *tableKey(const MCInstrInfo &MII) { return &MII.get(0); }
 /// table, so another order costs time, never a wrong opcode.
 std::optional<unsigned>
 llvm::ldsbarriers::lookupOpcodeByName(const MCInstrInfo &MII, StringRef Name,
-                                      bool *ScannedTable) {
+                                      bool *ScannedTable, int Hint) {
   if (ScannedTable)
     *ScannedTable = false;
+  if (Hint >= 0 && unsigned(Hint) < MII.getNumOpcodes() &&
+      MII.getName(Hint) == Name)
+    return Hint;
   unsigned Lo = TargetOpcode::GENERIC_OP_END + 1, E = MII.getNumOpcodes();
   if (Lo < E) {
     auto Opcodes = llvm::seq(Lo, E);
@@ -61,16 +64,49 @@ llvm::ldsbarriers::lookupOpcodeByName(const MCInstrInfo &MII, StringRef Name,
   return std::nullopt;
 }
 
-/// Opcodes looked up by name, cached per instruction table.
+// The generator's own build has no hints.
+#ifdef LDS_BARRIERS_OPCODE_HINTS
+#include "AMDGPUOpcodeHints.inc"
+int llvm::ldsbarriers::getSyncOpcodeHint(SyncOpcode Op) {
+  return SyncOpcodeHints[unsigned(Op)];
+}
+#else
+int llvm::ldsbarriers::getSyncOpcodeHint(SyncOpcode) { return -1; }
+#endif
+
+StringRef llvm::ldsbarriers::getSyncOpcodeName(SyncOpcode Op) {
+  switch (Op) {
+  case SyncOpcode::Waitcnt:
+    return "S_WAITCNT";
+  case SyncOpcode::Barrier:
+    return "S_BARRIER";
+  case SyncOpcode::BarrierSignalImm:
+    return "S_BARRIER_SIGNAL_IMM";
+  case SyncOpcode::BarrierWait:
+    return "S_BARRIER_WAIT";
+  case SyncOpcode::WaitDSCnt:
+    return "S_WAIT_DSCNT";
+  case SyncOpcode::WaitExpCnt:
+    return "S_WAIT_EXPCNT";
+  case SyncOpcode::WaitAsyncCnt:
+    return "S_WAIT_ASYNCCNT";
+  case SyncOpcode::WaitTensorCnt:
+    return "S_WAIT_TENSORCNT";
+  }
+  llvm_unreachable("unknown SyncOpcode");
+}
+
+/// The opcode of \p Op, cached per instruction table.
 static std::optional<unsigned> findOpcode(const MCInstrInfo &MII,
-                                          StringRef Name) {
+                                          SyncOpcode Op) {
   static std::mutex Lock;
-  static std::map<std::pair<const void *, std::string>, std::optional<unsigned>>
+  static std::map<std::pair<const void *, SyncOpcode>, std::optional<unsigned>>
       Cache;
   std::lock_guard<std::mutex> Guard(Lock);
-  auto [It, Inserted] = Cache.try_emplace({tableKey(MII), Name.str()});
+  auto [It, Inserted] = Cache.try_emplace({tableKey(MII), Op});
   if (Inserted)
-    It->second = lookupOpcodeByName(MII, Name);
+    It->second = lookupOpcodeByName(MII, getSyncOpcodeName(Op), nullptr,
+                                    getSyncOpcodeHint(Op));
   return It->second;
 }
 
@@ -105,25 +141,7 @@ TargetFacts TargetFacts::get(const MCSubtargetInfo &STI,
 }
 
 std::optional<unsigned> TargetFacts::getOpcode(SyncOpcode Op) const {
-  switch (Op) {
-  case SyncOpcode::Waitcnt:
-    return findOpcode(*MII, "S_WAITCNT");
-  case SyncOpcode::Barrier:
-    return findOpcode(*MII, "S_BARRIER");
-  case SyncOpcode::BarrierSignalImm:
-    return findOpcode(*MII, "S_BARRIER_SIGNAL_IMM");
-  case SyncOpcode::BarrierWait:
-    return findOpcode(*MII, "S_BARRIER_WAIT");
-  case SyncOpcode::WaitDSCnt:
-    return findOpcode(*MII, "S_WAIT_DSCNT");
-  case SyncOpcode::WaitExpCnt:
-    return findOpcode(*MII, "S_WAIT_EXPCNT");
-  case SyncOpcode::WaitAsyncCnt:
-    return findOpcode(*MII, "S_WAIT_ASYNCCNT");
-  case SyncOpcode::WaitTensorCnt:
-    return findOpcode(*MII, "S_WAIT_TENSORCNT");
-  }
-  return std::nullopt;
+  return findOpcode(*MII, Op);
 }
 
 /// DS atomics whose operation commutes with itself; the key drops "_RTN" so

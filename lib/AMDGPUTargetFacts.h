@@ -77,6 +77,7 @@ enum class SyncOpcode {
   WaitAsyncCnt,     // S_WAIT_ASYNCCNT (gfx1250).
   WaitTensorCnt,    // S_WAIT_TENSORCNT (gfx1250).
 };
+constexpr unsigned NumSyncOpcodes = unsigned(SyncOpcode::WaitTensorCnt) + 1;
 
 /// How an opcode's results vary between the lanes and waves of a workgroup,
 /// given its operands (the branch uniformity analysis,
@@ -170,10 +171,18 @@ StringRef getGenericOpcodeName(StringRef Name);
 
 /// The opcode of \p MII named \p Name. Defined by the plugin's
 /// implementation only, which resolves opcodes by name; \p ScannedTable, if
-/// given, tells whether the lookup had to read the whole name table.
+/// given, tells whether the lookup had to read the whole name table. A
+/// \p Hint that has the name is taken without a search (one name read).
 std::optional<unsigned> lookupOpcodeByName(const MCInstrInfo &MII,
                                            StringRef Name,
-                                           bool *ScannedTable = nullptr);
+                                           bool *ScannedTable = nullptr,
+                                           int Hint = -1);
+
+/// The name of the opcode \p Op (the AMDGPU:: enumerator's). Plugin only.
+StringRef getSyncOpcodeName(SyncOpcode Op);
+/// The opcode the build found for \p Op in its LLVM's table (lib/gen), or
+/// -1: a hint for lookupOpcodeByName. Plugin only.
+int getSyncOpcodeHint(SyncOpcode Op);
 
 /// What the opcode's name alone says of it, with no shortcut by its
 /// descriptor flags; plugin only, the reference TargetFacts::classify is

@@ -101,6 +101,8 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
       llvm::erase_if(AB.Events,
                      [](const Event &E) { return E.Kind == Event::Tick; });
 
+  if (Hazards && !Earlier)
+    findSilentAccesses(*Hazards);
   if (Earlier)
     PerWaveBranches = Earlier->PerWaveBranches;
   else if (!TrustScalarBranches)
@@ -120,33 +122,37 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
       }
 }
 
+/// Under the hazard policy placement will use, whether each access meets
+/// no access of the function (accessesMeetingNoneIn), when every event is
+/// an access: the hazard analysis under that policy reads the answer
+/// instead of testing again, and a function whose accesses all meet none
+/// needs no placement and no branch-uniformity analysis.
+void LDSAccessModel::findSilentAccesses(const AnalysisOptions &Hazards) {
+  bool OnlyAccesses = llvm::all_of(Program.Blocks, [](const Block &BB) {
+    return llvm::all_of(BB.Events,
+                        [](const Event &E) { return E.Kind == Event::Access; });
+  });
+  if (!OnlyAccesses)
+    return;
+  Program.SilentAccesses = accessesMeetingNoneIn(Program, Hazards);
+  Program.SilentWAW = Hazards.WAW;
+  Program.SilentAsyncWAW = Hazards.AsyncWAW;
+}
+
 /// Which scalar branches some waves may take differently: the uniformity
 /// analysis, which visits every instruction (on a kernel whose accesses
 /// each keep to their own work-item's bytes, most of the model's cost),
-/// unless its answer cannot matter: no synchronization to judge and, under
-/// the hazard policy the model was given, no access that meets another,
-/// so no window, forced barrier or wait. The scalar branches are then
-/// taken as per-wave, the answer that is safe whatever the analysis would
-/// find.
+/// unless its answer cannot matter: no synchronization to judge and no
+/// access that meets another (findSilentAccesses), so no window, forced
+/// barrier or wait. The scalar branches are then taken as per-wave, the
+/// answer that is safe whatever the analysis would find.
 void LDSAccessModel::judgeScalarBranches(const MachineFunction &MF,
                                          const AnalysisOptions *Hazards) {
   BranchUniformity BU = assumeScalarBranchesPerWave(MF, Facts);
   if (BU.PerWave.empty())
     return; // Nothing to judge.
-  bool OnlyAccesses = llvm::all_of(Program.Blocks, [](const Block &BB) {
-    return llvm::all_of(BB.Events,
-                        [](const Event &E) { return E.Kind == Event::Access; });
-  });
-  if (OnlyAccesses && Hazards) {
-    Program.SilentAccesses = accessesMeetingNoneIn(Program, *Hazards);
-    Program.SilentWAW = Hazards->WAW;
-    Program.SilentAsyncWAW = Hazards->AsyncWAW;
-  }
-  bool AllSilent = !Program.SilentAccesses.empty() &&
-                   llvm::all_of(Program.SilentAccesses,
-                                [](uint8_t Silent) { return Silent; });
   std::optional<NamedRegionTimer> T;
-  if (!AllSilent) {
+  if (!Hazards || !noAccessMeetsAnother(Program, *Hazards)) {
     startPhase(T, "uniformity", "Branch uniformity (in the model)");
     BU = analyzeBranchUniformity(MF, Facts);
   }

@@ -46,11 +46,11 @@ public:
   /// inserted (with the same options), lends its per-wave branches and the
   /// address forms of the instructions it modelled: re-modelling after
   /// insertion (the self-check) need not derive them again. \p Hazards,
-  /// the hazard policy placement will use, lets a function with scalar
-  /// branches and no synchronization skip the branch-uniformity analysis
-  /// when no access meets another (its answer cannot matter there); the
-  /// program keeps each access's answer (AbstractProgram::SilentAccesses)
-  /// for the hazard analysis.
+  /// the hazard policy placement will use: in a function without
+  /// synchronization of its own, the program keeps whether each access
+  /// meets another (AbstractProgram::SilentAccesses) for the hazard
+  /// analysis, and a function where none does skips the branch-uniformity
+  /// analysis (its answer cannot matter there) and the placement.
   LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
                  const MachineBlockFrequencyInfo *MBFI,
                  bool TrustScalarBranches = false,
@@ -145,6 +145,7 @@ private:
   void computeStageLoops();
   void boundTrackedForms();
   void markDivergenceWithoutDecidedEdges(const MachineFunction &MF);
+  void findSilentAccesses(const AnalysisOptions &Hazards);
   void judgeScalarBranches(const MachineFunction &MF,
                            const AnalysisOptions *Hazards);
   int objectId(const GlobalVariable &GV, int64_t &Begin);

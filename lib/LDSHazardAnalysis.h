@@ -106,6 +106,13 @@ std::vector<unsigned> numberAlikeAccesses(ArrayRef<const Event *> Accesses,
 std::vector<uint8_t> accessesMeetingNoneIn(const AbstractProgram &P,
                                            const AnalysisOptions &Opts);
 
+/// Whether the program's builder found every event of \p P to be an access
+/// that meets no access of the function under \p Opts
+/// (AbstractProgram::SilentAccesses): then no window, forced barrier or
+/// wait can arise, and placement has nothing to do.
+bool noAccessMeetsAnother(const AbstractProgram &P,
+                          const AnalysisOptions &Opts);
+
 /// Decides whether \p Later, issued by some wave, conflicts with \p Earlier
 /// issued by another wave, and why. Both must be accesses; \p Rel relates
 /// the iterations of their stage loops (AbstractProgram::relation).

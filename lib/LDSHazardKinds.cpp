@@ -208,3 +208,15 @@ llvm::ldsbarriers::accessesMeetingNoneIn(const AbstractProgram &P,
     None[I] = DistinctNone[KeyOf[I]];
   return None;
 }
+
+bool llvm::ldsbarriers::noAccessMeetsAnother(const AbstractProgram &P,
+                                             const AnalysisOptions &Opts) {
+  if (P.SilentAccesses.empty() || P.SilentWAW != Opts.WAW ||
+      P.SilentAsyncWAW != Opts.AsyncWAW)
+    return false;
+  size_t Events = 0;
+  for (const Block &BB : P.Blocks)
+    Events += BB.Events.size();
+  return Events == P.SilentAccesses.size() &&
+         llvm::all_of(P.SilentAccesses, [](uint8_t Silent) { return Silent; });
+}

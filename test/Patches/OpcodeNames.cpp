@@ -11,6 +11,10 @@
 // target opcodes whose lookup had to scan the table
 // (test/Patches/opcode-lookup.test).
 //
+// With --check-hints, compares the opcodes the build found for the
+// instructions the plugin emits (lib/gen) with a scan of the table, and
+// looks each up again with a wrong hint (test/Patches/opcode-hints.test).
+//
 // With --check-roles, compares the plugin's TargetFacts::classify, which
 // reads no name of an opcode whose descriptor rules out every role, with the
 // classification by name of every opcode, and counts the differences
@@ -85,6 +89,33 @@ int main(int Argc, char **Argv) {
            << " target opcodes needed a scan; an absent name: "
            << (Absent ? "found" : "not found") << (Scan ? ", scanned" : "")
            << "\n";
+    return 0;
+  }
+  if (Argc > 1 && StringRef(Argv[1]) == "--check-hints") {
+    // Each hint against a scan of the whole table; then a wrong hint (the
+    // next opcode) must still resolve by the search.
+    unsigned Hinted = 0, Wrong = 0, Misled = 0;
+    for (unsigned Op = 0; Op != ldsbarriers::NumSyncOpcodes; ++Op) {
+      StringRef Name =
+          ldsbarriers::getSyncOpcodeName(ldsbarriers::SyncOpcode(Op));
+      int Hint = ldsbarriers::getSyncOpcodeHint(ldsbarriers::SyncOpcode(Op));
+      int Scanned = -1;
+      for (unsigned I = 0; I != E && Scanned < 0; ++I)
+        if (MII->getName(I) == Name)
+          Scanned = I;
+      Hinted += Hint >= 0;
+      if (Hint != Scanned) {
+        ++Wrong;
+        errs() << Name << ": hint " << Hint << ", table " << Scanned << "\n";
+      }
+      if (Scanned >= 0 &&
+          ldsbarriers::lookupOpcodeByName(*MII, Name, nullptr, Scanned + 1) !=
+              unsigned(Scanned))
+        ++Misled;
+    }
+    outs() << ldsbarriers::NumSyncOpcodes << " emitted opcodes, " << Hinted
+           << " hinted, " << Wrong << " hints wrong, " << Misled
+           << " misled by a wrong hint\n";
     return 0;
   }
   for (unsigned I = 0; I != E; ++I)
