@@ -295,11 +295,17 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   LLVM_DEBUG(dumpPlacement(MF, P, Model, R));
   countWindows(R);
   startPhase(Phase, "emission", "Remarks and emission");
-  reportRedundantBarriers(P, AOpts, R, Model, ORE);
-  if (!SingleWave && isKernel(F))
-    reportSelfRaces(F, P, Model, Facts.getWaveSize());
+  // Remarks that cost analyses of their own (one hazard analysis per
+  // existing barrier) only when asked for, as LLVM's passes do.
   bool Explain = ORE.allowExtraAnalysis(DEBUG_TYPE);
   LLVM_DEBUG(Explain = true);
+  if (Explain || AreStatisticsEnabled()) {
+    std::optional<NamedRegionTimer> T;
+    startPhase(T, "redundant", "Redundant barriers (remarks)");
+    reportRedundantBarriers(P, AOpts, R, Model, ORE);
+  }
+  if (!SingleWave && isKernel(F))
+    reportSelfRaces(F, P, Model, Facts.getWaveSize());
   if (Explain)
     reportThreadDisjointPairs(P, Model, ORE);
   reportUncoverable(F, P, Model, R, UncoverableIsError);
