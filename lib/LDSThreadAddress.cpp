@@ -36,85 +36,109 @@ uint64_t TidExpr::eval(const std::array<int64_t, 3> &T) const {
   return Out[0];
 }
 
-void TidExpr::evalAll(ArrayRef<std::array<int64_t, 3>> Ids,
-                      std::vector<uint64_t> &Out) const {
-  // Node by node over all work-items: the node's kind is decided once, not
-  // once per work-item (an enumeration evaluates hundreds of them).
-  size_t M = Ids.size();
+template <typename IdT>
+static void evalNodes(ArrayRef<TidExpr::Node> Nodes,
+                      ArrayRef<std::array<IdT, 3>> Ids,
+                      std::vector<uint64_t> &Out) {
+  using Node = TidExpr::Node;
+  // Node by node over the work-items: the node's kind is decided once, not
+  // once per work-item (an enumeration evaluates hundreds of them). In
+  // chunks of work-items, so that the buffer of all nodes' values stays
+  // small and is reused: one for every work-item of a 2-D enumeration was
+  // hundreds of kilobytes of fresh pages.
+  size_t Total = Ids.size();
   if (Nodes.empty()) {
-    Out.assign(M, 0);
+    Out.assign(Total, 0);
     return;
   }
+  Out.resize(Total);
+  constexpr size_t Chunk = 256;
+  const size_t M = std::min(Total, Chunk);
   std::unique_ptr<uint64_t[]> V(new uint64_t[Nodes.size() * M]);
-  for (unsigned I = 0; I < Nodes.size(); ++I) {
-    const Node &N = Nodes[I];
-    const uint64_t *A = N.L >= 0 ? &V[N.L * M] : nullptr;
-    const uint64_t *B = N.R >= 0 ? &V[N.R * M] : nullptr;
-    uint64_t *R = &V[I * M];
-    auto Map = [&](auto Op) {
-      for (size_t J = 0; J < M; ++J)
-        R[J] = lowBits(Op(J), N.Width);
-    };
-    switch (N.K) {
-    case Id:
-      Map([&](size_t J) { return uint64_t(Ids[J][N.Imm]); });
-      break;
-    case Const:
-      Map([&](size_t) { return uint64_t(N.Imm); });
-      break;
-    case Add:
-      Map([&](size_t J) { return A[J] + B[J]; });
-      break;
-    case Sub:
-      Map([&](size_t J) { return A[J] - B[J]; });
-      break;
-    case Mul:
-      Map([&](size_t J) { return A[J] * B[J]; });
-      break;
-    case And:
-      Map([&](size_t J) { return A[J] & B[J]; });
-      break;
-    case Or:
-      Map([&](size_t J) { return A[J] | B[J]; });
-      break;
-    case Xor:
-      Map([&](size_t J) { return A[J] ^ B[J]; });
-      break;
-    // Shift amounts of at least the width are poison in the IR; the
-    // builder only makes these nodes for constant amounts below it.
-    case Shl:
-      Map([&](size_t J) { return B[J] < N.Width ? A[J] << B[J] : 0; });
-      break;
-    case LShr:
-      Map([&](size_t J) { return B[J] < N.Width ? A[J] >> B[J] : 0; });
-      break;
-    case AShr:
-      Map([&](size_t J) {
-        return B[J] < N.Width ? uint64_t(signExtend(A[J], N.Width) >> B[J]) : 0;
-      });
-      break;
-    // Division by zero is undefined in the IR; the builder only makes
-    // these nodes for nonzero constant divisors.
-    case UDiv:
-      Map([&](size_t J) { return B[J] ? A[J] / B[J] : 0; });
-      break;
-    case URem:
-      Map([&](size_t J) { return B[J] ? A[J] % B[J] : 0; });
-      break;
-    case ZExt:
-      Map([&](size_t J) { return lowBits(A[J], unsigned(N.Imm)); });
-      break;
-    case SExt:
-      Map([&](size_t J) {
-        return uint64_t(signExtend(A[J], unsigned(N.Imm)));
-      });
-      break;
-    case Trunc:
-      Map([&](size_t J) { return A[J]; });
-      break;
+  for (size_t Start = 0; Start < Total; Start += M) {
+    const size_t Count = std::min(M, Total - Start);
+    for (unsigned I = 0; I < Nodes.size(); ++I) {
+      const Node &N = Nodes[I];
+      const uint64_t *A = N.L >= 0 ? &V[N.L * M] : nullptr;
+      const uint64_t *B = N.R >= 0 ? &V[N.R * M] : nullptr;
+      uint64_t *R = &V[I * M];
+      auto Map = [&](auto Op) {
+        for (size_t J = 0; J < Count; ++J)
+          R[J] = lowBits(Op(J), N.Width);
+      };
+      switch (N.K) {
+      case TidExpr::Id:
+        Map([&](size_t J) { return uint64_t(Ids[Start + J][N.Imm]); });
+        break;
+      case TidExpr::Const:
+        Map([&](size_t) { return uint64_t(N.Imm); });
+        break;
+      case TidExpr::Add:
+        Map([&](size_t J) { return A[J] + B[J]; });
+        break;
+      case TidExpr::Sub:
+        Map([&](size_t J) { return A[J] - B[J]; });
+        break;
+      case TidExpr::Mul:
+        Map([&](size_t J) { return A[J] * B[J]; });
+        break;
+      case TidExpr::And:
+        Map([&](size_t J) { return A[J] & B[J]; });
+        break;
+      case TidExpr::Or:
+        Map([&](size_t J) { return A[J] | B[J]; });
+        break;
+      case TidExpr::Xor:
+        Map([&](size_t J) { return A[J] ^ B[J]; });
+        break;
+      // Shift amounts of at least the width are poison in the IR; the
+      // builder only makes these nodes for constant amounts below it.
+      case TidExpr::Shl:
+        Map([&](size_t J) { return B[J] < N.Width ? A[J] << B[J] : 0; });
+        break;
+      case TidExpr::LShr:
+        Map([&](size_t J) { return B[J] < N.Width ? A[J] >> B[J] : 0; });
+        break;
+      case TidExpr::AShr:
+        Map([&](size_t J) {
+          return B[J] < N.Width ? uint64_t(signExtend(A[J], N.Width) >> B[J])
+                                : 0;
+        });
+        break;
+      // Division by zero is undefined in the IR; the builder only makes
+      // these nodes for nonzero constant divisors.
+      case TidExpr::UDiv:
+        Map([&](size_t J) { return B[J] ? A[J] / B[J] : 0; });
+        break;
+      case TidExpr::URem:
+        Map([&](size_t J) { return B[J] ? A[J] % B[J] : 0; });
+        break;
+      case TidExpr::ZExt:
+        Map([&](size_t J) { return lowBits(A[J], unsigned(N.Imm)); });
+        break;
+      case TidExpr::SExt:
+        Map([&](size_t J) {
+          return uint64_t(signExtend(A[J], unsigned(N.Imm)));
+        });
+        break;
+      case TidExpr::Trunc:
+        Map([&](size_t J) { return A[J]; });
+        break;
+      }
     }
+    const uint64_t *Last = &V[(Nodes.size() - 1) * M];
+    std::copy(Last, Last + Count, Out.begin() + Start);
   }
-  Out.assign(&V[(Nodes.size() - 1) * M], &V[Nodes.size() * M]);
+}
+
+void TidExpr::evalAll(ArrayRef<std::array<int64_t, 3>> Ids,
+                      std::vector<uint64_t> &Out) const {
+  evalNodes(Nodes, Ids, Out);
+}
+
+void TidExpr::evalAll(ArrayRef<std::array<uint16_t, 3>> Ids,
+                      std::vector<uint64_t> &Out) const {
+  evalNodes(Nodes, Ids, Out);
 }
 
 std::pair<uint64_t, uint64_t>
@@ -447,16 +471,24 @@ static IdSpace enumerateIds(const ThreadAddress &A,
   constexpr size_t Limit = 1 << 16;
   IdSpace S;
   S.Dims = Dims;
-  std::array<int64_t, 3> Id = {0, 0, 0};
+  std::array<uint16_t, 3> Id = {0, 0, 0};
+  for (unsigned D : Dims)
+    if (Shape.MaxDim[D] > UINT16_MAX + 1) {
+      S.TooBig = true;
+      return S;
+    }
   if (Dims.empty()) {
     S.Ids.push_back(Id);
     S.Terms.push_back(0);
   }
   // Depth-first over the dimensions, the innermost one by a loop (most
   // forms use one dimension); a work-item with ids t fits in a workgroup
-  // only if prod(t[d] + 1) <= MaxFlat.
-  auto Rec = [&](auto &&Self, unsigned I, int64_t Product,
-                 int64_t Term) -> void {
+  // only if prod(t[d] + 1) <= MaxFlat. Run twice: first counting, so that
+  // the arrays are allocated once at their size (growing them copied tens
+  // of kilobytes into fresh pages, each a page fault, for a 2-D form).
+  size_t Count = 0;
+  auto Rec = [&](auto &&Self, unsigned I, int64_t Product, int64_t Term,
+                 bool Fill) -> void {
     unsigned D = Dims[I];
     int64_t Lo = std::max<int64_t>(A.IdLo[D], 0);
     int64_t Hi =
@@ -464,21 +496,17 @@ static IdSpace enumerateIds(const ThreadAddress &A,
     if (I + 1 < Dims.size()) {
       for (int64_t T = Lo; T <= Hi && !S.TooBig; ++T) {
         Id[D] = T;
-        Self(Self, I + 1, Product * (T + 1), Term + A.Coef[D] * T);
+        Self(Self, I + 1, Product * (T + 1), Term + A.Coef[D] * T, Fill);
       }
       Id[D] = 0;
       return;
     }
     if (Hi < Lo)
       return;
-    if (S.Ids.size() + size_t(Hi - Lo + 1) > Limit) {
-      S.TooBig = true;
+    if (!Fill) {
+      Count += size_t(Hi - Lo + 1);
+      S.TooBig |= Count > Limit;
       return;
-    }
-    size_t Need = S.Ids.size() + size_t(Hi - Lo + 1);
-    if (Need > S.Ids.capacity()) {
-      S.Ids.reserve(std::max(Need, 2 * S.Ids.capacity()));
-      S.Terms.reserve(S.Ids.capacity());
     }
     for (int64_t T = Lo; T <= Hi; ++T) {
       Id[D] = T;
@@ -487,8 +515,14 @@ static IdSpace enumerateIds(const ThreadAddress &A,
     }
     Id[D] = 0;
   };
-  if (!Dims.empty())
-    Rec(Rec, 0, 1, 0);
+  if (!Dims.empty()) {
+    Rec(Rec, 0, 1, 0, /*Fill=*/false);
+    if (!S.TooBig) {
+      S.Ids.reserve(Count);
+      S.Terms.reserve(Count);
+      Rec(Rec, 0, 1, 0, /*Fill=*/true);
+    }
+  }
   if (A.Fn && !S.TooBig) {
     // Its value modulo 2^32, as a signed 32-bit number.
     std::vector<uint64_t> Fn;

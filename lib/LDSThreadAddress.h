@@ -120,6 +120,9 @@ struct TidExpr {
   /// eval for each of \p Ids, into \p Out.
   void evalAll(ArrayRef<std::array<int64_t, 3>> Ids,
                std::vector<uint64_t> &Out) const;
+  /// The same for ids in 16 bits (an enumeration's, ThreadIdSpace::Ids).
+  void evalAll(ArrayRef<std::array<uint16_t, 3>> Ids,
+               std::vector<uint64_t> &Out) const;
   /// Bounds [first, second] on the value for every work-item whose id in
   /// each dimension d lies in [Lo[d], Hi[d]] (not empty, not negative):
   /// interval arithmetic, node by node, that gives up (the whole range of
@@ -198,7 +201,10 @@ struct ThreadAddress : AddressTerms {
 /// the tid part of its address for each.
 struct ThreadIdSpace {
   SmallVector<unsigned, 3> Dims;
-  std::vector<std::array<int64_t, 3>> Ids;
+  /// Ids below 2^16 (a workgroup has at most 1024 work-items; a larger
+  /// dimension makes the enumeration TooBig): 6 bytes an id, for the
+  /// thousands of a 2-D enumeration.
+  std::vector<std::array<uint16_t, 3>> Ids;
   std::vector<int64_t> Terms;
   bool TooBig = false;
   /// Indices of Terms in increasing order of term (computed once).
