@@ -495,8 +495,9 @@ unsigned LDSAccessModel::threadForm(const MachineInstr &MI,
   if (llvm::all_of(Forms, [&](const ThreadAddress &TA) {
         if (!TA.Stage.empty())
           return false;
+        unsigned FnDims = TA.Fn ? TA.Fn->usedDims() : 0;
         for (unsigned D = 0; D < 3; ++D)
-          if (TA.Coef[D] || (TA.Fn && TA.Fn->usesDim(D)) || TA.IdLo[D] > 0 ||
+          if (TA.Coef[D] || (FnDims >> D & 1) || TA.IdLo[D] > 0 ||
               TA.IdHi[D] < Shape.MaxDim[D] - 1)
             return false;
         return true;

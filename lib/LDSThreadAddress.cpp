@@ -335,9 +335,12 @@ TidExpr::progression(const std::array<int64_t, 3> &Lo,
   return V.back();
 }
 
-bool TidExpr::usesDim(unsigned D) const {
-  return llvm::any_of(Nodes,
-                      [&](const Node &N) { return N.K == Id && N.Imm == D; });
+unsigned TidExpr::usedDims() const {
+  unsigned Mask = 0;
+  for (const Node &N : Nodes)
+    if (N.K == Id)
+      Mask |= 1u << N.Imm;
+  return Mask;
 }
 
 std::string TidExpr::str() const {
@@ -742,10 +745,11 @@ bool llvm::ldsbarriers::workItemsMayOverlap(const ThreadAddress &A,
   // differ while looking alike here.
   SmallVector<unsigned, 3> Dims;
   bool OtherDims = false;
+  unsigned FnDims =
+      (A.Fn ? A.Fn->usedDims() : 0) | (B.Fn ? B.Fn->usedDims() : 0);
   for (unsigned D = 0; D < 3; ++D) {
-    bool Used = A.Coef[D] || B.Coef[D] || (A.Fn && A.Fn->usesDim(D)) ||
-                (B.Fn && B.Fn->usesDim(D)) || A.IdLo[D] > 0 || B.IdLo[D] > 0 ||
-                A.IdHi[D] < Shape.MaxDim[D] - 1 ||
+    bool Used = A.Coef[D] || B.Coef[D] || (FnDims >> D & 1) || A.IdLo[D] > 0 ||
+                B.IdLo[D] > 0 || A.IdHi[D] < Shape.MaxDim[D] - 1 ||
                 B.IdHi[D] < Shape.MaxDim[D] - 1;
     if (Used)
       Dims.push_back(D);
@@ -890,8 +894,7 @@ bool llvm::ldsbarriers::isWaveUniform(const ThreadAddress &A,
   // Waves are runs of consecutive flat ids: work-item ids along x alone in
   // a one-dimensional launch.
   if (A.VarLo || A.VarHi || Shape.MaxDim[1] > 1 || Shape.MaxDim[2] > 1 ||
-      A.Coef[1] || A.Coef[2] || !WaveSize ||
-      (A.Fn && (A.Fn->usesDim(1) || A.Fn->usesDim(2))))
+      A.Coef[1] || A.Coef[2] || !WaveSize || (A.Fn && (A.Fn->usedDims() & 6)))
     return false;
   std::vector<std::array<int64_t, 3>> Ids;
   for (int64_t X = 0; X < Shape.MaxDim[0]; ++X)

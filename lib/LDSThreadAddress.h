@@ -141,7 +141,8 @@ struct TidExpr {
   std::optional<Progression>
   progression(const std::array<int64_t, 3> &Lo,
               const std::array<int64_t, 3> &Hi) const;
-  bool usesDim(unsigned D) const;
+  /// Bit D set when the expression reads the id of dimension D.
+  unsigned usedDims() const;
   bool operator==(const TidExpr &O) const { return Nodes == O.Nodes; }
   std::string str() const;
 };
