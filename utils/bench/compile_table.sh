@@ -43,18 +43,9 @@ for kind in $kinds; do
         runs=()
         break
       fi
-      read -r pass wait < <(python3 - "$tmp/trace.json" <<'PY'
-import json, sys
-# Seconds in the two passes' "RunPass" events (microseconds in the trace).
-total = {"AMDGPU LDS barrier placement": 0, "SI insert wait instructions": 0}
-for e in json.load(open(sys.argv[1]))["traceEvents"]:
-    name = e.get("args", {}).get("detail")
-    if e.get("name") == "RunPass" and name in total:
-        total[name] += e["dur"]
-print("%.6f %.6f" % (total["AMDGPU LDS barrier placement"] / 1e6,
-                     total["SI insert wait instructions"] / 1e6))
-PY
-)
+      # Seconds (the trace has microseconds).
+      read -r pass wait < <(python3 "$root/utils/bench/pass_times.py" \
+        "$tmp/trace.json" | awk '{printf "%.6f %.6f\n", $1 / 1e6, $2 / 1e6}')
       read -r wall kb < "$tmp/rt.txt"
       bar=$(grep -cE '^\s+s_barrier$' "$tmp/k.s" || true)
       ratio=$(python3 -c "print(f'{$pass/$wait:.2f}')")

@@ -26,16 +26,7 @@ for src in "$root"/utils/examples/*.hip; do
       -time-trace -time-trace-granularity=0 -time-trace-file="$tmp/trace.json" \
       -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 "$tmp/$name.ll" \
       -o /dev/null
-    python3 - "$tmp/trace.json" <<'PY'
-import json, sys
-total = {"AMDGPU LDS barrier placement": 0, "SI insert wait instructions": 0}
-for e in json.load(open(sys.argv[1]))["traceEvents"]:
-    name = e.get("args", {}).get("detail")
-    if e.get("name") == "RunPass" and name in total:
-        total[name] += e["dur"]
-print(total["AMDGPU LDS barrier placement"],
-      total["SI insert wait instructions"])
-PY
+    python3 "$root/utils/bench/pass_times.py" "$tmp/trace.json"
   done > "$tmp/runs.txt"
   python3 - "$tmp/runs.txt" "$name" <<'PY'
 import statistics, sys

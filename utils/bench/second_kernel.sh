@@ -41,18 +41,10 @@ PY
         -time-trace-file="$tmp/trace.json" \
         -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 "$tmp/two.ll" \
         -o /dev/null
-      python3 - "$tmp/trace.json" <<'PY'
-import json, sys
-# Each pass runs once per function, in the order of the module.
-runs = {"AMDGPU LDS barrier placement": [], "SI insert wait instructions": []}
-for e in sorted(json.load(open(sys.argv[1]))["traceEvents"],
-                key=lambda e: e.get("ts", 0)):
-    name = e.get("args", {}).get("detail")
-    if e.get("name") == "RunPass" and name in runs:
-        runs[name].append(e["dur"])
-p, w = runs["AMDGPU LDS barrier placement"], runs["SI insert wait instructions"]
-print(p[0], w[0], p[1], w[1])
-PY
+      # Each pass runs once per function, in the order of the module: the
+      # first two pairs are @k's and @k2's.
+      python3 "$root/utils/bench/pass_times.py" --each "$tmp/trace.json" |
+        awk '{print $1, $2, $3, $4}'
     done > "$tmp/runs.txt"
     python3 - "$tmp/runs.txt" "$kind" "$n" <<'PY'
 import statistics, sys
