@@ -377,11 +377,11 @@ private:
   void markSilentKeys(ArrayRef<unsigned> FirstOfKey) {
     unsigned NumKeys = FirstOfKey.size();
     // Accesses of one key meet the same accesses: its first one's answer.
-    if (P.SilentAccesses.size() == Accesses.size() && P.SilentWAW == Opts.WAW &&
-        P.SilentAsyncWAW == Opts.AsyncWAW) {
+    ArrayRef<uint8_t> Known = knownSilentAccesses(P, Opts);
+    if (Known.size() == Accesses.size()) {
       Silent.resize(NumKeys);
       for (unsigned K = 0; K < NumKeys; ++K)
-        Silent[K] = P.SilentAccesses[FirstOfKey[K]];
+        Silent[K] = Known[FirstOfKey[K]];
       return;
     }
     std::vector<const Event *> Rep;

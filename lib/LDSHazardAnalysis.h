@@ -106,6 +106,12 @@ std::vector<unsigned> numberAlikeAccesses(ArrayRef<const Event *> Accesses,
 std::vector<uint8_t> accessesMeetingNoneIn(const AbstractProgram &P,
                                            const AnalysisOptions &Opts);
 
+/// The builder's answer of accessesMeetingNone for each access of \p P
+/// (AbstractProgram::SilentAccesses), when it was made under the
+/// write-after-write policy of \p Opts; empty otherwise.
+ArrayRef<uint8_t> knownSilentAccesses(const AbstractProgram &P,
+                                      const AnalysisOptions &Opts);
+
 /// Whether the program's builder found every event of \p P to be an access
 /// that meets no access of the function under \p Opts
 /// (AbstractProgram::SilentAccesses): then no window, forced barrier or

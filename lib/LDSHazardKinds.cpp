@@ -209,14 +209,22 @@ llvm::ldsbarriers::accessesMeetingNoneIn(const AbstractProgram &P,
   return None;
 }
 
+ArrayRef<uint8_t>
+llvm::ldsbarriers::knownSilentAccesses(const AbstractProgram &P,
+                                       const AnalysisOptions &Opts) {
+  if (P.SilentWAW != Opts.WAW || P.SilentAsyncWAW != Opts.AsyncWAW)
+    return {};
+  return P.SilentAccesses;
+}
+
 bool llvm::ldsbarriers::noAccessMeetsAnother(const AbstractProgram &P,
                                              const AnalysisOptions &Opts) {
-  if (P.SilentAccesses.empty() || P.SilentWAW != Opts.WAW ||
-      P.SilentAsyncWAW != Opts.AsyncWAW)
+  ArrayRef<uint8_t> Silent = knownSilentAccesses(P, Opts);
+  if (Silent.empty())
     return false;
   size_t Events = 0;
   for (const Block &BB : P.Blocks)
     Events += BB.Events.size();
-  return Events == P.SilentAccesses.size() &&
-         llvm::all_of(P.SilentAccesses, [](uint8_t Silent) { return Silent; });
+  return Events == Silent.size() &&
+         llvm::all_of(Silent, [](uint8_t S) { return S; });
 }
