@@ -208,7 +208,8 @@ struct ThreadIdSpace {
   std::vector<std::array<uint16_t, 3>> Ids;
   std::vector<int64_t> Terms;
   bool TooBig = false;
-  /// Indices of Terms in increasing order of term (computed once).
+  /// Indices of Terms in increasing order of term, equal terms in
+  /// increasing order of index (computed once).
   const std::vector<unsigned> &sortedOrder() const;
 
 private:

@@ -11,6 +11,7 @@
 
 #include "LDSThreadAddress.h"
 #include "gtest/gtest.h"
+#include <numeric>
 #include <random>
 #include <set>
 #include <string>
@@ -388,6 +389,50 @@ TEST(ThreadAddressTest, DensePairsAgreeWithEnumeration) {
   EXPECT_LT(Met, Trials * 2 / 3);
   EXPECT_GT(SelfMet, Trials / 30);
   EXPECT_LT(SelfMet, Trials / 3);
+}
+
+// The sorted order of an enumeration's terms is a stable sort's, whatever
+// the path it takes (sorted or rotated input, small ranges sorted by radix,
+// wide ranges and short inputs by comparison).
+TEST(ThreadAddressTest, SortedOrderIsStableSort) {
+  std::mt19937 R(20261129);
+  const int64_t Ranges[] = {1,
+                            2,
+                            127,
+                            2048,
+                            17340,
+                            int64_t(1) << 22,
+                            int64_t(1) << 31,
+                            int64_t(1) << 40};
+  unsigned Shapes[4] = {0, 0, 0, 0};
+  for (unsigned I = 0; I < 600; ++I) {
+    ThreadIdSpace S;
+    unsigned N = 1 + R() % (I % 2 ? 3000 : 100);
+    int64_t Range = Ranges[R() % std::size(Ranges)];
+    int64_t Base = int64_t(R() % 2001) - 1000 - (R() % 2 ? Range / 2 : 0);
+    unsigned Shape = R() % 4;
+    ++Shapes[Shape];
+    for (unsigned J = 0; J < N; ++J) {
+      int64_t V = int64_t(uint64_t(R()) << 32 | R()) % Range;
+      if (Shape == 1) // Increasing, with ties.
+        V = int64_t(J) * Range / N;
+      else if (Shape == 2) // A rotation of an increasing sequence.
+        V = int64_t((J + N / 3) % N) * Range / N;
+      S.Terms.push_back(Base + std::abs(V));
+    }
+    std::vector<unsigned> Expected(N);
+    std::iota(Expected.begin(), Expected.end(), 0u);
+    // A stable sort: ties by index.
+    std::sort(Expected.begin(), Expected.end(), [&](unsigned X, unsigned Y) {
+      return std::pair(S.Terms[X], X) < std::pair(S.Terms[Y], Y);
+    });
+    ASSERT_EQ(S.sortedOrder(), Expected)
+        << N << " terms in a range of " << Range << ", shape " << Shape;
+    // Computed once.
+    EXPECT_EQ(&S.sortedOrder(), &S.sortedOrder());
+  }
+  for (unsigned C : Shapes)
+    EXPECT_GT(C, 100u);
 }
 
 } // namespace
