@@ -123,17 +123,12 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
 }
 
 /// Under the hazard policy placement will use, whether each access meets
-/// no access of the function (accessesMeetingNoneIn), when every event is
-/// an access: the hazard analysis under that policy reads the answer
-/// instead of testing again, and a function whose accesses all meet none
-/// needs no placement and no branch-uniformity analysis.
+/// no access of the function (accessesMeetingNoneIn): each hazard analysis
+/// under that policy (placement runs several) reads the answer instead of
+/// testing again, and a function without synchronization of its own whose
+/// accesses all meet none needs no placement and no branch-uniformity
+/// analysis (noAccessMeetsAnother).
 void LDSAccessModel::findSilentAccesses(const AnalysisOptions &Hazards) {
-  bool OnlyAccesses = llvm::all_of(Program.Blocks, [](const Block &BB) {
-    return llvm::all_of(BB.Events,
-                        [](const Event &E) { return E.Kind == Event::Access; });
-  });
-  if (!OnlyAccesses)
-    return;
   Program.SilentAccesses = accessesMeetingNoneIn(Program, Hazards);
   Program.SilentWAW = Hazards.WAW;
   Program.SilentAsyncWAW = Hazards.AsyncWAW;

@@ -46,11 +46,11 @@ public:
   /// inserted (with the same options), lends its per-wave branches and the
   /// address forms of the instructions it modelled: re-modelling after
   /// insertion (the self-check) need not derive them again. \p Hazards,
-  /// the hazard policy placement will use: in a function without
-  /// synchronization of its own, the program keeps whether each access
-  /// meets another (AbstractProgram::SilentAccesses) for the hazard
-  /// analysis, and a function where none does skips the branch-uniformity
-  /// analysis (its answer cannot matter there) and the placement.
+  /// the hazard policy placement will use: the program keeps whether each
+  /// access meets another (AbstractProgram::SilentAccesses) for the hazard
+  /// analyses, and a function without synchronization of its own where
+  /// none does skips the branch-uniformity analysis (its answer cannot
+  /// matter there) and the placement.
   LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
                  const MachineBlockFrequencyInfo *MBFI,
                  bool TrustScalarBranches = false,
