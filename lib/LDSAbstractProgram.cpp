@@ -236,12 +236,10 @@ bool AbstractProgram::mayOverlap(const Location &A, const Location &B,
          B.Begin >= A.Begin + int64_t(A.Size)))
       return false;
   }
-  if (A.ThreadForm || B.ThreadForm) {
-    // Forms in absolute addresses apart from each other or from an object.
-    auto RA = addressRange(A), RB = addressRange(B);
-    if (RA && RB && (RA->first >= RB->second || RB->first >= RA->second))
-      return false;
-  }
+  // Forms in absolute addresses apart from each other or from an object.
+  if ((A.ThreadForm || B.ThreadForm) &&
+      rangesApart(addressRange(A), addressRange(B)))
+    return false;
   return !threadDisjoint(A, B, Rel);
 }
 

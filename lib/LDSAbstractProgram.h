@@ -243,6 +243,11 @@ struct AbstractProgram {
   /// none when not known. Locations whose ranges are apart never overlap.
   std::optional<std::pair<int64_t, int64_t>>
   addressRange(const Location &L) const;
+  /// Whether two address ranges (addressRange) are known and share no byte.
+  static bool rangesApart(const std::optional<std::pair<int64_t, int64_t>> &A,
+                          const std::optional<std::pair<int64_t, int64_t>> &B) {
+    return A && B && (A->first >= B->second || B->first >= A->second);
+  }
   /// The stage loop of \p L's thread forms, 0 when none (or when forms
   /// name different loops: no iteration is then the same).
   unsigned stageLoop(const Location &L) const;

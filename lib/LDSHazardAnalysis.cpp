@@ -96,6 +96,7 @@ public:
           AccessIds[B][I] = Accesses.size();
           Accesses.push_back({B, I});
           IterOf.push_back(P.startIteration(Events[I].Loc));
+          RangeOf.push_back(P.addressRange(Events[I].Loc));
         }
     }
     OrigOf.resize(Accesses.size());
@@ -223,6 +224,12 @@ public:
 
 private:
   const Event &accessEvent(unsigned Id) const { return P.event(Accesses[Id]); }
+  /// Whether entries \p A and \p B touch bytes apart (then they conflict
+  /// in no wave: AbstractProgram::mayOverlap), tested before the kinds and
+  /// the relation, which cost more.
+  bool apart(unsigned A, unsigned B) const {
+    return AbstractProgram::rangesApart(RangeOf[A], RangeOf[B]);
+  }
 
   /// A monolithic barrier orders everything complete (or signalled).
   void applyBarrier(State &S) {
@@ -306,6 +313,9 @@ private:
                   8>
           Kept;
       for (auto &[AId, L] : S) {
+        // Bytes apart meet for no work-items, in no wave (mayOverlap).
+        if (apart(AId, Id))
+          continue;
         const Event &A = accessEvent(AId);
         HazardKind K;
         // The recording sweep meets each (producer, consumer) pair once per
@@ -432,6 +442,8 @@ private:
       const Event &A = accessEvent(AId);
       if (A.Ctr != Counter::LDS || L <= Complete)
         continue;
+      if (apart(AId, Id))
+        continue;
       if (Outside) {
         EventRef AR = Accesses[AId];
         if (!llvm::is_contained(P.Blocks[AR.Block].Succs, XRef.Block) ||
@@ -475,6 +487,7 @@ private:
     if (New) {
       Accesses.push_back(Accesses[Rep]);
       IterOf.push_back(IterOf[Rep]);
+      RangeOf.push_back(RangeOf[Rep]);
       OrigOf.push_back(Accesses.size() - 1);
       KeyOf.push_back(Key);
       IssuedAt.push_back(-1);
@@ -495,6 +508,7 @@ private:
     if (New) {
       Accesses.push_back(Accesses[Id]);
       IterOf.push_back(IS);
+      RangeOf.push_back(RangeOf[Id]);
       OrigOf.push_back(OrigOf[Id]);
       AnchorOf.resize(Accesses.size(), Point{~0u, 0});
       if (Opts.Pruning.Points) {
@@ -631,6 +645,8 @@ private:
   /// crossed entries by (entry, block where the iteration ended).
   std::vector<IterationState> IterOf;
   std::vector<unsigned> OrigOf;
+  /// Per entry id: its access's address range (AbstractProgram::addressRange).
+  std::vector<std::optional<std::pair<int64_t, int64_t>>> RangeOf;
   std::map<std::tuple<unsigned, unsigned, unsigned>, unsigned> IterationIds;
   unsigned NextKey = 0;
   /// With StatePruning::Points: per access, its key class; per block, the
