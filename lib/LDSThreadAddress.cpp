@@ -579,6 +579,29 @@ static bool residuesMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
   const uint64_t M = uint64_t(1) << K;
   if (A.Size >= M || B.Size >= M)
     return true;
+  auto BeginOf = [&](const ThreadAddress &T, const IdSpace &S, unsigned I,
+                     int64_t Shift) {
+    return uint64_t(T.Const + Shift + S.Terms[I]) & (M - 1);
+  };
+  // A small modulus (128 for a byte counter per work-item in rows of 128):
+  // the owner of each residue, without sorting the pieces.
+  if (M <= 4096 && SA.Terms.size() * A.Size + SB.Terms.size() * B.Size <=
+                       uint64_t(1) << 16) {
+    constexpr int None = -1, Several = -2;
+    std::vector<int> Owner(M, None); // Index in SA, or None or Several.
+    for (unsigned I = 0; I < SA.Terms.size(); ++I)
+      for (uint64_t X = BeginOf(A, SA, I, ShiftA), E = X + A.Size; X < E; ++X) {
+        int &O = Owner[X & (M - 1)];
+        O = O == None ? int(I) : Several; // Ids of an enumeration differ.
+      }
+    for (unsigned J = 0; J < SB.Terms.size(); ++J)
+      for (uint64_t X = BeginOf(B, SB, J, 0), E = X + B.Size; X < E; ++X) {
+        int O = Owner[X & (M - 1)];
+        if (O != None && (AnyPair || O == Several || SA.Ids[O] != SB.Ids[J]))
+          return true;
+      }
+    return false;
+  }
   // Intervals [Begin, End) in [0, M); one that wraps is split in two.
   struct Piece {
     uint64_t Begin, End;
@@ -588,8 +611,7 @@ static bool residuesMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
   std::vector<Piece> Pieces;
   auto AddSide = [&](const ThreadAddress &T, const IdSpace &S, bool FromA) {
     for (unsigned I = 0; I < S.Terms.size(); ++I) {
-      uint64_t Begin =
-          uint64_t(T.Const + (FromA ? ShiftA : 0) + S.Terms[I]) & (M - 1);
+      uint64_t Begin = BeginOf(T, S, I, FromA ? ShiftA : 0);
       uint64_t End = Begin + T.Size;
       Pieces.push_back({Begin, std::min(End, M), I, FromA});
       if (End > M)
