@@ -647,17 +647,45 @@ const ThreadIdSpace &ThreadIdCache::get(const ThreadAddress &A,
     Mask |= 1u << D;
     Bounds[D] = Shape.MaxDim[D];
   }
-  std::unique_ptr<ThreadIdSpace> &Entry =
-      Spaces[{&A, Mask, Shape.MaxFlat, Bounds[0], Bounds[1], Bounds[2]}];
-  if (!Entry)
-    Entry = std::make_unique<ThreadIdSpace>(enumerateIds(A, Dims, Shape));
-  return *Entry;
+  Key K = {&A, Mask, Shape.MaxFlat, Bounds[0], Bounds[1], Bounds[2]};
+  const ThreadIdSpace *&Entry = Spaces[K];
+  if (Entry)
+    return *Entry;
+  // What enumerateIds reads of the address: the coefficients and id bounds
+  // of the dimensions enumerated, and the function of the id.
+  auto SameIdTerms = [&](const ThreadAddress &O) {
+    for (unsigned D : Dims)
+      if (A.Coef[D] != O.Coef[D] || A.IdLo[D] != O.IdLo[D] ||
+          A.IdHi[D] != O.IdHi[D])
+        return false;
+    return A.Fn == O.Fn || (A.Fn && O.Fn && *A.Fn == *O.Fn);
+  };
+  uint64_t H =
+      mixHash(mixHash(Mask, Shape.MaxFlat), A.Fn ? A.Fn->Nodes.size() : 0);
+  for (unsigned D : Dims)
+    H = mixHash(mixHash(mixHash(mixHash(H, Bounds[D]), A.Coef[D]), A.IdLo[D]),
+                A.IdHi[D]);
+  SmallVector<unsigned, 1> &Candidates = ByIdTerms[H];
+  auto Launch = [](const Key &X) {
+    return std::make_tuple(std::get<1>(X), std::get<2>(X), std::get<3>(X),
+                           std::get<4>(X), std::get<5>(X));
+  };
+  for (unsigned I : Candidates) {
+    const Enumeration &E = Enumerated[I];
+    if (Launch(E.For) == Launch(K) && SameIdTerms(*std::get<0>(E.For)))
+      return *(Entry = E.Space.get());
+  }
+  Candidates.push_back(Enumerated.size());
+  Enumerated.push_back(
+      {K, std::make_unique<ThreadIdSpace>(enumerateIds(A, Dims, Shape))});
+  return *(Entry = Enumerated.back().Space.get());
 }
 
 /// The pair test of workItemsMayOverlap with \p Shift added to A's
-/// address (a difference of stage slots).
+/// address (a difference of stage slots). \p Self: B is A (addresses
+/// whose id terms agree may share an enumeration without being one).
 static bool shiftedMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
-                              const IdSpace &SA, const IdSpace &SB,
+                              const IdSpace &SA, const IdSpace &SB, bool Self,
                               bool OtherDims, int64_t Shift) {
   // Every quantity of the integer reasoning below must stay far inside
   // 32 bits, so that no wrap-around creates an overlap it misses.
@@ -701,7 +729,7 @@ static bool shiftedMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
   if (!Small)
     return true;
 
-  if (&SA == &SB && Shift == 0) {
+  if (Self && Shift == 0) {
     // An address against itself (every store is checked so): the window
     // (Lo, Hi) is symmetric around 0, and the nearest other work-item's
     // term is a neighbour in sorted order.
@@ -892,7 +920,7 @@ bool llvm::ldsbarriers::workItemsMayOverlap(const ThreadAddress &A,
   llvm::sort(Shifts);
   Shifts.erase(std::unique(Shifts.begin(), Shifts.end()), Shifts.end());
   return llvm::any_of(Shifts, [&](int64_t Shift) {
-    return shiftedMayOverlap(A, B, SA, SB, OtherDims, Shift);
+    return shiftedMayOverlap(A, B, SA, SB, Self, OtherDims, Shift);
   });
 }
 

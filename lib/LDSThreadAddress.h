@@ -231,7 +231,8 @@ struct AddressProgression {
 /// enough. Entries are keyed by the address's location in memory and by
 /// the launch bounds the enumeration reads (so that tests in a narrower
 /// shape share what agrees), and the addresses must outlive the cache
-/// unchanged.
+/// unchanged. Addresses whose id terms agree (a row per bin,
+/// b * 128 + slot(t), differ in the constant only) share one enumeration.
 class ThreadIdCache {
 public:
   ThreadIdCache() = default;
@@ -249,6 +250,8 @@ public:
   progression(const ThreadAddress &A, unsigned D, const WorkgroupShape &Shape);
   void clear() {
     Spaces.clear();
+    Enumerated.clear();
+    ByIdTerms.clear();
     Progressions.clear();
   }
 
@@ -257,7 +260,15 @@ private:
   /// mask).
   using Key = std::tuple<const ThreadAddress *, unsigned, int64_t, int64_t,
                          int64_t, int64_t>;
-  DenseMap<Key, std::unique_ptr<ThreadIdSpace>> Spaces;
+  /// An enumeration, with the key of the address it was made for.
+  struct Enumeration {
+    Key For;
+    std::unique_ptr<ThreadIdSpace> Space;
+  };
+  DenseMap<Key, const ThreadIdSpace *> Spaces;
+  std::vector<Enumeration> Enumerated;
+  /// Indices in Enumerated by a hash of the id terms and bounds.
+  DenseMap<uint64_t, SmallVector<unsigned, 1>> ByIdTerms;
   DenseMap<Key, std::optional<AddressProgression>> Progressions;
 };
 

@@ -495,4 +495,38 @@ TEST(ThreadAddressTest, ResiduePairsAgreeWithEnumeration) {
   }
 }
 
+// One cache for the pair tests of a family of addresses whose id terms
+// agree (rows of one array: b * 128 + slot(t), say), as the program keeps
+// it: the family shares one enumeration, and every answer must be the one
+// the uncached test gives, which enumerates each side apart.
+TEST(ThreadAddressTest, CachedFamiliesAgreeWithUncached) {
+  std::mt19937 R(20261131);
+  unsigned Met = 0, Pairs = 0;
+  for (unsigned I = 0; I < 400; ++I) {
+    WorkgroupShape S = randomShape(R);
+    ThreadAddress Base = randomAddress(R, nullptr);
+    if (R() % 2)
+      Base.Fn = randomIndexFunction(R);
+    std::vector<ThreadAddress> Family;
+    for (unsigned J = 0, E = 2 + R() % 4; J < E; ++J) {
+      ThreadAddress T = Base;
+      T.Const += int64_t(R() % 7) - 3;
+      if (R() % 3 == 0)
+        T.Size = 1 + R() % 4;
+      Family.push_back(T);
+    }
+    ThreadIdCache Cache;
+    for (const ThreadAddress &A : Family)
+      for (const ThreadAddress &B : Family) {
+        bool Cached = workItemsMayOverlap(A, B, S, &Cache);
+        ASSERT_EQ(Cached, workItemsMayOverlap(A, B, S))
+            << A.str() << " vs " << B.str() << " with " << describe(S);
+        ++Pairs;
+        Met += Cached;
+      }
+  }
+  EXPECT_GT(Met, Pairs / 5);
+  EXPECT_LT(Met, Pairs * 4 / 5);
+}
+
 } // namespace
