@@ -42,9 +42,27 @@ using State = std::vector<std::pair<unsigned, Level>>;
 
 /// Joins \p From into \p Into; returns whether Into changed.
 bool join(State &Into, const State &From) {
-  State Out;
-  Out.reserve(Into.size() + From.size());
+  // In place while From brings no new entry (the common case once the
+  // states settle): no allocation.
   bool Changed = false;
+  auto It = Into.begin();
+  bool NewEntry = false;
+  for (const auto &[Id, L] : From) {
+    while (It != Into.end() && It->first < Id)
+      ++It;
+    if (It == Into.end() || It->first != Id) {
+      NewEntry = true;
+      break;
+    }
+    if (L > It->second) {
+      It->second = L;
+      Changed = true;
+    }
+  }
+  if (!NewEntry)
+    return Changed;
+  State Out; // A new entry: Changed is set below.
+  Out.reserve(Into.size() + From.size());
   auto I = Into.begin(), IE = Into.end();
   auto F = From.begin(), FE = From.end();
   while (I != IE || F != FE) {
@@ -157,16 +175,16 @@ public:
     // Every reachable block is transferred at least once, even when its
     // in-state stays empty.
     std::vector<uint8_t> Dirty(P.Blocks.size(), 1);
+    State S, T; // Reused: their storage outlives the passes.
     for (bool Changed = true; Changed;) {
       Changed = false;
       for (unsigned B : RPO) {
         if (!Dirty[B])
           continue;
         Dirty[B] = 0;
-        State S = In[B];
+        S.assign(In[B].begin(), In[B].end());
         transferBlock(B, S, /*Record=*/false);
         for (unsigned Succ : P.Blocks[B].Succs) {
-          State T;
           const State &Out = crossEdge(B, Succ, S, T);
           if (join(In[Succ], Out)) {
             Dirty[Succ] = 1;
@@ -177,7 +195,7 @@ public:
     }
     // The states are final: replay each block once, recording.
     for (unsigned B : RPO) {
-      State S = In[B];
+      S.assign(In[B].begin(), In[B].end());
       transferBlock(B, S, /*Record=*/true);
     }
     std::sort(Result.Windows.begin(), Result.Windows.end(),
