@@ -7,9 +7,14 @@
 # the pass's and SIInsertWaitcnts' microseconds (summed over the example's
 # kernels) and their ratio.
 #
+# With COPIES=2 each module holds its kernels twice (the copy's symbols
+# renamed, linked by llvm-link) and the copies are timed: what a process
+# pays per kernel once its caches are warm.
+#
 # usage: utils/bench/examples_table.sh
 #   PLUGIN=path  the plugin (default build/lib/AMDGPULDSBarriers.so)
 #   REPEAT=r     runs per example (default 5)
+#   COPIES=2     time the second copy of each kernel (default 1)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 plugin=$(realpath "${PLUGIN:-$root/build/lib/AMDGPULDSBarriers.so}")
@@ -21,12 +26,24 @@ for src in "$root"/utils/examples/*.hip; do
   name=$(basename "$src" .hip)
   /usr/lib/llvm-22/bin/clang "${flags[@]}" -emit-llvm -S "$src" \
     -o "$tmp/$name.ll"
+  half=
+  if [ "${COPIES:-1}" = 2 ]; then
+    # Every global renamed but the intrinsics; the used-list goes (its
+    # entries would clash).
+    sed -e 's/@\([A-Za-z_][A-Za-z0-9_.]*\)/@\1_copy2/g' \
+      -e 's/@llvm\.\([a-z0-9._]*\)_copy2/@llvm.\1/g' \
+      -e '/@llvm\.compiler\.used/d' "$tmp/$name.ll" > "$tmp/copy.ll"
+    /usr/lib/llvm-22/bin/llvm-link -S "$tmp/$name.ll" "$tmp/copy.ll" \
+      -o "$tmp/both.ll"
+    mv "$tmp/both.ll" "$tmp/$name.ll"
+    half=--second-half
+  fi
   for ((r = 0; r < ${REPEAT:-5}; r++)); do
     /usr/lib/llvm-22/bin/llc -load="$plugin" -amdgpu-lds-barriers \
       -time-trace -time-trace-granularity=0 -time-trace-file="$tmp/trace.json" \
       -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 "$tmp/$name.ll" \
       -o /dev/null
-    python3 "$root/utils/bench/pass_times.py" "$tmp/trace.json"
+    python3 "$root/utils/bench/pass_times.py" $half "$tmp/trace.json"
   done > "$tmp/runs.txt"
   python3 - "$tmp/runs.txt" "$name" <<'PY'
 import statistics, sys

@@ -6,6 +6,11 @@ usage: pass_times.py TRACE           prints "pass wait", microseconds summed
                                      over the module's functions
        pass_times.py --each TRACE    prints "pass1 wait1 pass2 wait2 ...",
                                      one pair per function in module order
+       pass_times.py --second-half TRACE
+                                     prints "pass wait" summed over the
+                                     second half of the functions (a module
+                                     that holds its kernels twice: the
+                                     copies, compiled with warm caches)
 """
 import json
 import sys
@@ -29,6 +34,8 @@ if __name__ == "__main__":
     args = sys.argv[1:]
     each = args[:1] == ["--each"]
     p, w = runs(args[-1])
+    if args[:1] == ["--second-half"]:
+        p, w = p[len(p) // 2:], w[len(w) // 2:]
     if each:
         print(" ".join("%d %d" % pair for pair in zip(p, w)))
     else:
