@@ -488,14 +488,7 @@ unsigned LDSAccessModel::threadForm(const MachineInstr &MI,
   // other access and keep equal accesses apart in the analysis.
   const WorkgroupShape &Shape = Program.Shape;
   if (llvm::all_of(Forms, [&](const ThreadAddress &TA) {
-        if (!TA.Stage.empty())
-          return false;
-        unsigned FnDims = TA.Fn ? TA.Fn->usedDims() : 0;
-        for (unsigned D = 0; D < 3; ++D)
-          if (TA.Coef[D] || (FnDims >> D & 1) || TA.IdLo[D] > 0 ||
-              TA.IdHi[D] < Shape.MaxDim[D] - 1)
-            return false;
-        return true;
+        return TA.Stage.empty() && !TA.distinguishedDims(Shape);
       }))
     return 0;
   // Equal forms share an index, so that pair results are cached once.

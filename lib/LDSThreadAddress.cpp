@@ -423,6 +423,14 @@ void ThreadAddress::canonicalize() {
   }
 }
 
+unsigned ThreadAddress::distinguishedDims(const WorkgroupShape &Shape) const {
+  unsigned Mask = Fn ? Fn->usedDims() : 0;
+  for (unsigned D = 0; D < 3; ++D)
+    if (Coef[D] || IdLo[D] > 0 || IdHi[D] < Shape.MaxDim[D] - 1)
+      Mask |= 1u << D;
+  return Mask;
+}
+
 size_t ThreadAddress::hash() const {
   // Forms of one kernel differ mostly in constants, of the sum or of the
   // function's nodes: a fold of those is enough to tell them apart
@@ -829,13 +837,9 @@ bool llvm::ldsbarriers::workItemsMayOverlap(const ThreadAddress &A,
   // differ while looking alike here.
   SmallVector<unsigned, 3> Dims;
   bool OtherDims = false;
-  unsigned FnDims =
-      (A.Fn ? A.Fn->usedDims() : 0) | (B.Fn ? B.Fn->usedDims() : 0);
+  unsigned Used = A.distinguishedDims(Shape) | B.distinguishedDims(Shape);
   for (unsigned D = 0; D < 3; ++D) {
-    bool Used = A.Coef[D] || B.Coef[D] || (FnDims >> D & 1) || A.IdLo[D] > 0 ||
-                B.IdLo[D] > 0 || A.IdHi[D] < Shape.MaxDim[D] - 1 ||
-                B.IdHi[D] < Shape.MaxDim[D] - 1;
-    if (Used)
+    if (Used >> D & 1)
       Dims.push_back(D);
     else if (Shape.MaxDim[D] > 1 && Shape.MaxFlat > 1)
       OtherDims = true;

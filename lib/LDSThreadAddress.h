@@ -194,6 +194,10 @@ struct ThreadAddress : AddressTerms {
   /// one value, so that operator== tells apart exactly the addresses str()
   /// spells differently.
   void canonicalize();
+  /// The dimensions (a mask) in which the access tells work-items apart
+  /// in launches of \p Shape: its address depends on the id there (a
+  /// coefficient or the function of the id), or only some ids run it.
+  unsigned distinguishedDims(const WorkgroupShape &Shape) const;
   /// A hash that equal addresses (operator==) share.
   size_t hash() const;
 };
