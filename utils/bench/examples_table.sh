@@ -7,8 +7,8 @@
 # the pass's and SIInsertWaitcnts' microseconds (summed over the example's
 # kernels) and their ratio.
 #
-# With COPIES=2 each module holds its kernels twice (the copy's symbols
-# renamed, linked by llvm-link) and the copies are timed: what a process
+# With COPIES=2 each module holds its kernels twice (module_twice.sh) and
+# the copies are timed: what a process
 # pays per kernel once its caches are warm.
 #
 # usage: utils/bench/examples_table.sh
@@ -28,13 +28,7 @@ for src in "$root"/utils/examples/*.hip; do
     -o "$tmp/$name.ll"
   half=
   if [ "${COPIES:-1}" = 2 ]; then
-    # Every global renamed but the intrinsics; the used-list goes (its
-    # entries would clash).
-    sed -e 's/@\([A-Za-z_][A-Za-z0-9_.]*\)/@\1_copy2/g' \
-      -e 's/@llvm\.\([a-z0-9._]*\)_copy2/@llvm.\1/g' \
-      -e '/@llvm\.compiler\.used/d' "$tmp/$name.ll" > "$tmp/copy.ll"
-    /usr/lib/llvm-22/bin/llvm-link -S "$tmp/$name.ll" "$tmp/copy.ll" \
-      -o "$tmp/both.ll"
+    "$root/utils/bench/module_twice.sh" "$tmp/$name.ll" "$tmp/both.ll"
     mv "$tmp/both.ll" "$tmp/$name.ll"
     half=--second-half
   fi

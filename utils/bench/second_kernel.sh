@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # What a process pays once: each generated kernel of utils/bench/gen_kernel.py
-# twice in one module (@k and a copy @k2), compiled by llc-22 -O2 for gfx942
-# with the pass and -time-trace; the pass and SIInsertWaitcnts are timed on
-# each copy. The first copy pays for the first execution of the plugin's
-# code and the first touch of its memory; the second shows what a kernel
-# costs once a process runs. Prints, per kind and size, the medians over
+# twice in one module (@k and its copy, module_twice.sh), compiled by llc-22
+# -O2 for gfx942 with the pass and -time-trace; the pass and
+# SIInsertWaitcnts are timed on each copy. The first copy pays for the
+# first execution of the plugin's code and the first touch of its memory;
+# the second shows what a kernel costs once a process runs. Prints, per
+# kind and size, the medians over
 # REPEAT runs of: pass and SIInsertWaitcnts microseconds on the first copy,
 # on the second, and the two ratios.
 #
@@ -27,14 +28,7 @@ for kind in $kinds; do
   for n in $sizes; do
     python3 "$root/utils/bench/gen_kernel.py" "${flags[@]}" "$shape" "$n" \
       > "$tmp/one.ll"
-    python3 - "$tmp/one.ll" "$tmp/two.ll" <<'PY'
-import re, sys
-src = open(sys.argv[1]).read()
-start = src.index("define amdgpu_kernel void @k(")
-end = src.index("\n}\n", start) + 3
-copy = src[start:end].replace("@k(", "@k2(", 1)
-open(sys.argv[2], "w").write(src[:end] + copy + src[end:])
-PY
+    "$root/utils/bench/module_twice.sh" "$tmp/one.ll" "$tmp/two.ll"
     for ((r = 0; r < ${REPEAT:-9}; r++)); do
       /usr/lib/llvm-22/bin/llc -load="$plugin" -amdgpu-lds-barriers \
         -time-trace -time-trace-granularity=0 \
@@ -42,7 +36,7 @@ PY
         -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 "$tmp/two.ll" \
         -o /dev/null
       # Each pass runs once per function, in the order of the module: the
-      # first two pairs are @k's and @k2's.
+      # first two pairs are @k's and its copy's.
       python3 "$root/utils/bench/pass_times.py" --each "$tmp/trace.json" |
         awk '{print $1, $2, $3, $4}'
     done > "$tmp/runs.txt"
