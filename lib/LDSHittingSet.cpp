@@ -10,6 +10,7 @@
 
 #include "LDSHittingSet.h"
 #include "llvm/ADT/IntEqClasses.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/bit.h"
 #include <algorithm>
@@ -251,6 +252,14 @@ private:
       }
       Counts.push_back(N);
     }
+    // A dominating row has at least as many bits as the row it dominates:
+    // each row only meets those on its side of it in this order.
+    ByCount.resize(Members.size());
+    for (unsigned I = 0; I < Members.size(); ++I)
+      ByCount[I] = I;
+    llvm::sort(ByCount, [&](unsigned A, unsigned B) {
+      return Counts[A] < Counts[B] || (Counts[A] == Counts[B] && A < B);
+    });
   }
 
   /// Dominated points: hits a subset of another point's sets at no lower
@@ -260,10 +269,12 @@ private:
     maskedRows(Points, PW, [&](unsigned Pt) { return ptSets(Pt); }, Sets, SW);
     for (unsigned I = 0; I < Members.size(); ++I) {
       const uint64_t *HI = &Scratch[size_t(I) * SW];
-      for (unsigned J = 0; J < Members.size(); ++J) {
-        // A subset has no more elements (a cheap test first).
-        if (I == J || Counts[I] > Counts[J] ||
-            !testBit(Points.data(), Members[J]))
+      for (unsigned K = ByCount.size(); K-- > 0;) {
+        unsigned J = ByCount[K];
+        // A subset has no more elements.
+        if (Counts[I] > Counts[J])
+          break;
+        if (I == J || !testBit(Points.data(), Members[J]))
           continue;
         if (Cost[Members[J]] > Cost[Members[I]])
           continue;
@@ -289,9 +300,10 @@ private:
     maskedRows(Sets, SW, [&](unsigned S) { return setPoints(S); }, Points, PW);
     for (unsigned I = 0; I < Members.size(); ++I) {
       const uint64_t *PI = &Scratch[size_t(I) * PW];
-      for (unsigned J = 0; J < Members.size(); ++J) {
-        if (I == J || Counts[J] > Counts[I] ||
-            !testBit(Sets.data(), Members[J]))
+      for (unsigned J : ByCount) {
+        if (Counts[J] > Counts[I])
+          break;
+        if (I == J || !testBit(Sets.data(), Members[J]))
           continue;
         const uint64_t *PJ = &Scratch[size_t(J) * PW];
         if (!isSubset(PJ, PI, PW))
@@ -306,8 +318,11 @@ private:
     return Changed;
   }
 
-  /// Applies the reduction rules until none applies.
+  /// Applies the reduction rules until none applies. A dominance rule has
+  /// nothing to do again until the other side changes (what it drops is
+  /// dominated by what it keeps), so it is skipped until then.
   void reduce(Row &Sets, Row &Points, std::vector<unsigned> &Chosen) const {
+    bool PointRuleStale = true, SetRuleStale = true;
     for (bool Changed = true; Changed && anyBit(Sets.data(), SW);) {
       Changed = false;
       // Forced points.
@@ -316,16 +331,26 @@ private:
         if (countCommon(setPoints(S), Points.data(), PW) == 1) {
           choose(firstCommon(setPoints(S), Points.data(), PW), Sets, Points,
                  Chosen);
-          Changed = true;
+          Changed = PointRuleStale = SetRuleStale = true;
         }
       }
       // Points that hit nothing are useless.
       for (int Pt = nextBit(Points.data(), PW, 0); Pt >= 0;
            Pt = nextBit(Points.data(), PW, Pt + 1))
-        if (!anyCommon(ptSets(Pt), Sets.data(), SW))
+        if (!anyCommon(ptSets(Pt), Sets.data(), SW)) {
           resetBit(Points.data(), Pt);
-      Changed |= dropDominatedPoints(Sets, Points);
-      Changed |= dropDominatedSets(Sets, Points);
+          SetRuleStale = true;
+        }
+      if (PointRuleStale) {
+        PointRuleStale = false;
+        if (dropDominatedPoints(Sets, Points))
+          Changed = SetRuleStale = true;
+      }
+      if (SetRuleStale) {
+        SetRuleStale = false;
+        if (dropDominatedSets(Sets, Points))
+          Changed = PointRuleStale = true;
+      }
     }
   }
 
@@ -419,7 +444,7 @@ private:
   std::vector<unsigned> Best;
   Score BestScore;
   /// Scratch of the dominance reductions (maskedRows), kept across nodes.
-  mutable std::vector<unsigned> Members, Counts;
+  mutable std::vector<unsigned> Members, Counts, ByCount;
   mutable std::vector<uint64_t> Scratch;
 };
 
