@@ -238,6 +238,10 @@ bool ThreadAddressBuilder::isInvariantUniform(const Value *V, unsigned Depth) {
 /// one index under many bases): each part is linearized once.
 std::optional<ThreadAddressBuilder::Linear>
 ThreadAddressBuilder::linearize(const Value *V, unsigned Depth) {
+  // A value of one use is reached through that use only, once per
+  // address that has it: the cache would be written, never read.
+  if (V->hasOneUse())
+    return linearizeUncached(V, Depth);
   auto Key = std::make_tuple(V, Depth, unsigned(Stages != nullptr));
   if (auto It = Linearized->Index.find(Key); It != Linearized->Index.end())
     return Linearized->Results[It->second];
