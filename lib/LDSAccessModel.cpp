@@ -310,7 +310,17 @@ LDSAccessModel::PointerBase LDSAccessModel::pointerBase(const Value *V,
     PointerBase &PB = It->second;
     if (Inserted) {
       PB.IndexBits = DL.getIndexTypeSizeInBits(P->getType());
-      PB.Base = GetPointerBaseWithConstantOffset(P, PB.Offset, DL);
+      // A GEP with an index that is no constant is its own base (where the
+      // walk over constant offsets would stop at once, after setting up
+      // its offset arithmetic).
+      const auto *GEP = dyn_cast<GEPOperator>(P);
+      if (GEP && llvm::any_of(GEP->indices(),
+                              [](const Use &I) { return !isa<Constant>(I); })) {
+        PB.Base = P;
+        PB.Offset = 0;
+      } else {
+        PB.Base = GetPointerBaseWithConstantOffset(P, PB.Offset, DL);
+      }
       PB.Underlying =
           isa<GlobalVariable>(PB.Base) ? nullptr : underlyingGlobal(P);
       PB.UnderlyingBytes =
