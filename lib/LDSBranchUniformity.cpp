@@ -122,11 +122,24 @@ Val Analysis::operandValue(const State &S, const MachineOperand &MO) {
   return UniformScalar; // Frame indices, symbols, floating-point immediates.
 }
 
-bool Analysis::isWholeMask(MCRegister Reg) {
+bool Analysis::isWholeMask(const MachineOperand &MO) {
+  MCRegister Reg = MO.getReg().asMCReg();
   auto [It, Inserted] = WholeMask.try_emplace(Reg.id());
   if (Inserted) {
-    const TargetRegisterClass *RC = TRI.getMinimalPhysRegClass(Reg);
-    It->second = RC && TRI.getRegSizeInBits(*RC) == WaveSize;
+    // A class's registers have its size. The operand's class, when it holds
+    // the register and has a mask's size, answers at once; the search of
+    // getMinimalPhysRegClass reads every class of the target, which the
+    // first function a compiler process sees pays in page faults.
+    const MCInstrDesc &D = MO.getParent()->getDesc();
+    unsigned OpIdx = MO.getOperandNo();
+    const TargetRegisterClass *RC =
+        OpIdx < D.getNumOperands() ? TII.getRegClass(D, OpIdx) : nullptr;
+    unsigned Bits = RC && RC->contains(Reg) ? TRI.getRegSizeInBits(*RC) : 0;
+    if (Bits != 32 && Bits != 64) {
+      RC = TRI.getMinimalPhysRegClass(Reg);
+      Bits = RC ? TRI.getRegSizeInBits(*RC) : 0;
+    }
+    It->second = Bits == WaveSize;
   }
   return It->second;
 }
@@ -163,7 +176,7 @@ bool Analysis::judge(const MachineInstr &Branch, const State &S, bool &IsVCC) {
     MCRegister R = MO.getReg().asMCReg();
     StringRef RN = TRI.getName(R);
     if (IsVCC ? RN.starts_with("VCC") : RN == "SCC")
-      return zeroTestIsUniform(read(S, R), IsVCC && isWholeMask(R));
+      return zeroTestIsUniform(read(S, R), IsVCC && isWholeMask(MO));
   }
   return false; // No condition operand found: assume the worst.
 }

@@ -204,7 +204,8 @@ private:
   int addUnit(MCRegUnit U);
   Val read(const State &S, MCRegister Reg);
   Val operandValue(const State &S, const MachineOperand &MO);
-  bool isWholeMask(MCRegister Reg);
+  /// Whether register operand \p MO is as wide as the wave.
+  bool isWholeMask(const MachineOperand &MO);
   bool isLaneMaskOperand(const MachineInstr &MI, unsigned OpIdx);
   void write(State &S, MCRegister Reg, Val V, bool KeepSlots = false);
   void transfer(const MachineInstr &MI, State &S);

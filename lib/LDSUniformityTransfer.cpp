@@ -111,7 +111,7 @@ Effect Analysis::scalarLogic(const MachineInstr &MI, const State &S,
                                       MI.getOperand(0).isDef()
                                   ? &MI.getOperand(0)
                                   : nullptr;
-  bool Whole = Dst && isWholeMask(Dst->getReg().asMCReg());
+  bool Whole = Dst && isWholeMask(*Dst);
   return {Result,
           zeroTestIsUniform(Result, Whole) ? UniformScalar : PerWaveScalar};
 }
@@ -153,8 +153,8 @@ Val Analysis::scalarCompare(const State &S, const Operands &Ops) {
       std::swap(A, B);
     if (B->isImm() && B->getImm() == 0 && A->isReg()) {
       MCRegister R = A->getReg().asMCReg();
-      return zeroTestIsUniform(read(S, R), isWholeMask(R)) ? UniformScalar
-                                                           : PerWaveScalar;
+      return zeroTestIsUniform(read(S, R), isWholeMask(*A)) ? UniformScalar
+                                                            : PerWaveScalar;
     }
   }
   return Val::make(std::max(Ops.Inputs, Uniform), PerLane, false);
