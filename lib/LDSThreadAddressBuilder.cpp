@@ -239,8 +239,9 @@ bool ThreadAddressBuilder::isInvariantUniform(const Value *V, unsigned Depth) {
 std::optional<ThreadAddressBuilder::Linear>
 ThreadAddressBuilder::linearize(const Value *V, unsigned Depth) {
   // A value of one use is reached through that use only, once per
-  // address that has it: the cache would be written, never read.
-  if (V->hasOneUse())
+  // address that has it: the cache would be written, never read. A
+  // constant costs less to build than to look up.
+  if (V->hasOneUse() || isa<ConstantInt>(V))
     return linearizeUncached(V, Depth);
   auto Key = std::make_tuple(V, Depth, unsigned(Stages != nullptr));
   if (auto It = Linearized->Index.find(Key); It != Linearized->Index.end())
