@@ -485,30 +485,28 @@ TEST(Placement, ExactPathCutsAgreeWithRemovingTheBlock) {
     unsigned N = randomChain(B, Rng, 2, 7, 2, 5);
     AbstractProgram &P = B.program();
     auto ReachesAvoiding = [&](unsigned From, unsigned To, int Avoid) {
+      // Paths start at From's exit: From itself counts once reached again.
       std::vector<uint8_t> Seen(N, 0);
       std::vector<unsigned> Work;
-      for (unsigned S : P.Blocks[From].Succs)
-        if (int(S) != Avoid && !Seen[S]) {
-          Seen[S] = 1;
-          Work.push_back(S);
-        }
-      while (!Work.empty()) {
-        unsigned X = Work.back();
-        Work.pop_back();
+      auto VisitSuccs = [&](unsigned X) {
         for (unsigned S : P.Blocks[X].Succs)
           if (int(S) != Avoid && !Seen[S]) {
             Seen[S] = 1;
             Work.push_back(S);
           }
+      };
+      VisitSuccs(From);
+      while (!Work.empty()) {
+        unsigned X = Work.back();
+        Work.pop_back();
+        VisitSuccs(X);
       }
       return bool(Seen[To]);
     };
     std::vector<uint8_t> Reachable = P.reachableBlocks();
     PathCuts Whole(P, false), Part(P, true);
     for (unsigned From = 0; From < N; ++From)
-      for (unsigned To = 0; To < N; ++To) {
-        if (!Reachable[From])
-          continue;
+      for (unsigned To = 0; To < N && Reachable[From]; ++To) {
         std::set<unsigned> Expected;
         if (ReachesAvoiding(From, To, -1))
           for (unsigned D = 0; D < N; ++D)
