@@ -9,15 +9,23 @@
 #include "AMDGPUTargetFacts.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/Sequence.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/CodeGen/TargetOpcodes.h"
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/TargetParser/TargetParser.h"
 #include <map>
 #include <mutex>
 #include <optional>
+#if __has_include(<link.h>)
+#include <link.h>
+#define LDS_BARRIERS_HAVE_LINK_H 1
+#else
+#define LDS_BARRIERS_HAVE_LINK_H 0
+#endif
 
 using namespace llvm;
 using namespace llvm::ldsbarriers;
@@ -64,15 +72,136 @@ llvm::ldsbarriers::lookupOpcodeByName(const MCInstrInfo &MII, StringRef Name,
   return std::nullopt;
 }
 
-// The generator's own build has no hints.
+namespace {
+/// One class of the opcodes of the generated table: what the names of its
+/// opcodes say of them.
+struct GeneratedOpcodeClass {
+  OpcodeRole Role;
+  ValueRole Value;
+  bool TwoAddress;
+  uint8_t LaneBytes;
+  const char *CommutativeOp;
+};
+} // namespace
+
+// The generator's own build has neither hints nor classes.
 #ifdef LDS_BARRIERS_OPCODE_HINTS
 #include "AMDGPUOpcodeHints.inc"
+#else
+static constexpr int SyncOpcodeHints[NumSyncOpcodes] = {-1, -1, -1, -1,
+                                                        -1, -1, -1, -1};
+static constexpr char OpcodeTableBuildId[] = "";
+static constexpr unsigned OpcodeTableSize = 0;
+static constexpr GeneratedOpcodeClass OpcodeClasses[] = {
+    {OpcodeRole::None, ValueRole::Generic, false, 0, ""}};
+static constexpr uint8_t OpcodeClassOf[] = {0};
+#endif
+
 int llvm::ldsbarriers::getSyncOpcodeHint(SyncOpcode Op) {
   return SyncOpcodeHints[unsigned(Op)];
 }
-#else
-int llvm::ldsbarriers::getSyncOpcodeHint(SyncOpcode) { return -1; }
+
+const uint8_t *
+llvm::ldsbarriers::findGeneratedOpcodeClasses(const MCInstrInfo &MII,
+                                              StringRef RunningBuildId) {
+  // Another library may number its opcodes differently even with as many
+  // of them: the build id, not the count, says it is the same table.
+  if (OpcodeTableSize == 0 || MII.getNumOpcodes() != OpcodeTableSize ||
+      RunningBuildId.empty() || RunningBuildId != OpcodeTableBuildId)
+    return nullptr;
+  return OpcodeClassOf;
+}
+
+OpcodeInfo llvm::ldsbarriers::getGeneratedOpcodeInfo(uint8_t Class) {
+  assert(Class < std::size(OpcodeClasses) && "not a generated class");
+  const GeneratedOpcodeClass &C = OpcodeClasses[Class];
+  OpcodeInfo Info;
+  Info.Role = C.Role;
+  Info.TwoAddress = C.TwoAddress;
+  Info.LaneBytes = C.LaneBytes;
+  Info.CommutativeOp = C.CommutativeOp;
+  return Info;
+}
+
+ValueRole llvm::ldsbarriers::getGeneratedValueRole(uint8_t Class) {
+  assert(Class < std::size(OpcodeClasses) && "not a generated class");
+  return OpcodeClasses[Class].Value;
+}
+
+std::string llvm::ldsbarriers::getLoadedObjectBuildId(const void *Addr,
+                                                      std::string *ObjectPath) {
+  struct Query {
+    uintptr_t Addr;
+    std::string Id, Path;
+  } Q{reinterpret_cast<uintptr_t>(Addr), "", ""};
+#if LDS_BARRIERS_HAVE_LINK_H
+  dl_iterate_phdr(
+      [](dl_phdr_info *Info, size_t, void *Data) -> int {
+        Query &Q = *static_cast<Query *>(Data);
+        ArrayRef<ElfW(Phdr)> Headers(Info->dlpi_phdr, Info->dlpi_phnum);
+        if (llvm::none_of(Headers, [&](const ElfW(Phdr) & P) {
+              uintptr_t Start = Info->dlpi_addr + P.p_vaddr;
+              return P.p_type == PT_LOAD && Q.Addr >= Start &&
+                     Q.Addr - Start < P.p_memsz;
+            }))
+          return 0; // Not this object: go on.
+        Q.Path = Info->dlpi_name ? Info->dlpi_name : "";
+        for (const ElfW(Phdr) &P : Headers) {
+          if (P.p_type != PT_NOTE)
+            continue;
+          // Names and descriptions are padded to the segment's alignment
+          // (4, or 8 for the property notes of some linkers).
+          size_t Align = P.p_align == 8 ? 8 : 4;
+          const char *Note =
+              reinterpret_cast<const char *>(Info->dlpi_addr + P.p_vaddr);
+          const char *End = Note + P.p_filesz;
+          while (size_t(End - Note) >= sizeof(ElfW(Nhdr))) {
+            const auto *H = reinterpret_cast<const ElfW(Nhdr) *>(Note);
+            const char *Name = Note + sizeof(ElfW(Nhdr));
+            const char *Desc = Name + alignTo(H->n_namesz, Align);
+            if (Desc > End || size_t(End - Desc) < H->n_descsz)
+              break;
+            if (H->n_type == NT_GNU_BUILD_ID && H->n_namesz == 4 &&
+                StringRef(Name, 4) == StringRef("GNU", 4)) {
+              Q.Id = toHex(ArrayRef(reinterpret_cast<const uint8_t *>(Desc),
+                                    H->n_descsz),
+                           /*LowerCase=*/true);
+              return 1;
+            }
+            Note = Desc +
+                   std::min<size_t>(alignTo(H->n_descsz, Align), End - Desc);
+          }
+        }
+        return 1; // The object holding the address has no build id.
+      },
+      &Q);
 #endif
+  if (ObjectPath)
+    *ObjectPath = Q.Path;
+  return Q.Id;
+}
+
+static cl::opt<bool> ReadOpcodeNames(
+    "amdgpu-lds-barriers-opcode-names", cl::Hidden,
+    cl::desc("Classify opcodes by their names even where the classes the "
+             "build generated for this LLVM apply (the two must agree)"),
+    cl::init(false));
+
+/// The generated classes for \p MII when it is the table they came from,
+/// found once per process and table.
+static const uint8_t *generatedOpcodeClasses(const MCInstrInfo &MII) {
+  if (OpcodeTableSize == 0 || MII.getNumOpcodes() != OpcodeTableSize ||
+      ReadOpcodeNames)
+    return nullptr;
+  static std::mutex Lock;
+  static DenseMap<const void *, const uint8_t *> Found;
+  std::lock_guard<std::mutex> Guard(Lock);
+  auto [It, Inserted] = Found.try_emplace(tableKey(MII), nullptr);
+  if (Inserted)
+    It->second =
+        findGeneratedOpcodeClasses(MII, getLoadedObjectBuildId(tableKey(MII)));
+  return It->second;
+}
 
 StringRef llvm::ldsbarriers::getSyncOpcodeName(SyncOpcode Op) {
   switch (Op) {
@@ -114,6 +243,7 @@ TargetFacts TargetFacts::get(const MCSubtargetInfo &STI,
                              const MCInstrInfo &MII) {
   TargetFacts F;
   F.MII = &MII;
+  F.OpcodeClassOf = generatedOpcodeClasses(MII);
   F.CPU = STI.getCPU().str();
   AMDGPU::IsaVersion V = F.Isa = AMDGPU::getIsaVersion(F.CPU);
   if (V.Major == 9)
@@ -198,30 +328,42 @@ static bool mayHaveRole(const MCInstrDesc &D) {
          D.isBranch() || (D.isPseudo() && D.getNumOperands() == 0);
 }
 
-static OpcodeInfo classifyByFlagsAndName(const MCInstrInfo &MII,
-                                         unsigned Opcode) {
+OpcodeInfo
+llvm::ldsbarriers::classifyOpcodeByFlagsAndName(const MCInstrInfo &MII,
+                                                unsigned Opcode) {
   if (!mayHaveRole(MII.get(Opcode)))
     return OpcodeInfo();
   return classifyOpcodeByName(MII, Opcode);
 }
 
-static ValueRole valueRoleByName(const MCInstrInfo &MII, unsigned Opcode) {
+ValueRole llvm::ldsbarriers::classifyValueRoleByName(const MCInstrInfo &MII,
+                                                     unsigned Opcode) {
   StringRef Name = MII.getName(Opcode);
   return classifyValueRole(Name, getGenericOpcodeName(Name));
 }
 
+// With the generated classes, no name is read; without them (another LLVM
+// than the build's), the names are, once per opcode and process.
 OpcodeInfo TargetFacts::classify(unsigned Opcode) const {
+  if (OpcodeClassOf) {
+    assert(Opcode < OpcodeTableSize && "opcode outside the table");
+    return getGeneratedOpcodeInfo(OpcodeClassOf[Opcode]);
+  }
   if (auto It = Classified.find(Opcode); It != Classified.end())
     return It->second;
-  OpcodeInfo Info = classifyShared(*MII, Opcode, classifyByFlagsAndName);
+  OpcodeInfo Info = classifyShared(*MII, Opcode, classifyOpcodeByFlagsAndName);
   Classified.try_emplace(Opcode, Info);
   return Info;
 }
 
 ValueRole TargetFacts::valueRole(unsigned Opcode) const {
+  if (OpcodeClassOf) {
+    assert(Opcode < OpcodeTableSize && "opcode outside the table");
+    return getGeneratedValueRole(OpcodeClassOf[Opcode]);
+  }
   auto [It, Inserted] = ValueRoles.try_emplace(Opcode);
   if (Inserted)
-    It->second = classifyShared(*MII, Opcode, valueRoleByName);
+    It->second = classifyShared(*MII, Opcode, classifyValueRoleByName);
   return It->second;
 }
 

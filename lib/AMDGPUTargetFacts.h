@@ -140,6 +140,9 @@ public:
 
   /// How the results of \p Opcode vary across the workgroup.
   ValueRole valueRole(unsigned Opcode) const;
+  /// Whether classify and valueRole answer from the classes generated at
+  /// build time rather than from opcode names (plugin only).
+  bool usesGeneratedClasses() const { return OpcodeClassOf != nullptr; }
 
   /// Encodes the S_WAITCNT immediate (gfx9-gfx11) for \p W: the counters
   /// it names at their values, the others at "no wait".
@@ -153,8 +156,13 @@ public:
 
 private:
   const MCInstrInfo *MII = nullptr;
+  /// The plugin's classes of every opcode of \c MII, generated at build time
+  /// (lib/gen), when \c MII is the table they were generated from; null
+  /// otherwise, and in-tree.
+  const uint8_t *OpcodeClassOf = nullptr;
   /// Opcodes classified so far by this object (the plugin's classification
-  /// goes through opcode names, which is worth remembering).
+  /// without the generated classes goes through opcode names, which is worth
+  /// remembering).
   mutable DenseMap<unsigned, OpcodeInfo> Classified;
   mutable DenseMap<unsigned, ValueRole> ValueRoles;
   AMDGPU::IsaVersion Isa = {0, 0, 0};
@@ -188,6 +196,31 @@ int getSyncOpcodeHint(SyncOpcode Op);
 /// descriptor flags; plugin only, the reference TargetFacts::classify is
 /// checked against (test/Patches/opcode-roles.test).
 OpcodeInfo classifyOpcodeByName(const MCInstrInfo &MII, unsigned Opcode);
+/// What the opcode's name says of how its results vary; plugin only, the
+/// reference of TargetFacts::valueRole.
+ValueRole classifyValueRoleByName(const MCInstrInfo &MII, unsigned Opcode);
+/// TargetFacts::classify without the generated classes: the descriptor flags
+/// first, then the name. Plugin only.
+OpcodeInfo classifyOpcodeByFlagsAndName(const MCInstrInfo &MII,
+                                        unsigned Opcode);
+
+/// The classes of the opcodes of \p MII that the build generated (lib/gen),
+/// when \p MII has as many opcodes as the table they were generated from
+/// and \p RunningBuildId is the GNU build id of the LLVM library that table
+/// came from; null otherwise (and without generated classes). Plugin only.
+const uint8_t *findGeneratedOpcodeClasses(const MCInstrInfo &MII,
+                                          StringRef RunningBuildId);
+/// The classification of generated class \p Class (an entry of the array
+/// findGeneratedOpcodeClasses returns). Plugin only.
+OpcodeInfo getGeneratedOpcodeInfo(uint8_t Class);
+ValueRole getGeneratedValueRole(uint8_t Class);
+
+/// The GNU build id, in lower-case hex, of the loaded object (executable or
+/// shared library) that holds \p Addr, and that object's path in
+/// \p ObjectPath if given; empty when no loaded object holds it, it has no
+/// build id, or the system cannot tell.
+std::string getLoadedObjectBuildId(const void *Addr,
+                                   std::string *ObjectPath = nullptr);
 
 } // namespace ldsbarriers
 } // namespace llvm

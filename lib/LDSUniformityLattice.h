@@ -159,13 +159,11 @@ inline SlotList::const_iterator findSlot(const SlotList &Slots, uint64_t Key) {
                                [Key](const auto &E) { return E.first < Key; });
 }
 
-/// The explicit sources of a scalar instruction, how varying they are
-/// together (EXEC read implicitly masks lanes and is not data) and the
-/// instruction's name (the roles that tell opcodes apart by it).
+/// The explicit sources of a scalar instruction and how varying they are
+/// together (EXEC read implicitly masks lanes and is not data).
 struct Operands {
   SmallVector<const MachineOperand *, 4> Sources;
   Level Inputs = Uniform;
-  StringRef Name;
   /// What every result is by default: as varying as the sources.
   Val Default;
 };
@@ -215,7 +213,8 @@ private:
   Effect scalarLogic(const MachineInstr &MI, const State &S,
                      const Operands &Ops);
   Val scalarSelect(const MachineInstr &MI, const State &S, const Operands &Ops);
-  Val scalarCompare(const State &S, const Operands &Ops);
+  Val scalarCompare(const MachineInstr &MI, const State &S,
+                    const Operands &Ops);
   Val readLane(const MachineInstr &MI, const State &S);
   bool writeLane(const MachineInstr &MI, State &S);
   void writeResults(const MachineInstr &MI, State &S, ValueRole Role,

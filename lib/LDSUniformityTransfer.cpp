@@ -79,7 +79,6 @@ Operands Analysis::gatherOperands(const MachineInstr &MI, const State &S) {
     Ops.Inputs = std::max(Ops.Inputs, N);
   }
   Ops.Default = Val::make(Ops.Inputs, PerLane, false);
-  Ops.Name = TII.getName(MI.getOpcode());
   return Ops;
 }
 
@@ -99,7 +98,9 @@ Effect Analysis::scalarLogic(const MachineInstr &MI, const State &S,
   bool FirstSub =
       !Ops.Sources.empty() && operandValue(S, *Ops.Sources[0]).sub();
   bool Sub = false;
-  StringRef Name = Ops.Name;
+  // The few roles that tell their opcodes apart by name read it: the names
+  // are a cold table.
+  StringRef Name = TII.getName(MI.getOpcode());
   if (Name.contains("ANDN2") || Name.contains("AND_NOT1"))
     Sub = FirstSub;
   else if (Name.contains("S_AND_"))
@@ -142,8 +143,9 @@ Val Analysis::scalarSelect(const MachineInstr &MI, const State &S,
 
 /// The SCC of a scalar compare. A test of a register against zero: uniform
 /// when its zero test is.
-Val Analysis::scalarCompare(const State &S, const Operands &Ops) {
-  StringRef Name = Ops.Name;
+Val Analysis::scalarCompare(const MachineInstr &MI, const State &S,
+                            const Operands &Ops) {
+  StringRef Name = TII.getName(MI.getOpcode());
   bool ZeroTest = (Name.contains("_EQ_") || Name.contains("_LG_") ||
                    Name.contains("_NE_")) &&
                   Ops.Sources.size() == 2;
@@ -212,8 +214,11 @@ void Analysis::writeResults(const MachineInstr &MI, State &S, ValueRole Role,
       // All lanes on (whole-wave mode around spills) or some other mask.
       bool AllOn = !Ops.Sources.empty() && Ops.Sources.front()->isImm() &&
                    Ops.Sources.front()->getImm() == -1;
-      ExecAllOnes = AllOn && (Role == ValueRole::Move ||
-                              Ops.Name.contains("S_OR_SAVEEXEC"));
+      ExecAllOnes =
+          AllOn &&
+          (Role == ValueRole::Move ||
+           (Role == ValueRole::ExecSave &&
+            StringRef(TII.getName(MI.getOpcode())).contains("S_OR_SAVEEXEC")));
       continue;
     }
     if (IsVector && Role == ValueRole::Move) {
@@ -270,7 +275,7 @@ void Analysis::transfer(const MachineInstr &MI, State &S) {
     E.Result = scalarSelect(MI, S, Ops);
     break;
   case ValueRole::ScalarCompare:
-    E.SCC = scalarCompare(S, Ops);
+    E.SCC = scalarCompare(MI, S, Ops);
     break;
   case ValueRole::ScalarLoad:
     E.Result = Val::make(std::max(Ops.Inputs, Uniform), PerLane, false);

@@ -1,12 +1,23 @@
-//===- AMDGPUOpcodeHints.cpp - Opcode numbers of the pass's instructions --===//
+//===- AMDGPUOpcodeHints.cpp - Opcode numbers and classes for the plugin --===//
 //
-// A build-time generator: writes, for each instruction the plugin emits
-// (SyncOpcode), its opcode in the amdgcn instruction table of the LLVM the
-// plugin builds against, or -1 where the table has no such name. The plugin
-// resolves its opcodes by name at run time; an opcode that this hint names
-// is found by reading one name instead of searching the name table, whose
-// pages a process has not touched yet (each costs a page fault). The plugin
-// checks the name behind every hint, so another LLVM only costs the search.
+// A build-time generator over the amdgcn instruction table of the LLVM the
+// plugin builds against. It writes:
+//
+// - for each instruction the plugin emits (SyncOpcode), its opcode, or -1
+//   where the table has no such name. The plugin resolves its opcodes by
+//   name at run time; a hinted opcode is found by reading one name instead
+//   of searching the name table, and the plugin checks the name behind
+//   every hint, so another LLVM only costs the search.
+//
+// - the class of every opcode: what the plugin's name-based classification
+//   (classifyOpcodeByName, classifyValueRoleByName) says of it, with the
+//   GNU build id of the LLVM library the table came from. The plugin uses
+//   the classes only when it runs with the library of that build id, and
+//   reads the names otherwise.
+//
+// Both exist because the name table is cold: only MIR printing reads it,
+// and each page the first function of a process reads costs a page fault,
+// more than the pass's analysis of a small kernel.
 //
 // usage: LDSOpcodeHintsGen <output file>
 //
@@ -20,13 +31,81 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
+#include <map>
 #include <memory>
+#include <tuple>
 
 using namespace llvm;
 using namespace llvm::ldsbarriers;
 
 extern "C" void LLVMInitializeAMDGPUTargetInfo();
 extern "C" void LLVMInitializeAMDGPUTargetMC();
+
+static void writeSyncOpcodeHints(const MCInstrInfo &MII, raw_ostream &OS) {
+  OS << "// The opcode of each SyncOpcode, -1 where the table has none.\n"
+        "static constexpr int SyncOpcodeHints[NumSyncOpcodes] = {\n";
+  for (unsigned Op = 0; Op != NumSyncOpcodes; ++Op) {
+    StringRef Name = getSyncOpcodeName(SyncOpcode(Op));
+    // The whole table, in whatever order it is: this runs once per build.
+    int Found = -1;
+    for (unsigned I = 0, E = MII.getNumOpcodes(); I != E; ++I)
+      if (MII.getName(I) == Name) {
+        Found = I;
+        break;
+      }
+    OS << "    " << Found << ", // " << Name << "\n";
+  }
+  OS << "};\n\n";
+}
+
+/// Writes the classes, or an empty table (the plugin then reads names) when
+/// the library has no build id or the classes do not fit in a byte.
+static void writeOpcodeClasses(const MCInstrInfo &MII, raw_ostream &OS,
+                               const char *Argv0) {
+  using Key = std::tuple<unsigned, unsigned, bool, unsigned, std::string>;
+  std::map<Key, unsigned> ClassOfKey;
+  std::vector<Key> Classes;
+  std::vector<unsigned> ClassOf;
+  std::string Library;
+  std::string BuildId = getLoadedObjectBuildId(&MII.get(0), &Library);
+  for (unsigned I = 0, E = MII.getNumOpcodes(); I != E; ++I) {
+    OpcodeInfo Info = classifyOpcodeByName(MII, I);
+    Key K{unsigned(Info.Role), unsigned(classifyValueRoleByName(MII, I)),
+          Info.TwoAddress, Info.LaneBytes, Info.CommutativeOp};
+    auto [It, Inserted] = ClassOfKey.try_emplace(K, Classes.size());
+    if (Inserted)
+      Classes.push_back(K);
+    ClassOf.push_back(It->second);
+  }
+  const char *Why = BuildId.empty()        ? "the library has no build id"
+                    : Classes.size() > 256 ? "more than 256 classes"
+                                           : nullptr;
+  if (Why) {
+    errs() << Argv0 << ": no opcode classes (" << Why
+           << "); the plugin will read opcode names\n";
+    Classes.assign(1, Key{});
+    ClassOf.assign(1, 0);
+  }
+  OS << "// What the names of the opcodes say of them: OpcodeClassOf[Opcode]\n"
+        "// indexes OpcodeClasses. Valid for the library of this build id\n"
+        "// only ("
+     << (Why ? "none: " + std::string(Why) : Library) << ").\n";
+  OS << "static constexpr char OpcodeTableBuildId[] = \"" << BuildId << "\";\n";
+  OS << "static constexpr unsigned OpcodeTableSize = "
+     << (Why ? 0 : MII.getNumOpcodes()) << ";\n";
+  OS << "static constexpr GeneratedOpcodeClass OpcodeClasses[] = {\n";
+  for (const Key &K : Classes) {
+    auto [Role, Value, TwoAddress, LaneBytes, Commutative] = K;
+    OS << "    {OpcodeRole(" << Role << "), ValueRole(" << Value << "), "
+       << (TwoAddress ? "true" : "false") << ", " << LaneBytes << ", \""
+       << Commutative << "\"},\n";
+  }
+  OS << "};\n";
+  OS << "static constexpr uint8_t OpcodeClassOf[] = {";
+  for (size_t I = 0; I != ClassOf.size(); ++I)
+    OS << (I % 24 ? " " : "\n    ") << ClassOf[I] << ",";
+  OS << "\n};\n";
+}
 
 int main(int Argc, char **Argv) {
   if (Argc != 2) {
@@ -51,20 +130,9 @@ int main(int Argc, char **Argv) {
   raw_ostream &OS = Out.os();
   OS << "// Generated by LDSOpcodeHintsGen (lib/gen/AMDGPUOpcodeHints.cpp) "
         "from the\n// amdgcn instruction table of LLVM " LLVM_VERSION_STRING
-        ": the opcode of each SyncOpcode,\n// -1 where the table has none.\n"
-        "static constexpr int SyncOpcodeHints[NumSyncOpcodes] = {\n";
-  for (unsigned Op = 0; Op != NumSyncOpcodes; ++Op) {
-    StringRef Name = getSyncOpcodeName(SyncOpcode(Op));
-    // The whole table, in whatever order it is: this runs once per build.
-    int Found = -1;
-    for (unsigned I = 0, E = MII->getNumOpcodes(); I != E; ++I)
-      if (MII->getName(I) == Name) {
-        Found = I;
-        break;
-      }
-    OS << "    " << Found << ", // " << Name << "\n";
-  }
-  OS << "};\n";
+        ".\n\n";
+  writeSyncOpcodeHints(*MII, OS);
+  writeOpcodeClasses(*MII, OS, Argv[0]);
   Out.keep();
   return 0;
 }

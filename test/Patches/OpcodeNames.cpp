@@ -15,10 +15,17 @@
 // instructions the plugin emits (lib/gen) with a scan of the table, and
 // looks each up again with a wrong hint (test/Patches/opcode-hints.test).
 //
-// With --check-roles, compares the plugin's TargetFacts::classify, which
-// reads no name of an opcode whose descriptor rules out every role, with the
-// classification by name of every opcode, and counts the differences
+// With --check-roles, compares with the classification by name of every
+// opcode both the plugin's TargetFacts::classify and valueRole (which use the
+// classes the build generated when this is the LLVM library they came from)
+// and the classification without those classes, which reads no name of an
+// opcode whose descriptor rules out every role; counts the differences
 // (test/Patches/opcode-roles.test).
+//
+// With --check-table, prints the path and build id of the LLVM library that
+// holds the amdgcn instruction table, whether the generated classes are for
+// it, and whether they would be taken for a library of another build id or
+// of none (test/Patches/opcode-classes.test).
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,21 +58,53 @@ int main(int Argc, char **Argv) {
     std::unique_ptr<MCSubtargetInfo> STI(
         T->createMCSubtargetInfo(Triple("amdgcn-amd-amdhsa"), "gfx942", ""));
     ldsbarriers::TargetFacts Facts = ldsbarriers::TargetFacts::get(*STI, *MII);
-    unsigned Differ = 0, WithRole = 0;
+    auto Same = [](const ldsbarriers::OpcodeInfo &A,
+                   const ldsbarriers::OpcodeInfo &B) {
+      return A.Role == B.Role && A.TwoAddress == B.TwoAddress &&
+             A.LaneBytes == B.LaneBytes && A.CommutativeOp == B.CommutativeOp;
+    };
+    unsigned WithRole = 0, NotVector = 0, Differ = 0, FlagsDiffer = 0;
     for (unsigned I = 0; I != E; ++I) {
-      ldsbarriers::OpcodeInfo Fast = Facts.classify(I);
       ldsbarriers::OpcodeInfo Named =
           ldsbarriers::classifyOpcodeByName(*MII, I);
+      ldsbarriers::ValueRole Value =
+          ldsbarriers::classifyValueRoleByName(*MII, I);
       WithRole += Named.Role != ldsbarriers::OpcodeRole::None;
-      if (Fast.Role != Named.Role || Fast.TwoAddress != Named.TwoAddress ||
-          Fast.LaneBytes != Named.LaneBytes ||
-          Fast.CommutativeOp != Named.CommutativeOp) {
+      NotVector += Value != ldsbarriers::ValueRole::VectorOp &&
+                   Value != ldsbarriers::ValueRole::Generic;
+      if (!Same(Facts.classify(I), Named) || Facts.valueRole(I) != Value) {
         ++Differ;
         errs() << MII->getName(I) << ": classified differently\n";
       }
+      if (!Same(ldsbarriers::classifyOpcodeByFlagsAndName(*MII, I), Named)) {
+        ++FlagsDiffer;
+        errs() << MII->getName(I) << ": classified differently by its flags\n";
+      }
     }
-    outs() << E << " opcodes, " << WithRole << " with a role, " << Differ
-           << " classified differently\n";
+    outs() << E << " opcodes, " << WithRole << " with a role, " << NotVector
+           << " with a special value role; " << Differ
+           << " classified differently, " << FlagsDiffer
+           << " differently without the generated classes; generated "
+              "classes "
+           << (Facts.usesGeneratedClasses() ? "used" : "not used") << "\n";
+    return 0;
+  }
+  if (Argc > 1 && StringRef(Argv[1]) == "--check-table") {
+    std::string Library;
+    std::string Id =
+        ldsbarriers::getLoadedObjectBuildId(&MII->get(0), &Library);
+    outs() << "library: " << Library << "\nbuild id: " << Id << "\n";
+    auto Taken = [&](StringRef Running) {
+      return ldsbarriers::findGeneratedOpcodeClasses(*MII, Running) ? "taken"
+                                                                    : "refused";
+    };
+    // The same id with its last digit changed.
+    std::string Other = Id;
+    if (!Other.empty())
+      Other.back() = Other.back() == '0' ? '1' : '0';
+    outs() << "classes for this library: " << Taken(Id)
+           << "\nclasses for another build id: " << Taken(Other)
+           << "\nclasses for a library without build id: " << Taken("") << "\n";
     return 0;
   }
   if (Argc > 1 && StringRef(Argv[1]) == "--check-lookup") {
