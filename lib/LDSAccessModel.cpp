@@ -73,6 +73,8 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
           Facts.classify(MI.getOpcode()).Role == OpcodeRole::ExecBranch)
         AB.DivergentBranch = true;
       addInstr(B, MI);
+      if (PendingForms.size() >= FormBatch)
+        assignThreadForms();
     }
     // A point after a terminator that is an event (a tail call) cannot be
     // materialized before the first terminator.
