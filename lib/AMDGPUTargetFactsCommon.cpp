@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AMDGPUTargetFacts.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace llvm;
 using namespace llvm::ldsbarriers;
@@ -29,14 +30,22 @@ StringRef llvm::ldsbarriers::getGenerationName(Generation G) {
 }
 
 StringRef llvm::ldsbarriers::getGenericOpcodeName(StringRef Name) {
+  // Every suffix ends in '_' and a lower-case letter and what follows; a
+  // name whose last '_' is not followed by one (S_AND_B64, DS_WRITE_B32)
+  // has no suffix, which spares comparing each (test/Patches/
+  // generic-names.test checks every opcode of the table).
+  size_t Last = Name.rfind('_');
+  if (Last == StringRef::npos || Last + 1 == Name.size() ||
+      !isLower(Name[Last + 1]))
+    return Name;
   // Real-encoding and register-class variants share their pseudo's meaning.
-  static const char *const Suffixes[] = {
+  static constexpr StringLiteral Suffixes[] = {
       "_gfx6_gfx7", "_gfx7",    "_vi_gfx9", "_vi_agpr", "_vi",
       "_gfx90a",    "_gfx940",  "_gfx9",    "_gfx10",   "_gfx11",
       "_gfx12",     "_gfx1250", "_agpr",    "_t16",     "_fake16"};
   for (bool Changed = true; Changed;) {
     Changed = false;
-    for (const char *S : Suffixes)
+    for (StringLiteral S : Suffixes)
       if (Name.consume_back(S))
         Changed = true;
   }

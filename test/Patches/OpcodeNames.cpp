@@ -22,6 +22,10 @@
 // opcode whose descriptor rules out every role; counts the differences
 // (test/Patches/opcode-roles.test).
 //
+// With --check-generic-names, compares getGenericOpcodeName on the name of
+// every opcode with the plain removal of each encoding suffix until none is
+// left (test/Patches/generic-names.test).
+//
 // With --check-table, prints the path and build id of the LLVM library that
 // holds the amdgcn instruction table, whether the generated classes are for
 // it, and whether they would be taken for a library of another build id or
@@ -36,6 +40,7 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
+#include <cstring>
 #include <memory>
 
 using namespace llvm;
@@ -87,6 +92,39 @@ int main(int Argc, char **Argv) {
            << " differently without the generated classes; generated "
               "classes "
            << (Facts.usesGeneratedClasses() ? "used" : "not used") << "\n";
+    return 0;
+  }
+  if (Argc > 1 && StringRef(Argv[1]) == "--check-generic-names") {
+    // The suffixes of the encodings and register classes whose opcodes mean
+    // what their pseudo instruction does.
+    const char *const Suffixes[] = {
+        "_gfx6_gfx7", "_gfx7",    "_vi_gfx9", "_vi_agpr", "_vi",
+        "_gfx90a",    "_gfx940",  "_gfx9",    "_gfx10",   "_gfx11",
+        "_gfx12",     "_gfx1250", "_agpr",    "_t16",     "_fake16"};
+    unsigned Stripped = 0, Differ = 0;
+    for (unsigned I = 0; I != E; ++I) {
+      std::string Expected = MII->getName(I).str();
+      for (bool Changed = true; Changed;) {
+        Changed = false;
+        for (const char *S : Suffixes) {
+          size_t Len = strlen(S);
+          if (Expected.size() >= Len &&
+              Expected.compare(Expected.size() - Len, Len, S) == 0) {
+            Expected.resize(Expected.size() - Len);
+            Changed = true;
+          }
+        }
+      }
+      StringRef Got = ldsbarriers::getGenericOpcodeName(MII->getName(I));
+      Stripped += Expected != MII->getName(I);
+      if (Got != Expected) {
+        ++Differ;
+        errs() << MII->getName(I) << ": " << Got << ", expected " << Expected
+               << "\n";
+      }
+    }
+    outs() << E << " names, " << Stripped << " with a suffix, " << Differ
+           << " stripped differently\n";
     return 0;
   }
   if (Argc > 1 && StringRef(Argv[1]) == "--check-table") {
