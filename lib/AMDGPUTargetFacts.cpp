@@ -149,27 +149,30 @@ std::string llvm::ldsbarriers::getLoadedObjectBuildId(const void *Addr,
         for (const ElfW(Phdr) &P : Headers) {
           if (P.p_type != PT_NOTE)
             continue;
-          // Names and descriptions are padded to the segment's alignment
-          // (4, or 8 for the property notes of some linkers).
+          // Descriptions and the next note start at the segment's
+          // alignment from the note's start (4, or 8 for the property notes
+          // of some linkers).
           size_t Align = P.p_align == 8 ? 8 : 4;
           const char *Note =
               reinterpret_cast<const char *>(Info->dlpi_addr + P.p_vaddr);
           const char *End = Note + P.p_filesz;
           while (size_t(End - Note) >= sizeof(ElfW(Nhdr))) {
             const auto *H = reinterpret_cast<const ElfW(Nhdr) *>(Note);
-            const char *Name = Note + sizeof(ElfW(Nhdr));
-            const char *Desc = Name + alignTo(H->n_namesz, Align);
-            if (Desc > End || size_t(End - Desc) < H->n_descsz)
+            size_t Left = End - Note;
+            size_t DescAt = alignTo(sizeof(ElfW(Nhdr)) + H->n_namesz, Align);
+            if (DescAt > Left || Left - DescAt < H->n_descsz)
               break;
+            const char *Name = Note + sizeof(ElfW(Nhdr));
             if (H->n_type == NT_GNU_BUILD_ID && H->n_namesz == 4 &&
                 StringRef(Name, 4) == StringRef("GNU", 4)) {
-              Q.Id = toHex(ArrayRef(reinterpret_cast<const uint8_t *>(Desc),
-                                    H->n_descsz),
-                           /*LowerCase=*/true);
+              Q.Id = toHex(
+                  ArrayRef(reinterpret_cast<const uint8_t *>(Note + DescAt),
+                           H->n_descsz),
+                  /*LowerCase=*/true);
               return 1;
             }
-            Note = Desc +
-                   std::min<size_t>(alignTo(H->n_descsz, Align), End - Desc);
+            Note +=
+                std::min<size_t>(alignTo(DescAt + H->n_descsz, Align), Left);
           }
         }
         return 1; // The object holding the address has no build id.

@@ -38,6 +38,7 @@
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
 #include <cstring>
@@ -132,6 +133,15 @@ int main(int Argc, char **Argv) {
     std::string Id =
         ldsbarriers::getLoadedObjectBuildId(&MII->get(0), &Library);
     outs() << "library: " << Library << "\nbuild id: " << Id << "\n";
+    // This executable too: its first note segment (the property notes) is
+    // aligned to 8, unlike the library's.
+    std::string Self;
+    std::string SelfId = ldsbarriers::getLoadedObjectBuildId(
+        reinterpret_cast<const void *>(&main), &Self);
+    if (Self.empty()) // The loader names the executable "".
+      Self =
+          sys::fs::getMainExecutable(Argv[0], reinterpret_cast<void *>(&main));
+    outs() << "tool: " << Self << "\ntool build id: " << SelfId << "\n";
     auto Taken = [&](StringRef Running) {
       return ldsbarriers::findGeneratedOpcodeClasses(*MII, Running) ? "taken"
                                                                     : "refused";
