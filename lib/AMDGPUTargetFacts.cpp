@@ -95,6 +95,8 @@ static constexpr unsigned OpcodeTableSize = 0;
 static constexpr GeneratedOpcodeClass OpcodeClasses[] = {
     {OpcodeRole::None, ValueRole::Generic, false, 0, ""}};
 static constexpr uint8_t OpcodeClassOf[] = {0};
+static constexpr unsigned GeneratedRegisterCount = 0;
+static constexpr uint16_t GeneratedRegisterFacts[] = {0};
 #endif
 
 int llvm::ldsbarriers::getSyncOpcodeHint(SyncOpcode Op) {
@@ -186,8 +188,9 @@ std::string llvm::ldsbarriers::getLoadedObjectBuildId(const void *Addr,
 
 static cl::opt<bool> ReadOpcodeNames(
     "amdgpu-lds-barriers-opcode-names", cl::Hidden,
-    cl::desc("Classify opcodes by their names even where the classes the "
-             "build generated for this LLVM apply (the two must agree)"),
+    cl::desc("Classify opcodes and registers by their names even where the "
+             "tables the build generated for this LLVM apply (the two must "
+             "agree)"),
     cl::init(false));
 
 /// The generated classes for \p MII when it is the table they came from,
@@ -247,6 +250,12 @@ TargetFacts TargetFacts::get(const MCSubtargetInfo &STI,
   TargetFacts F;
   F.MII = &MII;
   F.OpcodeClassOf = generatedOpcodeClasses(MII);
+  // Registers and opcodes come from the same library: with its classes,
+  // its register facts.
+  if (F.OpcodeClassOf && GeneratedRegisterCount) {
+    F.RegisterFactsOf = GeneratedRegisterFacts;
+    F.RegisterTableSize = GeneratedRegisterCount;
+  }
   F.CPU = STI.getCPU().str();
   AMDGPU::IsaVersion V = F.Isa = AMDGPU::getIsaVersion(F.CPU);
   if (V.Major == 9)

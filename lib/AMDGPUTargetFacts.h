@@ -16,12 +16,14 @@
 #include "LDSCounters.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/MC/MCRegister.h"
 #include "llvm/TargetParser/TargetParser.h"
 #include <optional>
 #include <string>
 
 namespace llvm {
 class MCInstrInfo;
+class MCRegisterInfo;
 class MCSubtargetInfo;
 
 namespace ldsbarriers {
@@ -102,6 +104,31 @@ enum class ValueRole : uint8_t {
                  // scalar atomics, the SCC of S_BARRIER_SIGNAL_ISFIRST.
 };
 
+/// What a register's name says of it, for the uniformity analysis and the
+/// decided-branch check: the kind of register (a field, in the order the
+/// names are tested) and flags.
+namespace RegisterFacts {
+enum : uint16_t {
+  KindMask = 7,
+  Scalar = 0,       // SGPRs, VCC, M0, SCC and the rest.
+  Vector = 1,       // VGPR*, AGPR*.
+  Exec = 2,         // EXEC*.
+  Wave = 3,         // TTMP*, SRC_POPS*, SRC_EXECZ, SRC_VCCZ, SRC_SCC: per wave.
+  Const = 4,        // MODE, SGPR_NULL*, the other SRC_*: constant.
+  SGPR = 1 << 3,    // SGPR*.
+  SCC = 1 << 4,     // SCC.
+  VCCPart = 1 << 5, // VCC*.
+  IsExec = 1 << 6,  // EXEC.
+  IsExecLo = 1 << 7, // EXEC_LO.
+  IsVCC = 1 << 8,    // VCC.
+  IsVCCLo = 1 << 9,  // VCC_LO.
+};
+} // namespace RegisterFacts
+
+/// The RegisterFacts of the register named \p Name. Shared by both
+/// implementations (AMDGPUTargetFactsCommon.cpp).
+uint16_t classifyRegisterName(StringRef Name);
+
 /// Classification of one opcode.
 struct OpcodeInfo {
   OpcodeRole Role = OpcodeRole::None;
@@ -140,6 +167,10 @@ public:
 
   /// How the results of \p Opcode vary across the workgroup.
   ValueRole valueRole(unsigned Opcode) const;
+  /// The RegisterFacts of \p Reg of \p TRI: from the table the build
+  /// generated when it has the classes of this library's opcodes, else from
+  /// the register's name.
+  uint16_t registerFacts(MCRegister Reg, const MCRegisterInfo &TRI) const;
   /// Whether classify and valueRole answer from the classes generated at
   /// build time rather than from opcode names (plugin only).
   bool usesGeneratedClasses() const { return OpcodeClassOf != nullptr; }
@@ -160,6 +191,10 @@ private:
   /// (lib/gen), when \c MII is the table they were generated from; null
   /// otherwise, and in-tree.
   const uint8_t *OpcodeClassOf = nullptr;
+  /// The RegisterFacts of every register, generated with those classes and
+  /// taken with them; RegisterTableSize registers.
+  const uint16_t *RegisterFactsOf = nullptr;
+  unsigned RegisterTableSize = 0;
   /// Opcodes classified so far by this object (the plugin's classification
   /// without the generated classes goes through opcode names, which is worth
   /// remembering).

@@ -7,6 +7,7 @@
 
 #include "AMDGPUTargetFacts.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/MC/MCRegisterInfo.h"
 
 using namespace llvm;
 using namespace llvm::ldsbarriers;
@@ -50,4 +51,34 @@ StringRef llvm::ldsbarriers::getGenericOpcodeName(StringRef Name) {
         Changed = true;
   }
   return Name;
+}
+
+uint16_t llvm::ldsbarriers::classifyRegisterName(StringRef Name) {
+  using namespace RegisterFacts;
+  uint16_t Kind = Scalar;
+  if (Name.starts_with("VGPR") || Name.starts_with("AGPR"))
+    Kind = Vector;
+  else if (Name.starts_with("EXEC"))
+    Kind = Exec;
+  else if (Name.starts_with("TTMP") || Name.starts_with("SRC_POPS") ||
+           Name.starts_with("SRC_EXECZ") || Name.starts_with("SRC_VCCZ") ||
+           Name.starts_with("SRC_SCC"))
+    Kind = Wave;
+  else if (Name == "MODE" || Name.starts_with("SGPR_NULL") ||
+           Name.starts_with("SRC_"))
+    Kind = Const;
+  return Kind | (Name.starts_with("SGPR") ? SGPR : 0) |
+         (Name == "SCC" ? SCC : 0) | (Name.starts_with("VCC") ? VCCPart : 0) |
+         (Name == "EXEC" ? IsExec : 0) | (Name == "EXEC_LO" ? IsExecLo : 0) |
+         (Name == "VCC" ? IsVCC : 0) | (Name == "VCC_LO" ? IsVCCLo : 0);
+}
+
+// Register names sit in a table nothing else in a compile reads (see
+// TargetFacts::classify).
+uint16_t TargetFacts::registerFacts(MCRegister Reg,
+                                    const MCRegisterInfo &TRI) const {
+  if (RegisterFactsOf && TRI.getNumRegs() == RegisterTableSize &&
+      Reg.id() < RegisterTableSize)
+    return RegisterFactsOf[Reg.id()];
+  return classifyRegisterName(TRI.getName(Reg));
 }

@@ -51,10 +51,10 @@ int Analysis::addUnit(MCRegUnit U) {
   if (D < 0) {
     D = Kinds.size();
     MCRegUnitRootIterator Root(U, &TRI);
-    StringRef Name = TRI.getName(*Root);
-    Kinds.push_back(kindOfUnitRoot(Name));
-    SGPRUnit.push_back(Name.starts_with("SGPR"));
-    IsSCC.push_back(Name == "SCC");
+    uint16_t RF = Facts.registerFacts(*Root, TRI);
+    Kinds.push_back(kindOfUnitRoot(RF));
+    SGPRUnit.push_back(RF & RegisterFacts::SGPR);
+    IsSCC.push_back(RF & RegisterFacts::SCC);
     if (!StateSlot.empty())
       StateSlot.push_back(0); // Named after the slice was taken: outside.
   }
@@ -174,8 +174,8 @@ bool Analysis::judge(const MachineInstr &Branch, const State &S, bool &IsVCC) {
     if (!MO.isReg() || !MO.isUse() || !MO.getReg())
       continue;
     MCRegister R = MO.getReg().asMCReg();
-    StringRef RN = TRI.getName(R);
-    if (IsVCC ? RN.starts_with("VCC") : RN == "SCC")
+    uint16_t RF = Facts.registerFacts(R, TRI);
+    if (RF & (IsVCC ? RegisterFacts::VCCPart : RegisterFacts::SCC))
       return zeroTestIsUniform(read(S, R), IsVCC && isWholeMask(MO));
   }
   return false; // No condition operand found: assume the worst.

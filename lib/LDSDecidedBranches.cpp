@@ -24,10 +24,10 @@ enum class MaskValue { Unknown, Zero, AllOnes, Exec };
 
 class BlockMasks {
 public:
-  BlockMasks(const MachineBasicBlock &MBB, unsigned WaveSize)
+  BlockMasks(const MachineBasicBlock &MBB, const TargetFacts &Facts)
       : MBB(MBB), TRI(*MBB.getParent()->getSubtarget().getRegisterInfo()),
-        TII(*MBB.getParent()->getSubtarget().getInstrInfo()),
-        WaveSize(WaveSize) {}
+        TII(*MBB.getParent()->getSubtarget().getInstrInfo()), Facts(Facts),
+        WaveSize(Facts.getWaveSize()) {}
 
   std::optional<DecidedBranch> decide();
 
@@ -41,9 +41,11 @@ private:
     }
     return nullptr;
   }
-  bool isNamed(Register Reg, StringRef Wave64, StringRef Wave32) const {
-    return Reg.isPhysical() &&
-           TRI.getName(Reg.asMCReg()) == (WaveSize == 64 ? Wave64 : Wave32);
+  /// Whether \p Reg is the register of RegisterFacts flag \p Wave64 on a
+  /// wave64 target, of \p Wave32 on a wave32 one.
+  bool isNamed(Register Reg, uint16_t Wave64, uint16_t Wave32) const {
+    return Reg.isPhysical() && (Facts.registerFacts(Reg.asMCReg(), TRI) &
+                                (WaveSize == 64 ? Wave64 : Wave32));
   }
   StringRef opcodeName(const MachineInstr &MI) const {
     return getGenericOpcodeName(TII.getName(MI.getOpcode()));
@@ -61,6 +63,7 @@ private:
   const MachineBasicBlock &MBB;
   const TargetRegisterInfo &TRI;
   const TargetInstrInfo &TII;
+  const TargetFacts &Facts;
   unsigned WaveSize;
 };
 
@@ -75,7 +78,7 @@ MaskValue BlockMasks::valueAt(const MachineOperand &MO,
   if (!MO.isReg() || !MO.getReg().isPhysical() || MO.getSubReg())
     return MaskValue::Unknown;
   Register Reg = MO.getReg();
-  if (isNamed(Reg, "EXEC", "EXEC_LO"))
+  if (isNamed(Reg, RegisterFacts::IsExec, RegisterFacts::IsExecLo))
     return lastWrite(At, Reg) ? MaskValue::Unknown : MaskValue::Exec;
   const MachineInstr *Def = lastWrite(At, Reg);
   StringRef Mov = WaveSize == 64 ? "S_MOV_B64" : "S_MOV_B32";
@@ -95,16 +98,18 @@ MaskValue BlockMasks::maskAt(const MachineInstr &Branch) const {
     if (!MO.isReg() || !MO.isUse() || !MO.getReg().isPhysical())
       continue;
     MCRegister R = MO.getReg().asMCReg();
-    if (isNamed(R, "VCC", "VCC_LO"))
+    if (isNamed(R, RegisterFacts::IsVCC, RegisterFacts::IsVCCLo))
       VCC = R;
-    else if (WaveSize == 32 && TRI.getName(R) == StringRef("VCC"))
+    else if (WaveSize == 32 &&
+             (Facts.registerFacts(R, TRI) & RegisterFacts::IsVCC))
       for (MCPhysReg Sub : TRI.subregs(R))
-        if (TRI.getName(Sub) == StringRef("VCC_LO"))
+        if (Facts.registerFacts(Sub, TRI) & RegisterFacts::IsVCCLo)
           VCC = Sub;
   }
   const MachineInstr *Def = VCC ? lastWrite(Branch, VCC) : nullptr;
   if (!Def || Def->getNumOperands() < 3 || !Def->getOperand(0).isReg() ||
-      !isNamed(Def->getOperand(0).getReg(), "VCC", "VCC_LO"))
+      !isNamed(Def->getOperand(0).getReg(), RegisterFacts::IsVCC,
+               RegisterFacts::IsVCCLo))
     return MaskValue::Unknown;
   StringRef Name = opcodeName(*Def);
   bool Wave64 = WaveSize == 64;
@@ -160,8 +165,7 @@ llvm::ldsbarriers::findDecidedBranches(const MachineFunction &MF,
                                        const TargetFacts &Facts) {
   DenseMap<const MachineBasicBlock *, DecidedBranch> Result;
   for (const MachineBasicBlock &MBB : MF)
-    if (std::optional<DecidedBranch> D =
-            BlockMasks(MBB, Facts.getWaveSize()).decide())
+    if (std::optional<DecidedBranch> D = BlockMasks(MBB, Facts).decide())
       Result[&MBB] = *D;
   return Result;
 }

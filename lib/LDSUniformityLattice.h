@@ -125,19 +125,20 @@ enum class UnitKind : uint8_t {
   Wave,   // Pinned PerWave: TTMP registers and other per-wave sources.
 };
 
-inline UnitKind kindOfUnitRoot(StringRef Name) {
-  if (Name.starts_with("VGPR") || Name.starts_with("AGPR"))
+/// The kind of a unit whose root register has the RegisterFacts \p Facts.
+inline UnitKind kindOfUnitRoot(uint16_t Facts) {
+  switch (Facts & RegisterFacts::KindMask) {
+  case RegisterFacts::Vector:
     return UnitKind::Vector;
-  if (Name.starts_with("EXEC"))
+  case RegisterFacts::Exec:
     return UnitKind::Exec;
-  if (Name.starts_with("TTMP") || Name.starts_with("SRC_POPS") ||
-      Name.starts_with("SRC_EXECZ") || Name.starts_with("SRC_VCCZ") ||
-      Name.starts_with("SRC_SCC"))
+  case RegisterFacts::Wave:
     return UnitKind::Wave;
-  if (Name == "MODE" || Name.starts_with("SGPR_NULL") ||
-      Name.starts_with("SRC_"))
+  case RegisterFacts::Const:
     return UnitKind::Const;
-  return UnitKind::Scalar;
+  default:
+    return UnitKind::Scalar;
+  }
 }
 
 /// The dataflow state at a point: one value per tracked unit, and the

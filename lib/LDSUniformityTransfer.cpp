@@ -28,8 +28,9 @@ void Analysis::transferVector(const MachineInstr &MI, State &S) {
       if (!reg(R).AnyData)
         continue;
       Val V = read(S, R);
-      Level L =
-          StringRef(TRI.getName(R)).starts_with("VCC") ? maskLevel(V) : V.n();
+      Level L = Facts.registerFacts(R, TRI) & RegisterFacts::VCCPart
+                    ? maskLevel(V)
+                    : V.n();
       PerLaneInputs = std::max(PerLaneInputs, L);
       continue;
     }

@@ -10,10 +10,11 @@
 //   every hint, so another LLVM only costs the search.
 //
 // - the class of every opcode: what the plugin's name-based classification
-//   (classifyOpcodeByName, classifyValueRoleByName) says of it, with the
-//   GNU build id of the LLVM library the table came from. The plugin uses
-//   the classes only when it runs with the library of that build id, and
-//   reads the names otherwise.
+//   (classifyOpcodeByName, classifyValueRoleByName) says of it, and what
+//   the name of every register says of it (classifyRegisterName), with the
+//   GNU build id of the LLVM library the tables came from. The plugin uses
+//   them only when it runs with the library of that build id, and reads the
+//   names otherwise.
 //
 // Both exist because the name table is cold: only MIR printing reads it,
 // and each page the first function of a process reads costs a page fault,
@@ -26,6 +27,7 @@
 #include "AMDGPUTargetFacts.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCRegisterInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -60,7 +62,7 @@ static void writeSyncOpcodeHints(const MCInstrInfo &MII, raw_ostream &OS) {
 
 /// Writes the classes, or an empty table (the plugin then reads names) when
 /// the library has no build id or the classes do not fit in a byte.
-static void writeOpcodeClasses(const MCInstrInfo &MII, raw_ostream &OS,
+static bool writeOpcodeClasses(const MCInstrInfo &MII, raw_ostream &OS,
                                const char *Argv0) {
   using Key = std::tuple<unsigned, unsigned, bool, unsigned, std::string>;
   std::map<Key, unsigned> ClassOfKey;
@@ -105,6 +107,21 @@ static void writeOpcodeClasses(const MCInstrInfo &MII, raw_ostream &OS,
   for (size_t I = 0; I != ClassOf.size(); ++I)
     OS << (I % 24 ? " " : "\n    ") << ClassOf[I] << ",";
   OS << "\n};\n";
+  return !Why;
+}
+
+/// Writes the RegisterFacts of every register (an empty table when the
+/// opcode classes are: the plugin takes both or neither).
+static void writeRegisterFacts(const MCRegisterInfo &MRI, bool WithClasses,
+                               raw_ostream &OS) {
+  unsigned E = WithClasses ? MRI.getNumRegs() : 0;
+  OS << "\n// What the name of every register says of it (RegisterFacts).\n"
+        "static constexpr unsigned GeneratedRegisterCount = "
+     << E << ";\nstatic constexpr uint16_t GeneratedRegisterFacts[] = {";
+  for (unsigned R = 0; R != std::max(E, 1u); ++R)
+    OS << (R % 16 ? " " : "\n    ")
+       << (E ? classifyRegisterName(MRI.getName(R)) : 0) << ",";
+  OS << "\n};\n";
 }
 
 int main(int Argc, char **Argv) {
@@ -132,7 +149,9 @@ int main(int Argc, char **Argv) {
         "from the\n// amdgcn instruction table of LLVM " LLVM_VERSION_STRING
         ".\n\n";
   writeSyncOpcodeHints(*MII, OS);
-  writeOpcodeClasses(*MII, OS, Argv[0]);
+  bool WithClasses = writeOpcodeClasses(*MII, OS, Argv[0]);
+  std::unique_ptr<MCRegisterInfo> MRI(T->createMCRegInfo(Triple("amdgcn")));
+  writeRegisterFacts(*MRI, WithClasses, OS);
   Out.keep();
   return 0;
 }

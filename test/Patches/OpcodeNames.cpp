@@ -26,6 +26,10 @@
 // every opcode with the plain removal of each encoding suffix until none is
 // left (test/Patches/generic-names.test).
 //
+// With --check-registers, compares TargetFacts::registerFacts (from the
+// build's table with this library) with the facts of every register's name,
+// and prints the facts of a few registers (test/Patches/register-facts.test).
+//
 // With --check-table, prints the path and build id of the LLVM library that
 // holds the amdgcn instruction table, whether the generated classes are for
 // it, and whether they would be taken for a library of another build id or
@@ -36,6 +40,7 @@
 #include "AMDGPUTargetFacts.h"
 #include "llvm/CodeGen/TargetOpcodes.h"
 #include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCRegisterInfo.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
@@ -126,6 +131,42 @@ int main(int Argc, char **Argv) {
     }
     outs() << E << " names, " << Stripped << " with a suffix, " << Differ
            << " stripped differently\n";
+    return 0;
+  }
+  if (Argc > 1 && StringRef(Argv[1]) == "--check-registers") {
+    std::unique_ptr<MCSubtargetInfo> STI(
+        T->createMCSubtargetInfo(Triple("amdgcn-amd-amdhsa"), "gfx942", ""));
+    std::unique_ptr<MCRegisterInfo> MRI(T->createMCRegInfo(Triple("amdgcn")));
+    ldsbarriers::TargetFacts Facts = ldsbarriers::TargetFacts::get(*STI, *MII);
+    unsigned Differ = 0;
+    for (unsigned R = 0, RE = MRI->getNumRegs(); R != RE; ++R)
+      if (Facts.registerFacts(R, *MRI) !=
+          ldsbarriers::classifyRegisterName(MRI->getName(R))) {
+        ++Differ;
+        errs() << MRI->getName(R) << ": other facts\n";
+      }
+    outs() << MRI->getNumRegs() << " registers, " << Differ
+           << " with other facts than their names'; generated table "
+           << (Facts.usesGeneratedClasses() ? "used" : "not used") << "\n";
+    // A few registers by name, through the table.
+    for (const char *Name :
+         {"VGPR0", "AGPR3", "SGPR5", "EXEC", "EXEC_LO", "VCC", "VCC_LO", "SCC",
+          "TTMP0", "SRC_POPS_EXITING_WAVE_ID", "MODE", "SGPR_NULL",
+          "SRC_SHARED_BASE", "M0"})
+      for (unsigned R = 0, RE = MRI->getNumRegs(); R != RE; ++R)
+        if (StringRef(MRI->getName(R)) == Name) {
+          uint16_t F = Facts.registerFacts(R, *MRI);
+          namespace RF = ldsbarriers::RegisterFacts;
+          static const char *const Kinds[] = {"scalar", "vector", "exec",
+                                              "wave", "const"};
+          outs() << Name << ": " << Kinds[F & RF::KindMask]
+                 << (F & RF::SGPR ? " sgpr" : "") << (F & RF::SCC ? " scc" : "")
+                 << (F & RF::VCCPart ? " vcc-part" : "")
+                 << (F & RF::IsExec ? " is-exec" : "")
+                 << (F & RF::IsExecLo ? " is-exec-lo" : "")
+                 << (F & RF::IsVCC ? " is-vcc" : "")
+                 << (F & RF::IsVCCLo ? " is-vcc-lo" : "") << "\n";
+        }
     return 0;
   }
   if (Argc > 1 && StringRef(Argv[1]) == "--check-table") {
