@@ -8,6 +8,7 @@
 #include "LDSAbstractProgram.h"
 #include "llvm/ADT/GraphTraits.h"
 #include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/SCCIterator.h"
 #include "llvm/ADT/iterator.h"
 #include "llvm/Support/GenericDomTree.h"
 #include "llvm/Support/GenericDomTreeConstruction.h"
@@ -131,6 +132,25 @@ std::vector<unsigned> AbstractProgram::reversePostOrder() const {
   std::vector<unsigned> Order;
   for (GraphNode *N : ReversePostOrderTraversal<GraphView *>(&View))
     Order.push_back(N->Index);
+  return Order;
+}
+
+std::vector<unsigned> AbstractProgram::componentOrder() const {
+  std::vector<unsigned> Order(Blocks.size(), ~0u);
+  if (Entry >= Blocks.size())
+    return Order;
+  Graph G(Blocks.size());
+  for (unsigned B = 0; B < Blocks.size(); ++B)
+    G[B] = Blocks[B].Succs;
+  GraphView View(G, Entry);
+  // The components come in post-order: a component after those it reaches.
+  std::vector<std::vector<GraphNode *>> Components;
+  for (auto It = scc_begin(&View); !It.isAtEnd(); ++It)
+    Components.push_back(*It);
+  unsigned Number = 0;
+  for (auto It = Components.rbegin(); It != Components.rend(); ++It, ++Number)
+    for (GraphNode *N : *It)
+      Order[N->Index] = Number;
   return Order;
 }
 

@@ -224,6 +224,11 @@ struct AbstractProgram {
   std::vector<uint8_t> reachableBlocks() const;
   /// Blocks reachable from the entry, in reverse post-order.
   std::vector<unsigned> reversePostOrder() const;
+  /// Per block reachable from the entry, the number of its strongly
+  /// connected component in a topological order of the components: a block
+  /// that reaches another has a number no greater. Unreachable blocks get
+  /// ~0u.
+  std::vector<unsigned> componentOrder() const;
 
   /// Whether two locations, accessed by different work-items, may share a
   /// byte, B after A with the iterations of stage loops related by \p Rel.

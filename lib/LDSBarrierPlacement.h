@@ -168,9 +168,13 @@ private:
   bool Approximate;
   std::map<unsigned, std::vector<int>> ByBlock;
   /// With the approximation on (large functions): the exact chains per
-  /// pair of blocks, and per consumer block the blocks that can reach it.
+  /// pair of blocks; each block's component in topological order
+  /// (AbstractProgram::componentOrder), and the marks of the blocks that
+  /// reach the consumer block of the latest chain (== Walk).
   std::map<std::pair<unsigned, unsigned>, std::vector<unsigned>> ByPair;
-  std::map<unsigned, std::vector<uint8_t>> Reaching;
+  std::vector<unsigned> Component;
+  std::vector<unsigned> ReachStamp;
+  unsigned Walk = 0;
   std::vector<SmallVector<unsigned, 2>> Preds;
   std::vector<int> IDom;           // Of the function's dominator tree.
   std::vector<unsigned> Pre, Post; // Its DFS numbers, for dominance.

@@ -84,6 +84,8 @@ PathCuts::PathCuts(const AbstractProgram &P, bool Approximate)
       Stack.pop_back();
     }
   }
+  Component = P.componentOrder();
+  ReachStamp.assign(N, 0);
   Rank.assign(N, ~0u);
   std::vector<unsigned> RPO = P.reversePostOrder();
   for (unsigned K = 0; K < RPO.size(); ++K)
@@ -114,27 +116,31 @@ const std::vector<unsigned> &PathCuts::exactChain(unsigned From, unsigned To) {
   // and that From's exit reaches: the dominator tree of that part, rooted
   // at From's exit, gives To the same dominators as the whole CFG does,
   // for a fraction of the work when both blocks sit in one loop of a large
-  // function.
-  auto [RIt, RNew] = Reaching.try_emplace(To);
-  std::vector<uint8_t> &CanReach = RIt->second;
-  if (RNew) {
-    CanReach.assign(P.Blocks.size(), 0);
-    std::vector<unsigned> Work = {To};
-    CanReach[To] = 1;
-    while (!Work.empty()) {
-      unsigned B = Work.back();
-      Work.pop_back();
-      for (unsigned Pred : Preds[B])
-        if (!CanReach[Pred]) {
-          CanReach[Pred] = 1;
-          Work.push_back(Pred);
-        }
-    }
+  // function. The walk back from To stops at the components that come
+  // before From's (From cannot reach them), so that it covers the blocks
+  // between the two and not every block before To: per window, work in
+  // the size of its part of the function, not of the function.
+  unsigned FromComponent = Component[From] == ~0u ? 0 : Component[From];
+  if (++Walk == 0) { // The stamps wrapped around: clear them.
+    std::fill(ReachStamp.begin(), ReachStamp.end(), 0);
+    Walk = 1;
+  }
+  auto CanReach = [&](unsigned B) { return ReachStamp[B] == Walk; };
+  std::vector<unsigned> Work = {To};
+  ReachStamp[To] = Walk;
+  while (!Work.empty()) {
+    unsigned B = Work.back();
+    Work.pop_back();
+    for (unsigned Pred : Preds[B])
+      if (!CanReach(Pred) && Component[Pred] >= FromComponent) {
+        ReachStamp[Pred] = Walk;
+        Work.push_back(Pred);
+      }
   }
   DenseMap<unsigned, unsigned> Local;
   std::vector<unsigned> Global;
   auto Visit = [&](unsigned B) {
-    if (CanReach[B] && Local.try_emplace(B, Global.size()).second)
+    if (CanReach(B) && Local.try_emplace(B, Global.size()).second)
       Global.push_back(B);
   };
   for (unsigned S : P.Blocks[From].Succs)

@@ -141,6 +141,55 @@ TEST(AbstractProgram, DominatorsMatchTheirDefinitionOnRandomGraphs) {
   EXPECT_GT(Irreducible, 100u);
 }
 
+// Component numbers against their definition on random graphs: reachable
+// blocks share a number exactly when each reaches the other, a block that
+// reaches another has a number no greater, and unreachable blocks get ~0u.
+TEST(AbstractProgram, ComponentOrderMatchesReachability) {
+  uint64_t Seed = 777;
+  auto Next = [&](unsigned Bound) {
+    Seed = Seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return unsigned((Seed >> 33) % Bound);
+  };
+  unsigned Cycles = 0, Unreachable = 0;
+  for (unsigned Trial = 0; Trial < 2000; ++Trial) {
+    ProgramBuilder B;
+    unsigned N = 1 + Next(10);
+    for (unsigned X = 0; X < N; ++X)
+      B.block("");
+    Graph G(N);
+    for (unsigned E = 0, Edges = Next(2 * N + 1); E < Edges; ++E) {
+      unsigned From = Next(N), To = Next(N);
+      B.edge(From, To);
+      G[From].push_back(To);
+    }
+    AbstractProgram &P = B.program();
+    P.Entry = Next(N);
+    std::vector<unsigned> Order = P.componentOrder();
+    std::vector<uint8_t> FromEntry = reachedFrom(G, P.Entry);
+    for (unsigned X = 0; X < N; ++X) {
+      if (!FromEntry[X]) {
+        EXPECT_EQ(Order[X], ~0u) << "trial " << Trial << ", bb." << X;
+        ++Unreachable;
+        continue;
+      }
+      std::vector<uint8_t> FromX = reachedFrom(G, X);
+      for (unsigned Y = 0; Y < N; ++Y) {
+        if (!FromEntry[Y] || X == Y)
+          continue;
+        bool Mutual = FromX[Y] && reachedFrom(G, Y)[X];
+        Cycles += Mutual;
+        EXPECT_EQ(Order[X] == Order[Y], Mutual)
+            << "trial " << Trial << ": bb." << X << ", bb." << Y;
+        if (FromX[Y])
+          EXPECT_LE(Order[X], Order[Y])
+              << "trial " << Trial << ": bb." << X << " -> bb." << Y;
+      }
+    }
+  }
+  EXPECT_GT(Cycles, 1000u);
+  EXPECT_GT(Unreachable, 1000u);
+}
+
 TEST(AbstractProgram, DivergentIfMarksOnlyTheSkippedBlock) {
   ProgramBuilder B;
   unsigned Entry = B.block(""), Then = B.block(""), Join = B.block("");
