@@ -380,6 +380,38 @@ static bool isScalarBranch(const MachineInstr &MI, const TargetFacts &Facts) {
          Facts.classify(MI.getOpcode()).Role == OpcodeRole::ScalarBranch;
 }
 
+/// Names the registers of \p MI (site \p Site), records which units it
+/// defines, and tells whether the fixpoint must run it whatever branches
+/// depend on (a root of the slice, markRelevant).
+Analysis::SiteRoot Analysis::noteSite(unsigned Site, const MachineInstr &MI,
+                                      DefSiteLists &DefSites) {
+  bool WritesExec = false;
+  for (const MachineOperand &MO : MI.operands()) {
+    if (!MO.isReg() || !MO.getReg() || !MO.getReg().isPhysical())
+      continue;
+    const RegInfo &RI = reg(MO.getReg().asMCReg());
+    if (!MO.isDef())
+      continue;
+    WritesExec |= RI.AnyExec;
+    if (DefSites.size() < Kinds.size())
+      DefSites.resize(Kinds.size());
+    for (int U : RI.Units)
+      DefSites[U].push_back(Site);
+  }
+  bool StackStore = false;
+  if (MI.mayStore()) {
+    StackStore = MI.memoperands_empty();
+    for (const MachineMemOperand *MMO : MI.memoperands())
+      StackStore |= MMO->getAddrSpace() == AMDGPUAS::PRIVATE_ADDRESS ||
+                    MMO->getAddrSpace() == AMDGPUAS::FLAT_ADDRESS;
+  }
+  if (isScalarBranch(MI, Facts) || (StackStore && stackObjectOf(MI) >= 0))
+    return SiteRoot::WithUses;
+  if (MI.isCall() || MI.isInlineAsm() || WritesExec || StackStore)
+    return SiteRoot::Alone;
+  return SiteRoot::None;
+}
+
 /// The instructions the fixpoint runs: those whose results may reach a
 /// judged branch condition (the definitions of its registers and of every
 /// register those read, closed over register units regardless of order
@@ -388,9 +420,12 @@ static bool isScalarBranch(const MachineInstr &MI, const TargetFacts &Facts) {
 /// stores that may write the stack (they end spill records; a spill of a
 /// vector register moves its records, so what it reads counts too). Any
 /// other instruction only writes registers no judged branch depends on:
-/// skipping it changes no value the judgements read.
-void Analysis::markRelevant(ArrayRef<const MachineInstr *> Sites) {
-  std::vector<SmallVector<unsigned, 2>> DefSites(Kinds.size());
+/// skipping it changes no value the judgements read. \p Roots and
+/// \p DefSites: what noteSite found.
+void Analysis::markRelevant(ArrayRef<const MachineInstr *> Sites,
+                            ArrayRef<std::pair<unsigned, SiteRoot>> Roots,
+                            DefSiteLists &DefSites) {
+  DefSites.resize(Kinds.size());
   std::vector<uint8_t> InSlice(Kinds.size(), 0);
   std::vector<int> Work;
   Relevant.assign(Sites.size(), 0);
@@ -408,28 +443,8 @@ void Analysis::markRelevant(ArrayRef<const MachineInstr *> Sites) {
             Work.push_back(U);
           }
   };
-  for (unsigned Site = 0; Site < Sites.size(); ++Site) {
-    const MachineInstr &MI = *Sites[Site];
-    bool WritesExec = false;
-    for (const MachineOperand &MO : MI.operands())
-      if (MO.isReg() && MO.isDef() && MO.getReg() && MO.getReg().isPhysical()) {
-        const RegInfo &RI = reg(MO.getReg().asMCReg());
-        WritesExec |= RI.AnyExec;
-        for (int U : RI.Units)
-          DefSites[U].push_back(Site);
-      }
-    bool StackStore = false;
-    if (MI.mayStore()) {
-      StackStore = MI.memoperands_empty();
-      for (const MachineMemOperand *MMO : MI.memoperands())
-        StackStore |= MMO->getAddrSpace() == AMDGPUAS::PRIVATE_ADDRESS ||
-                      MMO->getAddrSpace() == AMDGPUAS::FLAT_ADDRESS;
-    }
-    if (isScalarBranch(MI, Facts) || (StackStore && stackObjectOf(MI) >= 0))
-      Mark(Site, /*WithUses=*/true);
-    else if (MI.isCall() || MI.isInlineAsm() || WritesExec || StackStore)
-      Mark(Site, /*WithUses=*/false);
-  }
+  for (auto [Site, Root] : Roots)
+    Mark(Site, Root == SiteRoot::WithUses);
   while (!Work.empty()) {
     int U = Work.back();
     Work.pop_back();
@@ -456,22 +471,28 @@ BranchUniformity Analysis::run() {
   // offset is used for scratch addressing only), of any other function
   // PerWave (each wave calls with its own); vector registers hold
   // work-item ids and lane arguments.
+  // One walk over the instructions names their registers and finds the
+  // slice's roots (on a large function, each walk over its instructions
+  // costs a cache miss per instruction).
   std::vector<const MachineInstr *> Sites;
   std::vector<unsigned> FirstSite(MF.getNumBlockIDs(), 0),
       EndSite(MF.getNumBlockIDs(), 0);
+  std::vector<std::pair<unsigned, SiteRoot>> Roots;
+  DefSiteLists DefSites;
   for (const MachineBasicBlock &MBB : MF) {
     for (const auto &LI : MBB.liveins())
       (void)units(LI.PhysReg);
     FirstSite[MBB.getNumber()] = Sites.size();
     for (const MachineInstr &MI : MBB) {
+      unsigned Site = Sites.size();
       Sites.push_back(&MI);
-      for (const MachineOperand &MO : MI.operands())
-        if (MO.isReg() && MO.getReg() && MO.getReg().isPhysical())
-          (void)units(MO.getReg().asMCReg());
+      SiteRoot Root = noteSite(Site, MI, DefSites);
+      if (Root != SiteRoot::None)
+        Roots.push_back({Site, Root});
     }
     EndSite[MBB.getNumber()] = Sites.size();
   }
-  markRelevant(Sites);
+  markRelevant(Sites, Roots, DefSites);
   // Each block's sites that run, in order, in one array: the fixpoint walks
   // these, not the block's list of instructions (a pointer chase through
   // every instruction of the function on every pass).

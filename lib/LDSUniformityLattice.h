@@ -221,7 +221,16 @@ private:
   void writeResults(const MachineInstr &MI, State &S, ValueRole Role,
                     const Operands &Ops, const Effect &E);
   bool judge(const MachineInstr &Branch, const State &S, bool &IsVCC);
-  void markRelevant(ArrayRef<const MachineInstr *> Sites);
+  /// Whether the fixpoint runs an instruction whatever branches depend on:
+  /// with the definitions of what it reads, or alone.
+  enum class SiteRoot : uint8_t { None, WithUses, Alone };
+  /// By register unit: the sites that define it.
+  using DefSiteLists = std::vector<SmallVector<unsigned, 2>>;
+  SiteRoot noteSite(unsigned Site, const MachineInstr &MI,
+                    DefSiteLists &DefSites);
+  void markRelevant(ArrayRef<const MachineInstr *> Sites,
+                    ArrayRef<std::pair<unsigned, SiteRoot>> Roots,
+                    DefSiteLists &DefSites);
   static uint64_t slotKey(int Unit, int64_t Lane) {
     return (uint64_t(unsigned(Unit)) << 32) | uint32_t(Lane);
   }
