@@ -61,6 +61,17 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
   }
   Program.Blocks.resize(Blocks.size());
   Program.Entry = 0;
+  // With scalar branches to judge, the branch-uniformity analysis reads
+  // every instruction too: it reads each in this walk, while the
+  // instruction is in the cache, even if its answer may turn out not to
+  // be needed (judgeScalarBranches).
+  BranchUniformity Assumed;
+  std::unique_ptr<BranchUniformityWalk> Uniformity;
+  if (!Earlier && !TrustScalarBranches) {
+    Assumed = assumeScalarBranchesPerWave(MF, Facts);
+    if (!Assumed.PerWave.empty())
+      Uniformity = std::make_unique<BranchUniformityWalk>(MF, Facts);
+  }
   for (unsigned B = 0; B < Blocks.size(); ++B) {
     MachineBasicBlock &MBB = *Blocks[B];
     Block &AB = Program.Blocks[B];
@@ -68,7 +79,11 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
       AB.Succs.push_back(Index[S]);
     if (MBFI)
       AB.Freq = MBFI->getBlockFreqRelativeToEntryBlock(&MBB);
+    if (Uniformity)
+      Uniformity->beginBlock(MBB);
     for (MachineInstr &MI : MBB) {
+      if (Uniformity)
+        Uniformity->note(MI);
       if (MI.isTerminator() &&
           Facts.classify(MI.getOpcode()).Role == OpcodeRole::ExecBranch)
         AB.DivergentBranch = true;
@@ -76,6 +91,8 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
       if (PendingForms.size() >= FormBatch)
         assignThreadForms();
     }
+    if (Uniformity)
+      Uniformity->endBlock(MBB);
     // A point after a terminator that is an event (a tail call) cannot be
     // materialized before the first terminator.
     if (!AB.Events.empty() && Instrs[AB.Events.back().Tag]->isTerminator())
@@ -108,7 +125,7 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
   if (Earlier)
     PerWaveBranches = Earlier->PerWaveBranches;
   else if (!TrustScalarBranches)
-    judgeScalarBranches(MF, Hazards);
+    judgeScalarBranches(std::move(Assumed), Uniformity.get(), Hazards);
   for (unsigned B = 0; B < Blocks.size(); ++B)
     Program.Blocks[B].DivergentBranch |= PerWaveBranches.contains(Blocks[B]);
   markDivergenceWithoutDecidedEdges(MF);
@@ -137,21 +154,23 @@ void LDSAccessModel::findSilentAccesses(const AnalysisOptions &Hazards) {
 }
 
 /// Which scalar branches some waves may take differently: the uniformity
-/// analysis, which visits every instruction (on a kernel whose accesses
-/// each keep to their own work-item's bytes, most of the model's cost),
-/// unless its answer cannot matter: no synchronization to judge and no
-/// access that meets another (findSilentAccesses), so no window, forced
-/// barrier or wait. The scalar branches are then taken as per-wave, the
-/// answer that is safe whatever the analysis would find.
-void LDSAccessModel::judgeScalarBranches(const MachineFunction &MF,
+/// analysis, fed during the walk over the instructions (\p Walk; \p Assumed:
+/// every scalar branch per-wave), unless its answer cannot matter: no
+/// synchronization to judge and no access that meets another
+/// (findSilentAccesses), so no window, forced barrier or wait. The scalar
+/// branches are then taken as per-wave, the answer that is safe whatever
+/// the analysis would find, and its fixpoint, the larger part of its cost,
+/// is not run.
+void LDSAccessModel::judgeScalarBranches(BranchUniformity Assumed,
+                                         BranchUniformityWalk *Walk,
                                          const AnalysisOptions *Hazards) {
-  BranchUniformity BU = assumeScalarBranchesPerWave(MF, Facts);
+  BranchUniformity BU = std::move(Assumed);
   if (BU.PerWave.empty())
     return; // Nothing to judge.
   std::optional<NamedRegionTimer> T;
   if (!Hazards || !noAccessMeetsAnother(Program, *Hazards)) {
     startPhase(T, "uniformity", "Branch uniformity (in the model)");
-    BU = analyzeBranchUniformity(MF, Facts);
+    BU = Walk->finish();
   }
   PerWaveBranches = std::move(BU.PerWave);
   UniformVCCBranches = BU.UniformVCCBranches;

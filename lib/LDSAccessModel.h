@@ -13,6 +13,7 @@
 
 #include "AMDGPUTargetFacts.h"
 #include "LDSAbstractProgram.h"
+#include "LDSBranchUniformity.h"
 #include "LDSHazardAnalysis.h"
 #include "LDSThreadAddress.h"
 #include "llvm/ADT/DenseMap.h"
@@ -149,7 +150,7 @@ private:
   void boundTrackedForms();
   void markDivergenceWithoutDecidedEdges(const MachineFunction &MF);
   void findSilentAccesses(const AnalysisOptions &Hazards);
-  void judgeScalarBranches(const MachineFunction &MF,
+  void judgeScalarBranches(BranchUniformity Assumed, BranchUniformityWalk *Walk,
                            const AnalysisOptions *Hazards);
   int objectId(const GlobalVariable &GV, int64_t &Begin);
 

@@ -380,23 +380,18 @@ static bool isScalarBranch(const MachineInstr &MI, const TargetFacts &Facts) {
          Facts.classify(MI.getOpcode()).Role == OpcodeRole::ScalarBranch;
 }
 
-/// Names the registers of \p MI (site \p Site), records which units it
-/// defines, and tells whether the fixpoint must run it whatever branches
-/// depend on (a root of the slice, markRelevant).
-Analysis::SiteRoot Analysis::noteSite(unsigned Site, const MachineInstr &MI,
-                                      DefSiteLists &DefSites) {
+/// Records the registers \p MI (site \p Site) defines and tells whether
+/// the fixpoint must run it whatever branches depend on (a root of the
+/// slice, markRelevant). The registers it only reads are named when the
+/// slice or the fixpoint reads them.
+Analysis::SiteRoot Analysis::noteSite(unsigned Site, const MachineInstr &MI) {
   bool WritesExec = false;
   for (const MachineOperand &MO : MI.operands()) {
-    if (!MO.isReg() || !MO.getReg() || !MO.getReg().isPhysical())
+    if (!MO.isReg() || !MO.isDef() || !MO.getReg() || !MO.getReg().isPhysical())
       continue;
-    const RegInfo &RI = reg(MO.getReg().asMCReg());
-    if (!MO.isDef())
-      continue;
-    WritesExec |= RI.AnyExec;
-    if (DefSites.size() < Kinds.size())
-      DefSites.resize(Kinds.size());
-    for (int U : RI.Units)
-      DefSites[U].push_back(Site);
+    MCRegister Reg = MO.getReg().asMCReg();
+    WritesExec |= reg(Reg).AnyExec;
+    Defs.push_back({Site, Reg.id()});
   }
   bool StackStore = false;
   if (MI.mayStore()) {
@@ -420,12 +415,26 @@ Analysis::SiteRoot Analysis::noteSite(unsigned Site, const MachineInstr &MI,
 /// stores that may write the stack (they end spill records; a spill of a
 /// vector register moves its records, so what it reads counts too). Any
 /// other instruction only writes registers no judged branch depends on:
-/// skipping it changes no value the judgements read. \p Roots and
-/// \p DefSites: what noteSite found.
+/// skipping it changes no value the judgements read. \p Roots: what
+/// noteSite found.
 void Analysis::markRelevant(ArrayRef<const MachineInstr *> Sites,
-                            ArrayRef<std::pair<unsigned, SiteRoot>> Roots,
-                            DefSiteLists &DefSites) {
-  DefSites.resize(Kinds.size());
+                            ArrayRef<std::pair<unsigned, SiteRoot>> Roots) {
+  // The sites that define each unit, from the definitions in site order
+  // (a counting sort: one array, not a list per unit).
+  std::vector<unsigned> DefBegin(Kinds.size() + 1, 0), DefSites;
+  for (auto [Site, Reg] : Defs)
+    for (int U : units(Reg))
+      ++DefBegin[U + 1];
+  for (unsigned U = 0; U < Kinds.size(); ++U)
+    DefBegin[U + 1] += DefBegin[U];
+  DefSites.resize(DefBegin.back());
+  {
+    std::vector<unsigned> Next(DefBegin.begin(), DefBegin.end() - 1);
+    for (auto [Site, Reg] : Defs)
+      for (int U : units(Reg))
+        DefSites[Next[U]++] = Site;
+  }
+  Defs = {};
   std::vector<uint8_t> InSlice(Kinds.size(), 0);
   std::vector<int> Work;
   Relevant.assign(Sites.size(), 0);
@@ -437,29 +446,59 @@ void Analysis::markRelevant(ArrayRef<const MachineInstr *> Sites,
     UsesInSlice[Site] = 1;
     for (const MachineOperand &MO : Sites[Site]->operands())
       if (MO.isReg() && MO.isUse() && MO.getReg() && MO.getReg().isPhysical())
-        for (int U : units(MO.getReg().asMCReg()))
+        for (int U : units(MO.getReg().asMCReg())) {
+          // Named now (read, never written): no site defines it.
+          if (unsigned(U) >= InSlice.size())
+            InSlice.resize(Kinds.size(), 0);
           if (!InSlice[U]) {
             InSlice[U] = 1;
             Work.push_back(U);
           }
+        }
   };
   for (auto [Site, Root] : Roots)
     Mark(Site, Root == SiteRoot::WithUses);
   while (!Work.empty()) {
     int U = Work.back();
     Work.pop_back();
-    for (unsigned Site : DefSites[U])
-      Mark(Site, /*WithUses=*/true);
+    if (unsigned(U) + 1 >= DefBegin.size())
+      continue; // Named after the definitions were counted: none.
+    for (unsigned K = DefBegin[U]; K < DefBegin[U + 1]; ++K)
+      Mark(DefSites[K], /*WithUses=*/true);
   }
   // The state keeps the units of the slice only: every instruction that
   // runs with its uses reads those alone; the others (calls, writes of EXEC,
   // stores) read nothing a judged value depends on, and what they write
   // outside the slice goes to one shared slot.
+  InSlice.resize(Kinds.size(), 0);
   StateSlot.assign(Kinds.size(), 0);
   NumSlots = 1;
   for (unsigned U = 0; U < Kinds.size(); ++U)
     if (InSlice[U])
       StateSlot[U] = NumSlots++;
+}
+
+void Analysis::beginBlock(const MachineBasicBlock &MBB) {
+  if (!Walked) {
+    Walked = true;
+    FirstSite.assign(MF.getNumBlockIDs(), 0);
+    EndSite.assign(MF.getNumBlockIDs(), 0);
+  }
+  for (const auto &LI : MBB.liveins())
+    (void)units(LI.PhysReg);
+  FirstSite[MBB.getNumber()] = Sites.size();
+}
+
+void Analysis::noteInstr(const MachineInstr &MI) {
+  unsigned Site = Sites.size();
+  Sites.push_back(&MI);
+  SiteRoot Root = noteSite(Site, MI);
+  if (Root != SiteRoot::None)
+    Roots.push_back({Site, Root});
+}
+
+void Analysis::endBlock(const MachineBasicBlock &MBB) {
+  EndSite[MBB.getNumber()] = Sites.size();
 }
 
 BranchUniformity Analysis::run() {
@@ -473,26 +512,16 @@ BranchUniformity Analysis::run() {
   // work-item ids and lane arguments.
   // One walk over the instructions names their registers and finds the
   // slice's roots (on a large function, each walk over its instructions
-  // costs a cache miss per instruction).
-  std::vector<const MachineInstr *> Sites;
-  std::vector<unsigned> FirstSite(MF.getNumBlockIDs(), 0),
-      EndSite(MF.getNumBlockIDs(), 0);
-  std::vector<std::pair<unsigned, SiteRoot>> Roots;
-  DefSiteLists DefSites;
-  for (const MachineBasicBlock &MBB : MF) {
-    for (const auto &LI : MBB.liveins())
-      (void)units(LI.PhysReg);
-    FirstSite[MBB.getNumber()] = Sites.size();
-    for (const MachineInstr &MI : MBB) {
-      unsigned Site = Sites.size();
-      Sites.push_back(&MI);
-      SiteRoot Root = noteSite(Site, MI, DefSites);
-      if (Root != SiteRoot::None)
-        Roots.push_back({Site, Root});
+  // costs a cache miss per instruction): made here unless a caller that
+  // walks the instructions anyway fed it (BranchUniformityWalk).
+  if (!Walked)
+    for (const MachineBasicBlock &MBB : MF) {
+      beginBlock(MBB);
+      for (const MachineInstr &MI : MBB)
+        noteInstr(MI);
+      endBlock(MBB);
     }
-    EndSite[MBB.getNumber()] = Sites.size();
-  }
-  markRelevant(Sites, Roots, DefSites);
+  markRelevant(Sites, Roots);
   // Each block's sites that run, in order, in one array: the fixpoint walks
   // these, not the block's list of instructions (a pointer chase through
   // every instruction of the function on every pass).
@@ -617,3 +646,21 @@ llvm::ldsbarriers::analyzeBranchUniformity(const MachineFunction &MF,
     return BranchUniformity();
   return Analysis(MF, Facts).run();
 }
+
+BranchUniformityWalk::BranchUniformityWalk(const MachineFunction &MF,
+                                           const TargetFacts &Facts)
+    : A(std::make_unique<Analysis>(MF, Facts)) {}
+
+BranchUniformityWalk::~BranchUniformityWalk() = default;
+
+void BranchUniformityWalk::beginBlock(const MachineBasicBlock &MBB) {
+  A->beginBlock(MBB);
+}
+
+void BranchUniformityWalk::note(const MachineInstr &MI) { A->noteInstr(MI); }
+
+void BranchUniformityWalk::endBlock(const MachineBasicBlock &MBB) {
+  A->endBlock(MBB);
+}
+
+BranchUniformity BranchUniformityWalk::finish() { return A->run(); }

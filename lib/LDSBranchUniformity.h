@@ -16,13 +16,18 @@
 #define AMDGPU_LDS_BARRIERS_LDSBRANCHUNIFORMITY_H
 
 #include "llvm/ADT/DenseSet.h"
+#include <memory>
 
 namespace llvm {
 class MachineBasicBlock;
 class MachineFunction;
+class MachineInstr;
 
 namespace ldsbarriers {
 class TargetFacts;
+namespace uniformity {
+class Analysis;
+} // namespace uniformity
 
 struct BranchUniformity {
   /// Blocks ending in a scalar conditional branch whose condition may
@@ -35,6 +40,25 @@ struct BranchUniformity {
 /// Judges every scalar conditional branch of \p MF.
 BranchUniformity analyzeBranchUniformity(const MachineFunction &MF,
                                          const TargetFacts &Facts);
+
+/// analyzeBranchUniformity fed by a caller's own walk over the
+/// instructions (the access model walks them anyway): on a large function
+/// each walk costs about a cache miss per instruction, so the analysis
+/// reads each one while the caller has it in the cache. Feed every block
+/// in function order, each with all its instructions, then finish().
+class BranchUniformityWalk {
+public:
+  BranchUniformityWalk(const MachineFunction &MF, const TargetFacts &Facts);
+  ~BranchUniformityWalk();
+  void beginBlock(const MachineBasicBlock &MBB);
+  void note(const MachineInstr &MI);
+  void endBlock(const MachineBasicBlock &MBB);
+  /// analyzeBranchUniformity's answer.
+  BranchUniformity finish();
+
+private:
+  std::unique_ptr<uniformity::Analysis> A;
+};
 
 /// The answer without the analysis: every block of \p MF that ends in a
 /// scalar conditional branch is PerWave (none when it has no such branch,

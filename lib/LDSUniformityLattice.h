@@ -186,6 +186,12 @@ public:
         TII(*MF.getSubtarget().getInstrInfo()),
         DenseOf(TRI.getNumRegUnits(), -1), RegSlot(TRI.getNumRegs(), -1) {}
 
+  /// The walk the analysis starts with, block by block in function order
+  /// (every instruction of each block): run() makes it unless a caller
+  /// that walks the instructions anyway did.
+  void beginBlock(const MachineBasicBlock &MBB);
+  void noteInstr(const MachineInstr &MI);
+  void endBlock(const MachineBasicBlock &MBB);
   BranchUniformity run();
 
 private:
@@ -224,13 +230,9 @@ private:
   /// Whether the fixpoint runs an instruction whatever branches depend on:
   /// with the definitions of what it reads, or alone.
   enum class SiteRoot : uint8_t { None, WithUses, Alone };
-  /// By register unit: the sites that define it.
-  using DefSiteLists = std::vector<SmallVector<unsigned, 2>>;
-  SiteRoot noteSite(unsigned Site, const MachineInstr &MI,
-                    DefSiteLists &DefSites);
+  SiteRoot noteSite(unsigned Site, const MachineInstr &MI);
   void markRelevant(ArrayRef<const MachineInstr *> Sites,
-                    ArrayRef<std::pair<unsigned, SiteRoot>> Roots,
-                    DefSiteLists &DefSites);
+                    ArrayRef<std::pair<unsigned, SiteRoot>> Roots);
   static uint64_t slotKey(int Unit, int64_t Lane) {
     return (uint64_t(unsigned(Unit)) << 32) | uint32_t(Lane);
   }
@@ -271,6 +273,14 @@ private:
   /// runs the instruction (markRelevant), and the one it runs now.
   std::vector<uint8_t> Relevant;
   uint32_t CurrentSite = 0;
+  /// What the walk found: the instructions in function order, each
+  /// block's first and end site, the slice's roots and the definitions.
+  bool Walked = false;
+  std::vector<const MachineInstr *> Sites;
+  std::vector<unsigned> FirstSite, EndSite;
+  std::vector<std::pair<unsigned, SiteRoot>> Roots;
+  /// (site, register) of each definition of a physical register.
+  std::vector<std::pair<unsigned, unsigned>> Defs;
   /// By unit: its slot in State::Units, 1 + its position among the units
   /// of the slice (markRelevant), or 0, the slot the others share.
   std::vector<int> StateSlot;
