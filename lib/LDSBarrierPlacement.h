@@ -149,6 +149,9 @@ public:
   /// the exact set.
   void forEachBlock(unsigned From, unsigned To, bool Exact,
                     function_ref<void(unsigned)> F);
+  /// Blocks visited so far finding exact blocks with the approximation on
+  /// (the cost that must stay linear; tests read it).
+  uint64_t walkedBlocks() const { return WalkedBlocks; }
   /// Whether forEachBlock(From, To, false, ...) may give a subset.
   bool approximates(unsigned From, unsigned To) const;
   /// When approximates(From, To): whether forEachBlock(From, To, false, ...)
@@ -175,6 +178,7 @@ private:
   std::vector<unsigned> Component;
   std::vector<unsigned> ReachStamp;
   unsigned Walk = 0;
+  uint64_t WalkedBlocks = 0;
   std::vector<SmallVector<unsigned, 2>> Preds;
   std::vector<int> IDom;           // Of the function's dominator tree.
   std::vector<unsigned> Pre, Post; // Its DFS numbers, for dominance.

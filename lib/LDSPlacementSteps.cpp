@@ -131,6 +131,7 @@ const std::vector<unsigned> &PathCuts::exactChain(unsigned From, unsigned To) {
   while (!Work.empty()) {
     unsigned B = Work.back();
     Work.pop_back();
+    ++WalkedBlocks;
     for (unsigned Pred : Preds[B])
       if (!CanReach(Pred) && Component[Pred] >= FromComponent) {
         ReachStamp[Pred] = Walk;
@@ -148,6 +149,7 @@ const std::vector<unsigned> &PathCuts::exactChain(unsigned From, unsigned To) {
   for (unsigned K = 0; K < Global.size(); ++K)
     for (unsigned S : P.Blocks[Global[K]].Succs)
       Visit(S);
+  WalkedBlocks += Global.size();
   auto ToIt = Local.find(To);
   if (ToIt == Local.end())
     return Chain;

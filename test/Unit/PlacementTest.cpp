@@ -472,6 +472,40 @@ TEST(Placement, ExactPathCutsOfBothKindsAgree) {
   EXPECT_GT(NonEmpty, 1000u);
 }
 
+// The exact blocks of a window around one loop of a long function are found
+// in that loop: each block of the function is walked a bounded number of
+// times over all the windows, not once per window before it (which made a
+// function of many loops quadratic).
+TEST(Placement, ExactPathCutsOfLoopsInSequenceStayLocal) {
+  constexpr unsigned Loops = 300;
+  ProgramBuilder B;
+  // entry -> (header -> body -> latch -> header | exit)* -> end
+  unsigned Prev = B.block("");
+  std::vector<std::pair<unsigned, unsigned>> Windows; // (latch, header)
+  for (unsigned L = 0; L < Loops; ++L) {
+    unsigned H = B.block(""), Body = B.block(""), Latch = B.block("");
+    B.edge(Prev, H);
+    B.edge(H, Body);
+    B.edge(Body, Latch);
+    B.edge(Latch, H);
+    Windows.push_back({Latch, H});
+    Windows.push_back({Body, Body}); // Once around the loop.
+    Prev = Latch;
+  }
+  B.edge(Prev, B.block(""));
+  AbstractProgram &P = B.program();
+  PathCuts Cuts(P, /*Approximate=*/true);
+  for (auto [From, To] : Windows) {
+    std::vector<unsigned> Blocks;
+    Cuts.forEachBlock(From, To, true, [&](unsigned X) { Blocks.push_back(X); });
+    if (From == To) // Latch, then header, nearest to the body first.
+      EXPECT_EQ(Blocks, (std::vector<unsigned>{From - 1, From + 1}));
+    else // Nothing between the latch and its header.
+      EXPECT_TRUE(Blocks.empty());
+  }
+  EXPECT_LT(Cuts.walkedBlocks(), 8u * P.Blocks.size());
+}
+
 // The blocks on every path from one block's exit to another block, against
 // their definition: the second block cannot be reached from the first's
 // successors once the block is taken out of the graph: in both kinds of
