@@ -510,10 +510,10 @@ BranchUniformity Analysis::run() {
   // offset is used for scratch addressing only), of any other function
   // PerWave (each wave calls with its own); vector registers hold
   // work-item ids and lane arguments.
-  // One walk over the instructions names their registers and finds the
-  // slice's roots (on a large function, each walk over its instructions
-  // costs a cache miss per instruction): made here unless a caller that
-  // walks the instructions anyway fed it (BranchUniformityWalk).
+  // One walk over the instructions records their definitions and finds
+  // the slice's roots (on a large function, each walk over its
+  // instructions costs a cache miss per instruction): made here unless a
+  // caller that walks the instructions anyway fed it (BranchUniformityWalk).
   if (!Walked)
     for (const MachineBasicBlock &MBB : MF) {
       beginBlock(MBB);
