@@ -105,6 +105,13 @@ template <> struct GraphTraits<GraphView *> : GraphTraits<GraphNode *> {
 };
 } // namespace llvm
 
+Graph AbstractProgram::successorGraph() const {
+  Graph G(Blocks.size());
+  for (unsigned B = 0; B < Blocks.size(); ++B)
+    G[B] = Blocks[B].Succs;
+  return G;
+}
+
 std::vector<uint8_t> AbstractProgram::reachableBlocks() const {
   std::vector<uint8_t> Reachable(Blocks.size(), 0);
   std::vector<unsigned> Work;
@@ -125,9 +132,7 @@ std::vector<uint8_t> AbstractProgram::reachableBlocks() const {
 }
 
 std::vector<unsigned> AbstractProgram::reversePostOrder() const {
-  Graph G(Blocks.size());
-  for (unsigned B = 0; B < Blocks.size(); ++B)
-    G[B] = Blocks[B].Succs;
+  Graph G = successorGraph();
   GraphView View(G, Entry);
   std::vector<unsigned> Order;
   for (GraphNode *N : ReversePostOrderTraversal<GraphView *>(&View))
@@ -139,9 +144,7 @@ std::vector<unsigned> AbstractProgram::componentOrder() const {
   std::vector<unsigned> Order(Blocks.size(), ~0u);
   if (Entry >= Blocks.size())
     return Order;
-  Graph G(Blocks.size());
-  for (unsigned B = 0; B < Blocks.size(); ++B)
-    G[B] = Blocks[B].Succs;
+  Graph G = successorGraph();
   GraphView View(G, Entry);
   // The components come in post-order: a component after those it reaches.
   std::vector<std::vector<GraphNode *>> Components;

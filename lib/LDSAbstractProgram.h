@@ -183,6 +183,9 @@ struct IterationState {
 };
 
 /// The abstract program.
+/// Successor lists of a directed graph.
+using Graph = std::vector<SmallVector<unsigned, 2>>;
+
 struct AbstractProgram {
   std::vector<Block> Blocks;
   unsigned Entry = 0;
@@ -220,6 +223,8 @@ struct AbstractProgram {
 
   /// Predecessor lists, derived from the successor lists.
   std::vector<SmallVector<unsigned, 2>> predecessors() const;
+  /// The successor lists as a Graph, for the graph algorithms.
+  Graph successorGraph() const;
   /// Per block, 1 when a path from the entry reaches it.
   std::vector<uint8_t> reachableBlocks() const;
   /// Blocks reachable from the entry, in reverse post-order.
@@ -299,9 +304,6 @@ private:
   /// Each address's enumeration over the work-items, for its pair tests.
   mutable ThreadIdCache IdCache;
 };
-
-/// Successor lists of a directed graph.
-using Graph = std::vector<SmallVector<unsigned, 2>>;
 
 /// Immediate dominators of the nodes of \p G reachable from \p Root (works
 /// on irreducible graphs).

@@ -619,9 +619,7 @@ void LDSAccessModel::computeStageLoops() {
   if (Loops.empty())
     return;
   unsigned N = Blocks.size();
-  Graph G(N);
-  for (unsigned B = 0; B < N; ++B)
-    G[B] = Program.Blocks[B].Succs;
+  Graph G = Program.successorGraph();
   std::vector<int> IDom = computeImmediateDominators(G, Program.Entry);
   auto Dominates = [&](unsigned A, unsigned B) {
     for (int X = B; X >= 0; X = IDom[X]) {

@@ -479,8 +479,7 @@ void Analysis::markRelevant(ArrayRef<const MachineInstr *> Sites,
 }
 
 void Analysis::beginBlock(const MachineBasicBlock &MBB) {
-  if (!Walked) {
-    Walked = true;
+  if (FirstSite.empty()) { // The walk's first block.
     FirstSite.assign(MF.getNumBlockIDs(), 0);
     EndSite.assign(MF.getNumBlockIDs(), 0);
   }
@@ -514,7 +513,7 @@ BranchUniformity Analysis::run() {
   // the slice's roots (on a large function, each walk over its
   // instructions costs a cache miss per instruction): made here unless a
   // caller that walks the instructions anyway fed it (BranchUniformityWalk).
-  if (!Walked)
+  if (FirstSite.empty())
     for (const MachineBasicBlock &MBB : MF) {
       beginBlock(MBB);
       for (const MachineInstr &MI : MBB)

@@ -58,10 +58,7 @@ PathCuts::PathCuts(const AbstractProgram &P, bool Approximate)
     return;
   Preds = P.predecessors();
   unsigned N = P.Blocks.size();
-  Graph G(N);
-  for (unsigned B = 0; B < N; ++B)
-    G[B] = P.Blocks[B].Succs;
-  IDom = computeImmediateDominators(G, P.Entry);
+  IDom = computeImmediateDominators(P.successorGraph(), P.Entry);
   // DFS numbers of the dominator tree: X dominates Y iff Y's interval lies
   // in X's.
   std::vector<std::vector<unsigned>> Children(N);

@@ -273,9 +273,9 @@ private:
   /// runs the instruction (markRelevant), and the one it runs now.
   std::vector<uint8_t> Relevant;
   uint32_t CurrentSite = 0;
-  /// What the walk found: the instructions in function order, each
-  /// block's first and end site, the slice's roots and the definitions.
-  bool Walked = false;
+  /// What the walk found (FirstSite empty: no walk yet): the instructions
+  /// in function order, each block's first and end site, the slice's roots
+  /// and the definitions.
   std::vector<const MachineInstr *> Sites;
   std::vector<unsigned> FirstSite, EndSite;
   std::vector<std::pair<unsigned, SiteRoot>> Roots;
