@@ -93,6 +93,8 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
     }
     if (Uniformity)
       Uniformity->endBlock(MBB);
+    if (std::optional<DecidedBranch> D = decideBranch(MBB, Facts))
+      DecidedEdges.push_back({B, Index[D->Never], D->AssumesExec});
     // A point after a terminator that is an event (a tail call) cannot be
     // materialized before the first terminator.
     if (!AB.Events.empty() && Instrs[AB.Events.back().Tag]->isTerminator())
@@ -185,64 +187,63 @@ void LDSAccessModel::judgeScalarBranches(BranchUniformity Assumed,
 /// restored, and the marking is redone until it agrees.
 void LDSAccessModel::markDivergenceWithoutDecidedEdges(
     const MachineFunction &MF) {
-  DenseMap<const MachineBasicBlock *, DecidedBranch> Decided =
-      findDecidedBranches(MF, Facts);
   CallingConv::ID CC = MF.getFunction().getCallingConv();
   bool Kernel =
       CC == CallingConv::AMDGPU_KERNEL || CC == CallingConv::SPIR_KERNEL;
-  if (Decided.empty()) {
+  if (DecidedEdges.empty()) {
     markDivergentBlocks(Program);
     return;
   }
-  DenseMap<const MachineBasicBlock *, unsigned> Index;
-  for (unsigned B = 0; B < Blocks.size(); ++B)
-    Index[Blocks[B]] = B;
+  // The successors as the walk found them, for each block with a decided
+  // branch; the others keep theirs.
+  std::vector<SmallVector<unsigned, 2>> AllSuccs;
+  for (const DecidedEdge &D : DecidedEdges)
+    AllSuccs.push_back(Program.Blocks[D.Block].Succs);
   std::set<unsigned> Dropped, Rejected;
   auto Remark = [&] {
-    for (unsigned B = 0; B < Blocks.size(); ++B) {
-      Block &AB = Program.Blocks[B];
-      AB.Succs.clear();
-      for (const MachineBasicBlock *S : Blocks[B]->successors())
-        if (!Dropped.count(B) || S != Decided.lookup(Blocks[B]).Never)
-          AB.Succs.push_back(Index[S]);
+    for (unsigned I = 0; I < DecidedEdges.size(); ++I) {
+      const DecidedEdge &D = DecidedEdges[I];
+      SmallVector<unsigned, 2> &Succs = Program.Blocks[D.Block].Succs;
+      Succs = AllSuccs[I];
+      if (Dropped.count(D.Block))
+        llvm::erase(Succs, D.Never);
+    }
+    for (Block &AB : Program.Blocks) {
       AB.NoBarrier = false;
       AB.DivergenceSource = -1;
     }
     markDivergentBlocks(Program);
   };
-  for (const auto &[MBB, D] : Decided)
+  for (const DecidedEdge &D : DecidedEdges)
     if (!D.AssumesExec)
-      Dropped.insert(Index[MBB]);
+      Dropped.insert(D.Block);
   Remark();
   for (unsigned Round = 0;; ++Round) {
     bool Added = false;
-    for (const auto &[MBB, D] : Decided) {
-      unsigned B = Index[MBB];
-      if (Kernel && D.AssumesExec && !Program.Blocks[B].NoBarrier &&
-          !Rejected.count(B))
-        Added |= Dropped.insert(B).second;
-    }
+    for (const DecidedEdge &D : DecidedEdges)
+      if (Kernel && D.AssumesExec && !Program.Blocks[D.Block].NoBarrier &&
+          !Rejected.count(D.Block))
+        Added |= Dropped.insert(D.Block).second;
     if (!Added)
       return;
     // Each round marks the function again: after a few, keep only the
     // edges no premise removes (usually the first round settles it).
     if (Round == 8) {
-      for (const auto &[MBB, D] : Decided)
+      for (const DecidedEdge &D : DecidedEdges)
         if (D.AssumesExec)
-          Dropped.erase(Index[MBB]);
+          Dropped.erase(D.Block);
       Remark();
       return;
     }
     for (bool Again = true; Again;) {
       Remark();
       Again = false;
-      for (const auto &[MBB, D] : Decided) {
-        unsigned B = Index[MBB];
-        if (D.AssumesExec && Program.Blocks[B].NoBarrier && Dropped.erase(B)) {
-          Rejected.insert(B);
+      for (const DecidedEdge &D : DecidedEdges)
+        if (D.AssumesExec && Program.Blocks[D.Block].NoBarrier &&
+            Dropped.erase(D.Block)) {
+          Rejected.insert(D.Block);
           Again = true;
         }
-      }
     }
   }
 }
@@ -326,35 +327,44 @@ LDSAccessModel::PointerBase LDSAccessModel::pointerBase(const Value *V,
     Sum += uint64_t(C->getSExtValue());
     Rest = GEP->getPointerOperand();
   }
-  auto Lookup = [&](const Value *P) {
-    auto [It, Inserted] = PointerBases.try_emplace(P);
-    PointerBase &PB = It->second;
-    if (Inserted) {
-      PB.IndexBits = DL.getIndexTypeSizeInBits(P->getType());
-      // A GEP with an index that is no constant is its own base (where the
-      // walk over constant offsets would stop at once, after setting up
-      // its offset arithmetic).
-      const auto *GEP = dyn_cast<GEPOperator>(P);
-      if (GEP && llvm::any_of(GEP->indices(),
-                              [](const Use &I) { return !isa<Constant>(I); })) {
-        PB.Base = P;
-        PB.Offset = 0;
-      } else {
-        PB.Base = GetPointerBaseWithConstantOffset(P, PB.Offset, DL);
-      }
-      PB.Underlying =
-          isa<GlobalVariable>(PB.Base) ? nullptr : underlyingGlobal(P);
-      PB.UnderlyingBytes =
-          PB.Underlying ? DL.getTypeAllocSize(PB.Underlying->getValueType())
-                              .getFixedValue()
-                        : 0;
-      PB.ModuleLDS = dyn_cast<GlobalVariable>(getUnderlyingObject(P));
-      if (PB.ModuleLDS &&
-          !PB.ModuleLDS->getName().starts_with("llvm.amdgcn.kernel.") &&
-          PB.ModuleLDS->getName() != "llvm.amdgcn.module.lds")
-        PB.ModuleLDS = nullptr;
+  auto Compute = [&](const Value *P, PointerBase &PB) {
+    PB.IndexBits = DL.getIndexTypeSizeInBits(P->getType());
+    // A GEP with an index that is no constant is its own base (where the
+    // walk over constant offsets would stop at once, after setting up
+    // its offset arithmetic).
+    const auto *GEP = dyn_cast<GEPOperator>(P);
+    if (GEP && llvm::any_of(GEP->indices(),
+                            [](const Use &I) { return !isa<Constant>(I); })) {
+      PB.Base = P;
+      PB.Offset = 0;
+    } else {
+      PB.Base = GetPointerBaseWithConstantOffset(P, PB.Offset, DL);
     }
-    return PB;
+    PB.Underlying =
+        isa<GlobalVariable>(PB.Base) ? nullptr : underlyingGlobal(P);
+    PB.UnderlyingBytes =
+        PB.Underlying
+            ? DL.getTypeAllocSize(PB.Underlying->getValueType()).getFixedValue()
+            : 0;
+    PB.ModuleLDS = dyn_cast<GlobalVariable>(getUnderlyingObject(P));
+    if (PB.ModuleLDS &&
+        !PB.ModuleLDS->getName().starts_with("llvm.amdgcn.kernel.") &&
+        PB.ModuleLDS->getName() != "llvm.amdgcn.module.lds")
+      PB.ModuleLDS = nullptr;
+  };
+  // A value of one use is reached from the instructions of that use only
+  // (one, or the few that instruction selection split it into): kept, it
+  // would fill the map with an entry per access, read no more.
+  auto Lookup = [&](const Value *P) {
+    PointerBase PB;
+    if (P->hasOneUse()) {
+      Compute(P, PB);
+      return PB;
+    }
+    auto [It, Inserted] = PointerBases.try_emplace(P);
+    if (Inserted)
+      Compute(P, It->second);
+    return It->second;
   };
   PointerBase PB = Lookup(Rest);
   if (PB.IndexBits > 64 && Rest != V) {
@@ -557,7 +567,7 @@ void LDSAccessModel::boundTrackedForms() {
     return;
   // The distinct locations of the accesses (forms repeat a lot).
   std::vector<Location> Locs;
-  std::set<std::tuple<int, int64_t, uint64_t, unsigned, unsigned>> Seen;
+  DenseSet<std::tuple<int, int64_t, uint64_t, unsigned, unsigned>> Seen;
   for (const Block &BB : Program.Blocks)
     for (const Event &E : BB.Events)
       if (E.Kind == Event::Access &&

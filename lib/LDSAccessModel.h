@@ -190,6 +190,14 @@ private:
   };
   std::vector<PendingForm> PendingForms;
   DenseSet<const MachineBasicBlock *> PerWaveBranches;
+  /// The blocks that end in a decided branch (LDSDecidedBranches.h), in
+  /// order, found in the walk over the instructions, and the successor
+  /// their branch never goes to.
+  struct DecidedEdge {
+    unsigned Block, Never;
+    bool AssumesExec;
+  };
+  std::vector<DecidedEdge> DecidedEdges;
   unsigned UniformVCCBranches = 0;
   unsigned NumAccesses = 0;
   /// Whether the function has LDS DMA, for which plain vector memory loads

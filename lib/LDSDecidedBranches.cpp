@@ -160,12 +160,8 @@ std::optional<DecidedBranch> BlockMasks::decide() {
   return std::nullopt;
 }
 
-DenseMap<const MachineBasicBlock *, DecidedBranch>
-llvm::ldsbarriers::findDecidedBranches(const MachineFunction &MF,
-                                       const TargetFacts &Facts) {
-  DenseMap<const MachineBasicBlock *, DecidedBranch> Result;
-  for (const MachineBasicBlock &MBB : MF)
-    if (std::optional<DecidedBranch> D = BlockMasks(MBB, Facts).decide())
-      Result[&MBB] = *D;
-  return Result;
+std::optional<DecidedBranch>
+llvm::ldsbarriers::decideBranch(const MachineBasicBlock &MBB,
+                                const TargetFacts &Facts) {
+  return BlockMasks(MBB, Facts).decide();
 }

@@ -18,11 +18,10 @@
 #ifndef AMDGPU_LDS_BARRIERS_LDSDECIDEDBRANCHES_H
 #define AMDGPU_LDS_BARRIERS_LDSDECIDEDBRANCHES_H
 
-#include "llvm/ADT/DenseMap.h"
+#include <optional>
 
 namespace llvm {
 class MachineBasicBlock;
-class MachineFunction;
 
 namespace ldsbarriers {
 class TargetFacts;
@@ -37,10 +36,12 @@ struct DecidedBranch {
   bool AssumesExec = false;
 };
 
-/// The blocks of \p MF that end in a VCC branch whose mask the block itself
-/// computes, from EXEC and constants, as 0 or as EXEC.
-DenseMap<const MachineBasicBlock *, DecidedBranch>
-findDecidedBranches(const MachineFunction &MF, const TargetFacts &Facts);
+/// The branch that ends \p MBB when it is a VCC branch whose mask the block
+/// itself computes, from EXEC and constants, as 0 or as EXEC. It reads the
+/// block's instructions backwards from its end: the access model asks right
+/// after its own walk over the block, while they are in the cache.
+std::optional<DecidedBranch> decideBranch(const MachineBasicBlock &MBB,
+                                          const TargetFacts &Facts);
 
 } // namespace ldsbarriers
 } // namespace llvm
