@@ -352,12 +352,14 @@ LDSAccessModel::PointerBase LDSAccessModel::pointerBase(const Value *V,
         PB.ModuleLDS->getName() != "llvm.amdgcn.module.lds")
       PB.ModuleLDS = nullptr;
   };
-  // A value of one use is reached from the instructions of that use only
-  // (one, or the few that instruction selection split it into): kept, it
-  // would fill the map with an entry per access, read no more.
+  // The address itself, or a value of one use under its constant offsets,
+  // is reached from the instructions of that address only (one, or the
+  // few that instruction selection split it into): kept, it would fill
+  // the map with an entry per access, read no more (and asking for the
+  // uses of the address would read a line of its load or store).
   auto Lookup = [&](const Value *P) {
     PointerBase PB;
-    if (P->hasOneUse()) {
+    if (P == V || P->hasOneUse()) {
       Compute(P, PB);
       return PB;
     }

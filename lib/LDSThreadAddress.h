@@ -383,10 +383,11 @@ private:
   DenseMap<const void *, unsigned> Symbols;
   /// The values linearized so far (see linearize).
   std::unique_ptr<LinearCache> Linearized;
-  /// Id bounds from the conditions that dominate a block.
-  DenseMap<const BasicBlock *,
-           std::pair<std::array<int64_t, 3>, std::array<int64_t, 3>>>
-      BlockBounds;
+  /// Id bounds from the conditions that dominate a block, by the block's
+  /// number (see applyConditions).
+  using IdBounds = std::pair<std::array<int64_t, 3>, std::array<int64_t, 3>>;
+  std::vector<std::optional<IdBounds>> BlockBounds;
+  std::optional<IdBounds> &blockBounds(const BasicBlock *BB);
 };
 
 } // namespace ldsbarriers

@@ -240,8 +240,11 @@ std::optional<ThreadAddressBuilder::Linear>
 ThreadAddressBuilder::linearize(const Value *V, unsigned Depth) {
   // A value of one use is reached through that use only, once per
   // address that has it: the cache would be written, never read. A
-  // constant costs less to build than to look up.
-  if (V->hasOneUse() || isa<ConstantInt>(V))
+  // constant costs less to build than to look up. An address itself
+  // (depth 0) is built from the cache entries of the values it shares
+  // with other addresses, and asking for its uses would read a line of
+  // the IR (its load or store) that nothing else needs.
+  if (Depth == 0 || V->hasOneUse() || isa<ConstantInt>(V))
     return linearizeUncached(V, Depth);
   auto Key = std::make_tuple(V, Depth, unsigned(Stages != nullptr));
   if (auto It = Linearized->Index.find(Key); It != Linearized->Index.end())
@@ -560,12 +563,26 @@ std::shared_ptr<const TidExpr> ThreadAddressBuilder::tidExpr(const Value *V) {
   return E;
 }
 
+std::optional<ThreadAddressBuilder::IdBounds> &
+ThreadAddressBuilder::blockBounds(const BasicBlock *BB) {
+  // Numbered by the function's blocks: an array, not a map, is read for
+  // every access.
+  if (BB->getNumber() >= BlockBounds.size())
+    BlockBounds.resize(std::max(F.getMaxBlockNumber(), BB->getNumber() + 1));
+  return BlockBounds[BB->getNumber()];
+}
+
 void ThreadAddressBuilder::applyConditions(ThreadAddress &TA,
                                            const BasicBlock *At) {
-  if (!At || !DT || !DT->getNode(At))
+  if (!At || !DT)
     return;
-  using Bounds = std::pair<std::array<int64_t, 3>, std::array<int64_t, 3>>;
-  Bounds Cur;
+  if (const std::optional<IdBounds> &Known = blockBounds(At)) {
+    std::tie(TA.IdLo, TA.IdHi) = *Known;
+    return;
+  }
+  if (!DT->getNode(At))
+    return;
+  IdBounds Cur;
   // Conditions c of branches whose edge dominates At: c holds there.
   auto Restrict = [&](const Value *C, bool Holds, auto &&Self,
                       unsigned Depth) -> void {
@@ -641,14 +658,14 @@ void ThreadAddressBuilder::applyConditions(ThreadAddress &TA,
   // are computed down the dominator chain from the nearest block known,
   // once per block.
   SmallVector<DomTreeNode *, 8> Chain;
-  for (DomTreeNode *N = DT->getNode(At); N && !BlockBounds.count(N->getBlock());
+  for (DomTreeNode *N = DT->getNode(At); N && !blockBounds(N->getBlock());
        N = N->getIDom())
     Chain.push_back(N);
   for (DomTreeNode *N : llvm::reverse(Chain)) {
     DomTreeNode *I = N->getIDom();
-    Cur = Bounds{{0, 0, 0}, {INT32_MAX, INT32_MAX, INT32_MAX}};
+    Cur = IdBounds{{0, 0, 0}, {INT32_MAX, INT32_MAX, INT32_MAX}};
     if (I) {
-      Cur = BlockBounds.lookup(I->getBlock());
+      Cur = *blockBounds(I->getBlock());
       const auto *Br = dyn_cast<BranchInst>(I->getBlock()->getTerminator());
       if (Br && Br->isConditional() &&
           Br->getSuccessor(0) != Br->getSuccessor(1))
@@ -657,9 +674,9 @@ void ThreadAddressBuilder::applyConditions(ThreadAddress &TA,
                             N->getBlock()))
             Restrict(Br->getCondition(), S == 0, Restrict, 0);
     }
-    BlockBounds[N->getBlock()] = Cur;
+    blockBounds(N->getBlock()) = Cur;
   }
-  std::tie(TA.IdLo, TA.IdHi) = BlockBounds.lookup(At);
+  std::tie(TA.IdLo, TA.IdHi) = Cur;
 }
 
 std::optional<ThreadAddress> ThreadAddressBuilder::build(const Value *Ptr,
