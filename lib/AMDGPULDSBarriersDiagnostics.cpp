@@ -227,16 +227,19 @@ void llvm::ldsbarriers::reportSelfRaces(const Function &F,
                           return wavesMayOverlap(TA, P.Shape, WaveSize);
                         });
   };
-  // Both tests depend on the form alone: without a form that passes
-  // either, no access is reported and the accesses are not walked again.
-  bool AnyForm = false;
-  for (unsigned F = 1; F < P.ThreadForms.size() && !AnyForm; ++F) {
-    Location L;
-    L.ThreadForm = F;
-    AnyForm = Meets(L) || WavesMeet(L);
+  // Without LDS DMA, whose writes take the waves' test, and without a form
+  // that meets itself (the test depends on the form alone), no access is
+  // reported: the accesses are not walked again.
+  if (!Model.hasLDSDMA()) {
+    bool AnyMeets = false;
+    for (unsigned F = 1; F < P.ThreadForms.size() && !AnyMeets; ++F) {
+      Location L;
+      L.ThreadForm = F;
+      AnyMeets = Meets(L);
+    }
+    if (!AnyMeets)
+      return;
   }
-  if (!AnyForm)
-    return;
   for (unsigned B = 0; B < P.Blocks.size() && Emitted < MaxWarnings; ++B)
     for (unsigned I = 0; I < P.Blocks[B].Events.size(); ++I) {
       const Event &E = P.Blocks[B].Events[I];

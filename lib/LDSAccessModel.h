@@ -61,6 +61,8 @@ public:
   ~LDSAccessModel();
 
   const AbstractProgram &program() const { return Program; }
+  /// Whether the function has LDS DMA (loads that write LDS through vmcnt).
+  bool hasLDSDMA() const { return HasLDSDMA; }
 
   /// Scalar conditional branches on VCC (vector compares) found
   /// workgroup-uniform.
