@@ -182,10 +182,10 @@ struct IterationState {
   unsigned code() const { return (Loop << 3) | (K << 1) | Absolute; }
 };
 
-/// The abstract program.
 /// Successor lists of a directed graph.
 using Graph = std::vector<SmallVector<unsigned, 2>>;
 
+/// The abstract program.
 struct AbstractProgram {
   std::vector<Block> Blocks;
   unsigned Entry = 0;

@@ -415,10 +415,9 @@ Analysis::SiteRoot Analysis::noteSite(unsigned Site, const MachineInstr &MI) {
 /// stores that may write the stack (they end spill records; a spill of a
 /// vector register moves its records, so what it reads counts too). Any
 /// other instruction only writes registers no judged branch depends on:
-/// skipping it changes no value the judgements read. \p Roots: what
-/// noteSite found.
-void Analysis::markRelevant(ArrayRef<const MachineInstr *> Sites,
-                            ArrayRef<std::pair<unsigned, SiteRoot>> Roots) {
+/// skipping it changes no value the judgements read. Reads what the walk
+/// recorded (Sites, Roots, Defs).
+void Analysis::markRelevant() {
   // The sites that define each unit, from the definitions in site order
   // (a counting sort: one array, not a list per unit).
   std::vector<unsigned> DefBegin(Kinds.size() + 1, 0), DefSites;
@@ -520,7 +519,7 @@ BranchUniformity Analysis::run() {
         noteInstr(MI);
       endBlock(MBB);
     }
-  markRelevant(Sites, Roots);
+  markRelevant();
   // Each block's sites that run, in order, in one array: the fixpoint walks
   // these, not the block's list of instructions (a pointer chase through
   // every instruction of the function on every pass).

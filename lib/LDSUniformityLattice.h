@@ -231,8 +231,7 @@ private:
   /// with the definitions of what it reads, or alone.
   enum class SiteRoot : uint8_t { None, WithUses, Alone };
   SiteRoot noteSite(unsigned Site, const MachineInstr &MI);
-  void markRelevant(ArrayRef<const MachineInstr *> Sites,
-                    ArrayRef<std::pair<unsigned, SiteRoot>> Roots);
+  void markRelevant();
   static uint64_t slotKey(int Unit, int64_t Lane) {
     return (uint64_t(unsigned(Unit)) << 32) | uint32_t(Lane);
   }
