@@ -11,9 +11,11 @@
 #include "LDSThreadAddress.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/CodeGen/MachineInstr.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/Pass.h"
 #include "llvm/Support/Timer.h"
+#include <array>
 #include <optional>
 #include <string>
 
@@ -21,7 +23,6 @@ namespace llvm {
 class DebugLoc;
 class Function;
 class MachineFunction;
-class MachineInstr;
 class MachineOptimizationRemarkEmitter;
 class Twine;
 
@@ -54,6 +55,25 @@ void diagnose(const Function &F, const DebugLoc &DL, const Twine &Msg,
 
 /// "DS_WRITE_B32_gfx9 (k.hip:12:3)" for remarks and diagnostics.
 std::string describeInstr(const MachineInstr &MI);
+
+/// The operands of \p MI that may define or clobber a register, in two
+/// runs: of an instruction of fixed operands that is not a call, its
+/// explicit definitions (the first operands) and its implicit operands
+/// (the last); of any other (variadic, a call with its register mask, an
+/// optional definition, fewer operands than its description), all of them.
+/// Skipping the explicit uses skips the cache lines they lie on: on a
+/// function larger than the cache, the first read of an instruction's
+/// operands misses once per line.
+inline std::array<ArrayRef<MachineOperand>, 2>
+mayDefineOperands(const MachineInstr &MI) {
+  const MCInstrDesc &Desc = MI.getDesc();
+  ArrayRef<MachineOperand> All(MI.operands_begin(), MI.operands_end());
+  if (Desc.isVariadic() || Desc.isCall() || Desc.hasOptionalDef() ||
+      All.size() < Desc.getNumOperands())
+    return {All, {}};
+  return {All.take_front(Desc.getNumDefs()),
+          All.drop_front(Desc.getNumOperands())};
+}
 
 /// How violations are reported.
 enum class VerifyMode { Remark, Warning, Error };

@@ -33,6 +33,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LDSBranchUniformity.h"
+#include "AMDGPULDSBarriersCommon.h"
 #include "LDSUniformityLattice.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/CodeGen/MachineMemOperand.h"
@@ -386,13 +387,17 @@ static bool isScalarBranch(const MachineInstr &MI, const TargetFacts &Facts) {
 /// slice or the fixpoint reads them.
 Analysis::SiteRoot Analysis::noteSite(unsigned Site, const MachineInstr &MI) {
   bool WritesExec = false;
-  for (const MachineOperand &MO : MI.operands()) {
-    if (!MO.isReg() || !MO.isDef() || !MO.getReg() || !MO.getReg().isPhysical())
-      continue;
-    MCRegister Reg = MO.getReg().asMCReg();
-    WritesExec |= reg(Reg).AnyExec;
-    Defs.push_back({Site, Reg.id()});
-  }
+  // The first read of most instructions' operands in the pass: the
+  // explicit uses are not needed here (mayDefineOperands).
+  for (ArrayRef<MachineOperand> Ops : mayDefineOperands(MI))
+    for (const MachineOperand &MO : Ops) {
+      if (!MO.isReg() || !MO.isDef() || !MO.getReg() ||
+          !MO.getReg().isPhysical())
+        continue;
+      MCRegister Reg = MO.getReg().asMCReg();
+      WritesExec |= reg(Reg).AnyExec;
+      Defs.push_back({Site, Reg.id()});
+    }
   bool StackStore = false;
   if (MI.mayStore()) {
     StackStore = MI.memoperands_empty();

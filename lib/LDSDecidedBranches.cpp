@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LDSDecidedBranches.h"
+#include "AMDGPULDSBarriersCommon.h"
 #include "AMDGPUTargetFacts.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/CodeGen/TargetInstrInfo.h"
@@ -32,12 +33,19 @@ public:
   std::optional<DecidedBranch> decide();
 
 private:
-  /// The last instruction before \p At in the block that writes \p Reg.
+  /// The last instruction before \p At in the block that writes \p Reg
+  /// (a definition of an overlapping register or a clobbering mask).
   const MachineInstr *lastWrite(const MachineInstr &At, Register Reg) const {
     for (auto It = At.getIterator(); It != MBB.begin();) {
       --It;
-      if (!It->isDebugInstr() && It->modifiesRegister(Reg, &TRI))
-        return &*It;
+      if (It->isDebugInstr())
+        continue;
+      for (ArrayRef<MachineOperand> Ops : mayDefineOperands(*It))
+        for (const MachineOperand &MO : Ops)
+          if (MO.isRegMask() ? MO.clobbersPhysReg(Reg.asMCReg())
+                             : MO.isReg() && MO.isDef() && MO.getReg() &&
+                                   TRI.regsOverlap(MO.getReg(), Reg))
+            return &*It;
     }
     return nullptr;
   }
