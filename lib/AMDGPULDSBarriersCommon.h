@@ -1,7 +1,8 @@
 //===- AMDGPULDSBarriersCommon.h - Helpers shared by the passes -----------===//
 //
-// Function-level facts, diagnostics, the reporting of verifier violations and
-// the phase timer, used by both the placer and the verifier pass.
+// Function-level facts, diagnostics, the reporting of verifier violations,
+// the phase timer and the operands that may define a register, used by both
+// the placer and the verifier pass.
 //
 //===----------------------------------------------------------------------===//
 
