@@ -33,19 +33,23 @@ public:
   std::optional<DecidedBranch> decide();
 
 private:
-  /// The last instruction before \p At in the block that writes \p Reg
-  /// (a definition of an overlapping register or a clobbering mask).
+  /// Whether \p MI writes \p Reg: defines an overlapping register or
+  /// clobbers it with a register mask.
+  bool writes(const MachineInstr &MI, Register Reg) const {
+    for (ArrayRef<MachineOperand> Ops : mayDefineOperands(MI))
+      for (const MachineOperand &MO : Ops)
+        if (MO.isRegMask() ? MO.clobbersPhysReg(Reg.asMCReg())
+                           : MO.isReg() && MO.isDef() && MO.getReg() &&
+                                 TRI.regsOverlap(MO.getReg(), Reg))
+          return true;
+    return false;
+  }
+  /// The last instruction before \p At in the block that writes \p Reg.
   const MachineInstr *lastWrite(const MachineInstr &At, Register Reg) const {
     for (auto It = At.getIterator(); It != MBB.begin();) {
       --It;
-      if (It->isDebugInstr())
-        continue;
-      for (ArrayRef<MachineOperand> Ops : mayDefineOperands(*It))
-        for (const MachineOperand &MO : Ops)
-          if (MO.isRegMask() ? MO.clobbersPhysReg(Reg.asMCReg())
-                             : MO.isReg() && MO.isDef() && MO.getReg() &&
-                                   TRI.regsOverlap(MO.getReg(), Reg))
-            return &*It;
+      if (!It->isDebugInstr() && writes(*It, Reg))
+        return &*It;
     }
     return nullptr;
   }

@@ -27,14 +27,14 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 plugin=${PLUGIN:-$root/build/lib/AMDGPULDSBarriers.so}
-if [ $# -lt 3 ]; then
-  sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'
-  exit 2
-fi
 count=false
 if [ "${1:-}" = --count ]; then
   count=true
   shift
+fi
+if [ $# -lt 3 ]; then
+  sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'
+  exit 2
 fi
 args=("$@")
 n2=${args[-1]} n1=${args[-2]}
