@@ -24,7 +24,6 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/AMDGPUAddrSpace.h"
 #include <set>
-#include <tuple>
 
 using namespace llvm;
 using namespace llvm::ldsbarriers;
@@ -568,15 +567,20 @@ void LDSAccessModel::boundTrackedForms() {
   if (Program.ThreadForms.size() - 1 <= MaxForms)
     return;
   // The distinct locations of the accesses (forms repeat a lot).
-  std::vector<Location> Locs;
-  DenseSet<std::tuple<int, int64_t, uint64_t, unsigned, unsigned>> Seen;
+  std::vector<const Location *> All;
   for (const Block &BB : Program.Blocks)
     for (const Event &E : BB.Events)
-      if (E.Kind == Event::Access &&
-          Seen.insert({E.Loc.Object, E.Loc.Begin, E.Loc.Size, E.Loc.Variable,
-                       E.Loc.ThreadForm})
-              .second)
-        Locs.push_back(E.Loc);
+      if (E.Kind == Event::Access)
+        All.push_back(&E.Loc);
+  auto Key = [&](unsigned I) {
+    const Location &L = *All[I];
+    return std::array<uint64_t, 4>{(uint64_t(uint32_t(L.Object)) << 32) |
+                                       L.Variable,
+                                   uint64_t(L.Begin), L.Size, L.ThreadForm};
+  };
+  std::vector<Location> Locs;
+  for (unsigned I : numberDistinct(All.size(), Key, /*NumberOf=*/nullptr))
+    Locs.push_back(*All[I]);
   unsigned NumForms = Program.ThreadForms.size();
   std::vector<uint8_t> Tracked(NumForms, 0), Stripped(NumForms, 0);
   uint64_t Budget = 16 * uint64_t(NumAccesses) + 4096;

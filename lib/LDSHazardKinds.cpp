@@ -142,51 +142,22 @@ std::vector<uint8_t> llvm::ldsbarriers::accessesMeetingNone(
   return None;
 }
 
-namespace {
 /// What makes accesses alike, packed in words: the kind and counter
 /// fields, object and variable, begin, size, thread form.
-struct AccessKey {
-  uint64_t W[5];
-  bool operator==(const AccessKey &O) const {
-    return std::equal(std::begin(W), std::end(W), std::begin(O.W));
-  }
-  static AccessKey of(const Event &E) {
-    return {{(uint64_t(E.CommutativeOp) << 32) | (uint64_t(E.AK) << 24) |
-                 (uint64_t(E.Ctr) << 16) | (uint64_t(E.OrderClass) << 8) |
-                 (uint64_t(E.InOrder) << 1) | uint64_t(E.Async),
-             (uint64_t(uint32_t(E.Loc.Object)) << 32) | E.Loc.Variable,
-             uint64_t(E.Loc.Begin), E.Loc.Size, E.Loc.ThreadForm}};
-  }
-};
-} // namespace
+static std::array<uint64_t, 5> alikeKey(const Event &E) {
+  return {(uint64_t(E.CommutativeOp) << 32) | (uint64_t(E.AK) << 24) |
+              (uint64_t(E.Ctr) << 16) | (uint64_t(E.OrderClass) << 8) |
+              (uint64_t(E.InOrder) << 1) | uint64_t(E.Async),
+          (uint64_t(uint32_t(E.Loc.Object)) << 32) | E.Loc.Variable,
+          uint64_t(E.Loc.Begin), E.Loc.Size, E.Loc.ThreadForm};
+}
 
 std::vector<unsigned>
 llvm::ldsbarriers::numberAlikeAccesses(ArrayRef<const Event *> Accesses,
                                        std::vector<unsigned> &KeyOf) {
-  // An open-addressing table of numbers, each standing for its first
-  // access, whose key is recomputed to compare: a map holding the keys
-  // would be a fresh allocation of hundreds of kilobytes on thousands of
-  // accesses, whose pages cost more to fault in than its probes.
-  std::vector<unsigned> FirstOfKey;
-  unsigned Cap = PowerOf2Ceil(2 * Accesses.size() + 2);
-  std::vector<uint32_t> Table(Cap, ~0u);
-  KeyOf.resize(Accesses.size());
-  for (unsigned Id = 0; Id < Accesses.size(); ++Id) {
-    AccessKey K = AccessKey::of(*Accesses[Id]);
-    uint64_t H = 0;
-    for (uint64_t X : K.W)
-      H = mixHash(H, X);
-    unsigned Slot = (H ^ (H >> 32)) & (Cap - 1);
-    while (Table[Slot] != ~0u &&
-           !(AccessKey::of(*Accesses[FirstOfKey[Table[Slot]]]) == K))
-      Slot = (Slot + 1) & (Cap - 1);
-    if (Table[Slot] == ~0u) {
-      Table[Slot] = FirstOfKey.size();
-      FirstOfKey.push_back(Id);
-    }
-    KeyOf[Id] = Table[Slot];
-  }
-  return FirstOfKey;
+  return numberDistinct(
+      Accesses.size(), [&](unsigned I) { return alikeKey(*Accesses[I]); },
+      &KeyOf);
 }
 
 std::vector<uint8_t>

@@ -18,6 +18,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/MathExtras.h"
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -46,6 +47,38 @@ inline int64_t wrap32(int64_t V) { return int64_t(int32_t(uint32_t(V))); }
 inline uint64_t mixHash(uint64_t H, uint64_t X) {
   H = (H ^ X) * 0x9E3779B97F4A7C15ULL;
   return H ^ (H >> 29);
+}
+
+/// Numbers items 0..Count-1 by their keys (\p Key(I): an array of words)
+/// in order of first appearance; returns each number's first item and, if
+/// \p NumberOf is given, sets (*NumberOf)[I] to item I's number. The table
+/// holds numbers only and recomputes keys to compare: a map holding the
+/// keys would be a fresh allocation of hundreds of kilobytes on thousands
+/// of items, whose pages cost more to fault in than its probes.
+template <typename KeyFn>
+std::vector<unsigned> numberDistinct(unsigned Count, KeyFn Key,
+                                     std::vector<unsigned> *NumberOf) {
+  std::vector<unsigned> First;
+  unsigned Cap = PowerOf2Ceil(2 * uint64_t(Count) + 2);
+  std::vector<uint32_t> Table(Cap, ~0u);
+  if (NumberOf)
+    NumberOf->resize(Count);
+  for (unsigned I = 0; I < Count; ++I) {
+    auto K = Key(I);
+    uint64_t H = 0;
+    for (uint64_t X : K)
+      H = mixHash(H, X);
+    unsigned Slot = (H ^ (H >> 32)) & (Cap - 1);
+    while (Table[Slot] != ~0u && Key(First[Table[Slot]]) != K)
+      Slot = (Slot + 1) & (Cap - 1);
+    if (Table[Slot] == ~0u) {
+      Table[Slot] = First.size();
+      First.push_back(I);
+    }
+    if (NumberOf)
+      (*NumberOf)[I] = Table[Slot];
+  }
+  return First;
 }
 
 /// The low \p Width bits of \p V, zero-extended.

@@ -11,6 +11,7 @@
 
 #include "LDSThreadAddress.h"
 #include "gtest/gtest.h"
+#include <map>
 #include <numeric>
 #include <random>
 #include <set>
@@ -527,6 +528,33 @@ TEST(ThreadAddressTest, CachedFamiliesAgreeWithUncached) {
   }
   EXPECT_GT(Met, Pairs / 5);
   EXPECT_LT(Met, Pairs * 4 / 5);
+}
+
+// numberDistinct against a map: keys drawn from few values, so that most
+// repeat and the table's probes run into other keys; the numbers must
+// follow first appearance and every item get its key's number.
+TEST(NumberDistinct, NumbersKeysInOrderOfFirstAppearance) {
+  std::mt19937_64 Rng(7);
+  for (unsigned Count : {0u, 1u, 5u, 300u, 5000u}) {
+    std::vector<std::array<uint64_t, 3>> Keys(Count);
+    for (auto &K : Keys)
+      K = {Rng() % 3, Rng() % 7 * 0x100000000ull, Rng() % 5};
+    std::vector<unsigned> NumberOf;
+    std::vector<unsigned> First =
+        numberDistinct(Count, [&](unsigned I) { return Keys[I]; }, &NumberOf);
+    std::map<std::array<uint64_t, 3>, unsigned> Expected;
+    std::vector<unsigned> ExpectedFirst;
+    for (unsigned I = 0; I < Count; ++I) {
+      auto [It, New] = Expected.try_emplace(Keys[I], ExpectedFirst.size());
+      if (New)
+        ExpectedFirst.push_back(I);
+      ASSERT_EQ(NumberOf[I], It->second) << "item " << I;
+    }
+    EXPECT_EQ(First, ExpectedFirst);
+    EXPECT_EQ(numberDistinct(
+                  Count, [&](unsigned I) { return Keys[I]; }, nullptr),
+              ExpectedFirst);
+  }
 }
 
 } // namespace
