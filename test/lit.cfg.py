@@ -37,6 +37,18 @@ config.substitutions.append(
      os.path.dirname(os.path.dirname(config.plugin)) + " bash " +
      os.path.join(config.test_source_root, "..", "utils", "hip-compile.sh") +
      " --pass-opt=-amdgpu-lds-barriers-self-check"))
+# %libllvm_cxx and %libllvm_ld build a program against libLLVM
+# (utils/bench/pass_entry.cpp).
+import subprocess
+_llvm_config = os.path.join(config.llvm_tools_dir, "llvm-config")
+config.substitutions.append(
+    ("%libllvm_cxx", "clang++ " + subprocess.run(
+        [_llvm_config, "--cxxflags"], capture_output=True, text=True,
+        check=True).stdout.strip()))
+config.substitutions.append(
+    ("%libllvm_ld", subprocess.run(
+        [_llvm_config, "--ldflags"], capture_output=True, text=True,
+        check=True).stdout.strip() + " -lLLVM -ldl"))
 # %lds_root is the checkout, %lds_build the plugin's build directory.
 config.substitutions.append(
     ("%lds_root", os.path.join(config.test_source_root, "..")))

@@ -10,14 +10,17 @@
 # smaller's.
 #
 # With --count, counts instead of timing: llc runs once per size under
-# callgrind with a simulated cache, counting the pass only (what
-# llvm::placeLDSBarriers calls), and the growth of its instructions, of its
-# first-level and last-level cache misses and of callgrind's cycle estimate
-# (instructions + 10 x first-level misses + 100 x last-level misses) is
-# printed. The counts are the same on every run and machine: use them where
-# the machine's noise is larger than the change being measured. Needs
-# valgrind; llc runs about 50 times slower (straight code and diamonds of
-# 16000 accesses: about five minutes; loop nests: more than an hour).
+# callgrind with a simulated cache, counting the pass (what
+# llvm::placeLDSBarriers calls) and SIInsertWaitcnts (what its
+# runOnMachineFunction calls, found by utils/bench/pass_entry.cpp), and the
+# growth of each one's instructions, first-level and last-level cache
+# misses and callgrind's cycle estimate (instructions + 10 x first-level
+# misses + 100 x last-level misses) is printed, with the ratio of the
+# estimates at each size. The counts are the same on every run and
+# machine: use them where the machine's noise is larger than the change
+# being measured. Needs valgrind; llc runs about 50 times slower (straight
+# code and diamonds of 16000 accesses: about ten minutes; loop nests: more
+# than an hour).
 #
 # usage: utils/bench/growth.sh [--count] [gen_kernel.py flags] SHAPE N1 N2
 #   e.g. utils/bench/growth.sh --plain --disjoint wide 4000 16000
@@ -33,7 +36,7 @@ if [ "${1:-}" = --count ]; then
   shift
 fi
 if [ $# -lt 3 ]; then
-  sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 args=("$@")
@@ -44,37 +47,55 @@ trap 'rm -rf "$tmp"' EXIT
 
 if $count; then
   command -v valgrind >/dev/null || { echo "growth: needs valgrind" >&2; exit 2; }
+  # SIInsertWaitcnts has no symbol in Debian's libLLVM: callgrind names its
+  # entry by address, which pass_entry.cpp finds.
+  /usr/bin/clang++-22 $(/usr/lib/llvm-22/bin/llvm-config --cxxflags) \
+    "$root/utils/bench/pass_entry.cpp" \
+    $(/usr/lib/llvm-22/bin/llvm-config --ldflags) -lLLVM -ldl \
+    -o "$tmp/pass_entry"
+  wait_entry=$("$tmp/pass_entry" si-insert-waitcnts)
   for n in "$n1" "$n2"; do
     python3 "$root/utils/bench/gen_kernel.py" "${gen[@]}" "$n" > "$tmp/$n.ll"
     valgrind --tool=callgrind --cache-sim=yes --LL="${LL:-8388608},16,64" \
       --toggle-collect='llvm::placeLDSBarriers*' \
+      --toggle-collect="$wait_entry" \
       --callgrind-out-file="$tmp/$n.out" \
       /usr/lib/llvm-22/bin/llc -load="$plugin" -amdgpu-lds-barriers \
       -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 "$tmp/$n.ll" -o /dev/null \
       2> "$tmp/$n.log" || { cat "$tmp/$n.log" >&2; exit 1; }
+    callgrind_annotate --inclusive=yes --threshold=100 \
+      --show=Ir,I1mr,D1mr,D1mw,ILmr,DLmr,DLmw "$tmp/$n.out" > "$tmp/$n.txt"
   done
-  # The totals of each callgrind output, by the event names of its header.
-  python3 - "$*" "$tmp/$n1.out" "$tmp/$n2.out" <<'EOF'
-import sys
-label, f1, f2 = sys.argv[1:]
-def totals(path):
-    events, values = None, None
+  # Each pass's inclusive counts at each size.
+  python3 - "$*" "$wait_entry" "$tmp/$n1.txt" "$tmp/$n2.txt" <<'EOF'
+import re, sys
+label, entry, f1, f2 = sys.argv[1:]
+passes = (('pass', 'llvm::placeLDSBarriers('), ('SIInsertWaitcnts', entry))
+def counts(path):
+    found = {}
     for line in open(path):
-        if line.startswith('events:'):
-            events = line.split()[1:]
-        elif line.startswith('totals:') or line.startswith('summary:'):
-            values = [int(x) for x in line.split()[1:]]
-    if not events or not values:
-        sys.exit(f'growth: no totals in {path}')
-    e = dict(zip(events, values + [0] * len(events)))
-    ir = e['Ir']
-    l1 = e['I1mr'] + e['D1mr'] + e['D1mw']
-    ll = e['ILmr'] + e['DLmr'] + e['DLmw']
-    return ir, l1, ll, ir + 10 * l1 + 100 * ll
-a, b = totals(f1), totals(f2)
+        m = re.match(r'\s*((?:[\d,]+(?: \([\d.\s]+%\))?\s+){7})(\S.*)', line)
+        if not m:
+            continue
+        v = [int(x.replace(',', '')) for x in re.findall(r'([\d,]+)(?: \(|\s|$)', m.group(1))][:7]
+        for name, key in passes:
+            if key in m.group(2) and name not in found:
+                ir, i1, d1r, d1w, il, dlr, dlw = v
+                l1, ll = i1 + d1r + d1w, il + dlr + dlw
+                found[name] = (ir, l1, ll, ir + 10 * l1 + 100 * ll)
+    for name, _ in passes:
+        if name not in found:
+            sys.exit(f'growth: no counts of {name} in {path}')
+    return found
+a, b = counts(f1), counts(f2)
 names = ('instructions', 'L1 misses', 'LL misses', 'cycle estimate')
-for i, name in enumerate(names):
-    print(f'{label}: {name} {a[i]:,} -> {b[i]:,} ({b[i] / max(a[i], 1):.2f}x)')
+for p, _ in passes:
+    for i, name in enumerate(names):
+        print(f'{label}: {p} {name} {a[p][i]:,} -> {b[p][i]:,} '
+              f'({b[p][i] / max(a[p][i], 1):.2f}x)')
+for n, c in ((label.split()[-2], a), (label.split()[-1], b)):
+    print(f'{label}: cycle estimate of the pass / SIInsertWaitcnts at {n}: '
+          f'{c["pass"][3] / c["SIInsertWaitcnts"][3]:.2f}')
 EOF
   exit
 fi
