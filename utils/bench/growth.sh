@@ -74,10 +74,14 @@ passes = (('pass', 'llvm::placeLDSBarriers('), ('SIInsertWaitcnts', entry))
 def counts(path):
     found = {}
     for line in open(path):
-        m = re.match(r'\s*((?:[\d,]+(?: \([\d.\s]+%\))?\s+){7})(\S.*)', line)
+        # Seven counts ("." for none), each with its share, then the name.
+        m = re.match(r'\s*((?:(?:[\d,]+|\.)(?: \([\d.\s]+%\))?\s+){7})(\S.*)',
+                     line)
         if not m:
             continue
-        v = [int(x.replace(',', '')) for x in re.findall(r'([\d,]+)(?: \(|\s|$)', m.group(1))][:7]
+        v = [0 if x == '.' else int(x.replace(',', ''))
+             for x in re.findall(r'([\d,]+|\.)(?= \(|\s|$)',
+                                 re.sub(r'\([\d.\s]+%\)', ' ', m.group(1)))][:7]
         for name, key in passes:
             if key in m.group(2) and name not in found:
                 ir, i1, d1r, d1w, il, dlr, dlw = v
