@@ -56,6 +56,13 @@ struct Location {
   /// Index into AbstractProgram::ThreadForms; 0: the address is not known as
   /// a function of the work-item.
   unsigned ThreadForm = 0;
+
+  /// The fields packed in words, equal exactly when the locations are
+  /// (a key for numberDistinct).
+  std::array<uint64_t, 4> key() const {
+    return {(uint64_t(uint32_t(Object)) << 32) | Variable, uint64_t(Begin),
+            Size, ThreadForm};
+  }
 };
 
 /// One LDS-relevant event, in program order within its block.

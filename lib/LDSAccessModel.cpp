@@ -572,14 +572,10 @@ void LDSAccessModel::boundTrackedForms() {
     for (const Event &E : BB.Events)
       if (E.Kind == Event::Access)
         All.push_back(&E.Loc);
-  auto Key = [&](unsigned I) {
-    const Location &L = *All[I];
-    return std::array<uint64_t, 4>{(uint64_t(uint32_t(L.Object)) << 32) |
-                                       L.Variable,
-                                   uint64_t(L.Begin), L.Size, L.ThreadForm};
-  };
   std::vector<Location> Locs;
-  for (unsigned I : numberDistinct(All.size(), Key, /*NumberOf=*/nullptr))
+  for (unsigned I : numberDistinct(
+           All.size(), [&](unsigned I) { return All[I]->key(); },
+           /*NumberOf=*/nullptr))
     Locs.push_back(*All[I]);
   unsigned NumForms = Program.ThreadForms.size();
   std::vector<uint8_t> Tracked(NumForms, 0), Stripped(NumForms, 0);

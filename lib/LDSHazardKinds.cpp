@@ -145,11 +145,11 @@ std::vector<uint8_t> llvm::ldsbarriers::accessesMeetingNone(
 /// What makes accesses alike, packed in words: the kind and counter
 /// fields, object and variable, begin, size, thread form.
 static std::array<uint64_t, 5> alikeKey(const Event &E) {
+  std::array<uint64_t, 4> L = E.Loc.key();
   return {(uint64_t(E.CommutativeOp) << 32) | (uint64_t(E.AK) << 24) |
               (uint64_t(E.Ctr) << 16) | (uint64_t(E.OrderClass) << 8) |
               (uint64_t(E.InOrder) << 1) | uint64_t(E.Async),
-          (uint64_t(uint32_t(E.Loc.Object)) << 32) | E.Loc.Variable,
-          uint64_t(E.Loc.Begin), E.Loc.Size, E.Loc.ThreadForm};
+          L[0], L[1], L[2], L[3]};
 }
 
 std::vector<unsigned>
