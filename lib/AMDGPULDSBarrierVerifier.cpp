@@ -95,7 +95,7 @@ unsigned llvm::ldsbarriers::reportViolations(
     }
     if (!Context.empty())
       Msg = Context.str() + ": " + Msg;
-    DebugLoc DL = Where ? Where->getDebugLoc() : DebugLoc();
+    DebugLoc DL = Where ? nearestDebugLoc(*Where) : DebugLoc();
     if (Mode == VerifyMode::Remark) {
       ORE.emit([&]() {
         return MachineOptimizationRemarkMissed(
@@ -153,7 +153,7 @@ bool AMDGPULDSBarrierVerifier::runOnMachineFunction(MachineFunction &MF) {
   LDSAccessModel Model(MF, Facts, /*MBFI=*/nullptr, VerifyTrustScalar,
                        threadAnalysis());
   if (!Model.unmodeledBarriers().empty()) {
-    diagnose(F, Model.unmodeledBarriers().front().MI->getDebugLoc(),
+    diagnose(F, nearestDebugLoc(*Model.unmodeledBarriers().front().MI),
              describeInstr(*Model.unmodeledBarriers().front().MI) + ": " +
                  Model.unmodeledBarriers().front().Reason + "; not verified");
     return false;

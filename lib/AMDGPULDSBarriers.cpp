@@ -162,7 +162,7 @@ static bool stripWorkgroupBarriers(MachineFunction &MF,
         continue;
       if (getGenericOpcodeName(TII.getName(MI.getOpcode()))
               .contains("ISFIRST")) {
-        diagnose(MF.getFunction(), MI.getDebugLoc(),
+        diagnose(MF.getFunction(), nearestDebugLoc(MI),
                  describeInstr(MI) +
                      ": the function's barriers are kept (its SCC result "
                      "may be used); not stripping them",
@@ -189,7 +189,7 @@ static bool splitBarriersAlternate(const Function &F,
     const Block &BB = P.Blocks[Input.ProblemAt.Block];
     DebugLoc DL;
     if (Input.ProblemAt.Index < BB.Events.size())
-      DL = Model.instr(Input.ProblemAt).getDebugLoc();
+      DL = nearestDebugLoc(Model.instr(Input.ProblemAt));
     diagnose(F, DL,
              "split barriers in the input do not alternate (" + Input.Problem +
                  " in bb." +
@@ -241,7 +241,7 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   Phase.reset();
   if (!ModelStorage->unmodeledBarriers().empty()) {
     for (const auto &U : ModelStorage->unmodeledBarriers())
-      diagnose(F, U.MI->getDebugLoc(),
+      diagnose(F, nearestDebugLoc(*U.MI),
                describeInstr(*U.MI) + ": " + U.Reason +
                    "; function left unchanged",
                U.Invalid ? DS_Error : DS_Warning);

@@ -57,9 +57,36 @@ void llvm::ldsbarriers::diagnose(const Function &F, const DebugLoc &DL,
   const DILocation *Loc = DL.get();
   while (Loc && Loc->getInlinedAt())
     Loc = Loc->getInlinedAt();
-  F.getContext().diagnose(DiagnosticInfoGenericWithLoc(
-      "amdgpu-lds-barriers: " + Msg, F, DiagnosticLocation(DebugLoc(Loc)),
-      Severity));
+  if (Loc) {
+    F.getContext().diagnose(DiagnosticInfoGenericWithLoc(
+        "amdgpu-lds-barriers: " + Msg, F, DiagnosticLocation(DebugLoc(Loc)),
+        Severity));
+    return;
+  }
+  // No line (no -g, or no instruction with one): the function, by name
+  // and, when it has debug information, by its first line.
+  std::string Where = ("in function '" + F.getName() + "'").str();
+  if (const DISubprogram *SP = F.getSubprogram())
+    Where =
+        (SP->getFilename() + ":" + Twine(SP->getLine()) + ": " + Where).str();
+  F.getContext().diagnose(
+      DiagnosticInfoGeneric(Where + ": amdgpu-lds-barriers: " + Msg, Severity));
+}
+
+DebugLoc llvm::ldsbarriers::nearestDebugLoc(const MachineInstr &MI) {
+  if (MI.getDebugLoc())
+    return MI.getDebugLoc();
+  // Instructions the backend made (branches, waits, copies) often have
+  // none; the closest earlier one of the block, else the closest later one,
+  // stands for them.
+  const MachineBasicBlock &MBB = *MI.getParent();
+  for (auto It = MI.getReverseIterator(); It != MBB.rend(); ++It)
+    if (It->getDebugLoc())
+      return It->getDebugLoc();
+  for (auto It = MI.getIterator(); It != MBB.end(); ++It)
+    if (It->getDebugLoc())
+      return It->getDebugLoc();
+  return DebugLoc();
 }
 
 std::string llvm::ldsbarriers::describeInstr(const MachineInstr &MI) {

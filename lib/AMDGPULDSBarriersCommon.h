@@ -50,9 +50,14 @@ ThreadAnalysisMode threadAnalysis();
 /// per-wave LDS ranges are outside the analysis).
 void wawPolicy(int Option, bool &DS, bool &Async);
 
-/// Emits a diagnostic prefixed with the pass name.
+/// Emits a diagnostic prefixed with the pass name, at \p DL's line in \p F
+/// (the outermost of an inlined chain), or naming \p F without one.
 void diagnose(const Function &F, const DebugLoc &DL, const Twine &Msg,
               DiagnosticSeverity Severity = DS_Warning);
+
+/// \p MI's debug location, else that of the nearest instruction of its
+/// block that has one.
+DebugLoc nearestDebugLoc(const MachineInstr &MI);
 
 /// "DS_WRITE_B32_gfx9 (k.hip:12:3)" for remarks and diagnostics.
 std::string describeInstr(const MachineInstr &MI);

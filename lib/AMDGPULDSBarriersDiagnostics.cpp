@@ -146,7 +146,7 @@ void llvm::ldsbarriers::reportUncoverable(const Function &F,
     ++NumUncoverable;
     const MachineInstr &A = Model.instr(W.Producer);
     const MachineInstr &B = Model.instr(W.Consumer);
-    diagnose(F, B.getDebugLoc(),
+    diagnose(F, nearestDebugLoc(B),
              Twine(getHazardKindName(W.Kind)) + " hazard on " +
                  Model.describeLocation(P.event(W.Consumer).Loc) + " between " +
                  describeInstr(A) + " and " + describeInstr(B) +
@@ -252,7 +252,7 @@ void llvm::ldsbarriers::reportSelfRaces(const Function &F,
           (E.Async && E.Ctr == Counter::VM ? !WavesMeet(E.Loc) : !Meets(E.Loc)))
         continue;
       const MachineInstr &MI = Model.instr({B, I});
-      diagnose(F, MI.getDebugLoc(),
+      diagnose(F, nearestDebugLoc(MI),
                describeInstr(MI) +
                    ": different work-items may write the same LDS bytes in "
                    "one execution of this instruction (address " +

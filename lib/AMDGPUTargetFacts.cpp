@@ -278,6 +278,8 @@ TargetFacts TargetFacts::get(const MCSubtargetInfo &STI,
       F.WaveSize = 32;
     else if (StringRef(KV.Key) == "wavefrontsize64")
       F.WaveSize = 64;
+    else if (StringRef(KV.Key) == "architected-sgprs")
+      F.ArchitectedSGPRs = true;
   }
   return F;
 }
@@ -377,6 +379,17 @@ ValueRole TargetFacts::valueRole(unsigned Opcode) const {
   if (Inserted)
     It->second = classifyShared(*MII, Opcode, classifyValueRoleByName);
   return It->second;
+}
+
+bool TargetFacts::readsWorkgroupUniformHwReg(unsigned Opcode,
+                                             int64_t Imm) const {
+  // hwreg(HW_REG_IB_STS2, 6, 4): id 28, offset 6, size - 1 = 3 in the
+  // gfx12 simm16 layout (id [5:0], offset [10:6], size - 1 [15:11]).
+  constexpr int64_t ClusterStatus = 28 | 6 << 6 | 3 << 11;
+  if (Gen != Generation::GFX1250 || Imm != ClusterStatus)
+    return false;
+  StringRef G = getGenericOpcodeName(MII->getName(Opcode));
+  return G == "S_GETREG_B32" || G == "S_GETREG_B32_const";
 }
 
 /// How the results of the opcode named \p G (generic name) vary across the

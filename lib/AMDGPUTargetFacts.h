@@ -167,9 +167,15 @@ public:
 
   /// How the results of \p Opcode vary across the workgroup.
   ValueRole valueRole(unsigned Opcode) const;
+  /// Whether S_GETREG \p Opcode with immediate \p Imm reads a field that
+  /// is the same in every wave of a workgroup, although hardware registers
+  /// are per-wave in general: gfx1250's cluster status (HW_REG_IB_STS2
+  /// bits [9:6]), which the backend's workgroup id lowering reads.
+  bool readsWorkgroupUniformHwReg(unsigned Opcode, int64_t Imm) const;
   /// The RegisterFacts of \p Reg of \p TRI: from the table the build
   /// generated when it has the classes of this library's opcodes, else from
-  /// the register's name.
+  /// the register's name. The TTMP registers that hold the workgroup ids
+  /// are Const: the same in every wave of a workgroup.
   uint16_t registerFacts(MCRegister Reg, const MCRegisterInfo &TRI) const;
   /// Whether classify and valueRole answer from the classes generated at
   /// build time rather than from opcode names (plugin only).
@@ -204,6 +210,10 @@ private:
   Generation Gen = Generation::Unsupported;
   std::string CPU;
   unsigned WaveSize = 64;
+  /// The workgroup ids are in TTMP registers (SITargetLowering::
+  /// getPreloadedValue with architected SGPRs: TTMP9 = x, TTMP7 = y | z <<
+  /// 16; gfx1250 adds the workgroup's place in its cluster in TTMP6).
+  bool ArchitectedSGPRs = false;
 };
 
 /// Strips the encoding-family suffixes (`_gfx9`, `_vi`, `_agpr`, ...) that

@@ -77,8 +77,17 @@ uint16_t llvm::ldsbarriers::classifyRegisterName(StringRef Name) {
 // TargetFacts::classify).
 uint16_t TargetFacts::registerFacts(MCRegister Reg,
                                     const MCRegisterInfo &TRI) const {
-  if (RegisterFactsOf && TRI.getNumRegs() == RegisterTableSize &&
-      Reg.id() < RegisterTableSize)
-    return RegisterFactsOf[Reg.id()];
-  return classifyRegisterName(TRI.getName(Reg));
+  uint16_t F = RegisterFactsOf && TRI.getNumRegs() == RegisterTableSize &&
+                       Reg.id() < RegisterTableSize
+                   ? RegisterFactsOf[Reg.id()]
+                   : classifyRegisterName(TRI.getName(Reg));
+  if (ArchitectedSGPRs &&
+      (F & RegisterFacts::KindMask) == RegisterFacts::Wave) {
+    // The register or one of its 16-bit halves (the units' roots).
+    StringRef Name = StringRef(TRI.getName(Reg)).split('_').first;
+    if (Name == "TTMP9" || Name == "TTMP7" ||
+        (Gen == Generation::GFX1250 && Name == "TTMP6"))
+      F = (F & ~RegisterFacts::KindMask) | RegisterFacts::Const;
+  }
+  return F;
 }

@@ -30,22 +30,33 @@
 // spilled to a lane with V_WRITELANE and read back from the same lane with
 // V_READLANE (as at -O0) keep their value.
 //
+// Sync dependence (GenericUniformityImpl.h's theory, at the lane level of
+// EXEC branches and the wave level of per-wave scalar branches): where the
+// paths of a divergent branch meet, and at the exits of cycles it leaves,
+// whatever its region defines takes the branch's level; a vector write
+// where EXEC may be partial leaves the other lanes' old values.
+//
 //===----------------------------------------------------------------------===//
 
 #include "LDSBranchUniformity.h"
 #include "AMDGPULDSBarriersCommon.h"
 #include "LDSUniformityLattice.h"
 #include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/CodeGen/MachineCycleAnalysis.h"
 #include "llvm/CodeGen/MachineMemOperand.h"
+#include "llvm/CodeGen/MachinePostDominators.h"
 #include "llvm/CodeGen/PseudoSourceValue.h"
 #include "llvm/IR/CallingConv.h"
 #include "llvm/IR/Function.h"
 #include "llvm/MC/MCRegisterInfo.h"
 #include "llvm/Support/AMDGPUAddrSpace.h"
+#include "llvm/Support/Debug.h"
 
 using namespace llvm;
 using namespace llvm::ldsbarriers;
 using namespace llvm::ldsbarriers::uniformity;
+
+#define DEBUG_TYPE "amdgpu-lds-barriers"
 
 int Analysis::addUnit(MCRegUnit U) {
   int &D = DenseOf[static_cast<unsigned>(U)];
@@ -113,6 +124,23 @@ Val Analysis::read(const State &S, MCRegister Reg) {
     }
   }
   return V ? *V : UniformScalar;
+}
+
+/// operandValue for an instruction that reads the lanes' data: a vector
+/// register that is undefined but in the lanes V_WRITELANE wrote holds
+/// those lanes' values (the others may be taken to hold the same).
+Val Analysis::dataValue(const State &S, const MachineOperand &MO) {
+  Val V = operandValue(S, MO);
+  if (!V.isUndef() || S.Slots.empty())
+    return V;
+  const RegInfo &RI = reg(MO.getReg().asMCReg());
+  std::optional<Val> Lanes;
+  if (RI.AnyVector)
+    for (const auto &[Key, SlotV] : S.Slots)
+      if (llvm::is_contained(RI.Units, int(Key >> 32)))
+        Val::accumulate(
+            Lanes, Val::make(std::max(SlotV.n(), PerWave), PerLane, false));
+  return Lanes ? *Lanes : V;
 }
 
 Val Analysis::operandValue(const State &S, const MachineOperand &MO) {
@@ -228,9 +256,12 @@ bool Analysis::isUndefIn(const State &S, uint64_t Key) const {
   return It != S.Slots.end() && It->first == Whole && It->second.isUndef();
 }
 
-bool Analysis::computeIn(unsigned Block, ArrayRef<const State *> Preds,
-                         State &In, bool Settle) {
+bool Analysis::computeIn(unsigned Block, unsigned Number,
+                         ArrayRef<const State *> Preds, State &In,
+                         bool Settle) {
   State New;
+  New.ExecPartial =
+      llvm::any_of(Preds, [](const State *P) { return P->ExecPartial; });
   New.Units.resize(Preds.front()->Units.size());
   New.Units[0] = Top; // The slot of the units outside the slice.
   SmallVector<Val, 4> Vs;
@@ -279,7 +310,8 @@ bool Analysis::computeIn(unsigned Block, ArrayRef<const State *> Preds,
     }
     New.Slots.push_back({Key, joinAt(Block, Vs, Old, Settle)});
   }
-  bool Changed = !HadOld || New.Units != In.Units || New.Slots != In.Slots;
+  applySyncDependence(Number, New);
+  bool Changed = !HadOld || New != In;
   In = std::move(New);
   return Changed;
 }
@@ -374,6 +406,13 @@ void Analysis::copySlots(State &S, MCRegister From, MCRegister To) {
              [](const auto &A, const auto &B) { return A.first < B.first; });
 }
 
+bool Analysis::definesExec(const MachineInstr &MI) {
+  return llvm::any_of(MI.operands(), [&](const MachineOperand &MO) {
+    return MO.isReg() && MO.isDef() && MO.getReg() &&
+           MO.getReg().isPhysical() && reg(MO.getReg().asMCReg()).AnyExec;
+  });
+}
+
 /// A conditional branch on a scalar condition (SCC, VCC): the branches the
 /// analysis judges.
 static bool isScalarBranch(const MachineInstr &MI, const TargetFacts &Facts) {
@@ -405,7 +444,13 @@ Analysis::SiteRoot Analysis::noteSite(unsigned Site, const MachineInstr &MI) {
       StackStore |= MMO->getAddrSpace() == AMDGPUAS::PRIVATE_ADDRESS ||
                     MMO->getAddrSpace() == AMDGPUAS::FLAT_ADDRESS;
   }
+  ExecWrites[CurrentBlock] += WritesExec;
+  StoresStack[CurrentBlock] |= StackStore || MI.isCall() || MI.isInlineAsm();
   if (isScalarBranch(MI, Facts) || (StackStore && stackObjectOf(MI) >= 0))
+    return SiteRoot::WithUses;
+  // A copy into EXEC may restore it from a saved copy (whole-wave mode):
+  // the copy's value is needed.
+  if (WritesExec && Facts.valueRole(MI.getOpcode()) == ValueRole::Move)
     return SiteRoot::WithUses;
   if (MI.isCall() || MI.isInlineAsm() || WritesExec || StackStore)
     return SiteRoot::Alone;
@@ -438,7 +483,6 @@ void Analysis::markRelevant() {
       for (int U : units(Reg))
         DefSites[Next[U]++] = Site;
   }
-  Defs = {};
   std::vector<uint8_t> InSlice(Kinds.size(), 0);
   std::vector<int> Work;
   Relevant.assign(Sites.size(), 0);
@@ -480,13 +524,216 @@ void Analysis::markRelevant() {
   for (unsigned U = 0; U < Kinds.size(); ++U)
     if (InSlice[U])
       StateSlot[U] = NumSlots++;
+  // The slots each block defines, for the regions of divergent branches
+  // (the definitions are in site order, the blocks' sites contiguous).
+  BlockDefs.assign(MF.getNumBlockIDs(), {});
+  std::vector<unsigned> BlockOfSite(Sites.size(), 0);
+  for (unsigned B = 0; B < MF.getNumBlockIDs(); ++B)
+    for (unsigned Site = FirstSite[B]; Site < EndSite[B]; ++Site)
+      BlockOfSite[Site] = B;
+  for (auto [Site, Reg] : Defs)
+    for (int U : units(Reg))
+      if (StateSlot[U])
+        BlockDefs[BlockOfSite[Site]].push_back(StateSlot[U]);
+  Defs = {};
+  for (auto &Slots : BlockDefs) {
+    llvm::sort(Slots);
+    Slots.erase(std::unique(Slots.begin(), Slots.end()), Slots.end());
+  }
+}
+
+/// The blocks of the region of the branch ending block \p Block (those
+/// reached from it before its immediate post-dominator, all reachable ones
+/// without one) and its join blocks, as GenericUniformityImpl.h finds
+/// them: where paths from different successors meet (each successor
+/// labels the blocks it reaches; a block reached with two labels is a join
+/// and labels on with its own), the immediate post-dominator, and the
+/// exits, in the region, of the cycles the branch is in (temporal
+/// divergence). With an irreducible cycle every block of the region with
+/// several predecessors counts as a join.
+void Analysis::regionOf(unsigned Block, SmallVectorImpl<unsigned> &Region,
+                        SmallVectorImpl<unsigned> &Joins) const {
+  int Stop = IPDom[Block];
+  std::vector<uint8_t> InRegion(MF.getNumBlockIDs(), 0);
+  SmallVector<const MachineBasicBlock *, 16> Work;
+  for (const MachineBasicBlock *Succ : MF.getBlockNumbered(Block)->successors())
+    if (Succ->getNumber() != Stop && !InRegion[Succ->getNumber()]) {
+      InRegion[Succ->getNumber()] = 1;
+      Work.push_back(Succ);
+    }
+  while (!Work.empty()) {
+    const MachineBasicBlock *MBB = Work.pop_back_val();
+    Region.push_back(MBB->getNumber());
+    for (const MachineBasicBlock *Succ : MBB->successors()) {
+      int N = Succ->getNumber();
+      if (N != Stop && !InRegion[N]) {
+        InRegion[N] = 1;
+        Work.push_back(Succ);
+      }
+    }
+  }
+  if (Stop >= 0)
+    Joins.push_back(Stop);
+  if (HasIrreducibleCycle) {
+    for (unsigned B : Region)
+      if (MF.getBlockNumbered(B)->pred_size() > 1)
+        Joins.push_back(B);
+    return;
+  }
+  // Labels in reverse post-order, again while a back-edge changes one.
+  llvm::sort(Region, [&](unsigned A, unsigned B) {
+    return RPONumber[A] < RPONumber[B];
+  });
+  DenseMap<unsigned, int> Label;
+  DenseSet<unsigned> JoinSet;
+  auto LabelOf = [&](unsigned B) {
+    auto It = Label.find(B);
+    return It == Label.end() ? -1 : It->second;
+  };
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (unsigned B : Region) {
+      if (JoinSet.contains(B))
+        continue;
+      int L = -1;
+      bool Join = false;
+      for (const MachineBasicBlock *Pred :
+           MF.getBlockNumbered(B)->predecessors()) {
+        unsigned P = Pred->getNumber();
+        int PL = P == Block ? int(B) : InRegion[P] ? LabelOf(P) : -1;
+        if (PL < 0)
+          continue;
+        Join |= L >= 0 && L != PL;
+        L = PL;
+      }
+      if (Join) {
+        JoinSet.insert(B);
+        L = B;
+      }
+      if (L >= 0 && LabelOf(B) != L) {
+        Label[B] = L;
+        Changed = true;
+      }
+    }
+  }
+  for (unsigned B : Region)
+    if (JoinSet.contains(B))
+      Joins.push_back(B);
+  for (const auto *C = Cycles.getCycle(MF.getBlockNumbered(Block)); C;
+       C = C->getParentCycle()) {
+    SmallVector<MachineBasicBlock *, 4> Exits;
+    C->getExitBlocks(Exits);
+    for (const MachineBasicBlock *X : Exits)
+      if (InRegion[X->getNumber()])
+        Joins.push_back(X->getNumber());
+  }
+}
+
+/// Records that the branch ending block \p Block is divergent at level
+/// \p L; false when it was known so already.
+bool Analysis::addDivergentBranch(unsigned Block, Level L) {
+  Divergence &D = DivergentBranches[Block];
+  if (D.L >= L)
+    return false;
+  bool New = D.L == Uniform;
+  D.L = L;
+  if (!New)
+    return true;
+  SmallVector<unsigned, 16> Region, Joins;
+  regionOf(Block, Region, Joins);
+  D.Defined.resize(NumSlots);
+  for (unsigned B : Region) {
+    for (unsigned Slot : BlockDefs[B])
+      D.Defined.set(Slot);
+    D.StackStores |= StoresStack[B];
+  }
+  for (unsigned J : Joins)
+    if (!llvm::is_contained(JoinOf[J], Block))
+      JoinOf[J].push_back(Block);
+  D.Joins.assign(Joins.begin(), Joins.end());
+  return true;
+}
+
+/// Sync dependence: where the paths of a divergent branch meet, whatever
+/// its region defines takes the branch's level (the lanes or waves that
+/// did not take a path keep older values), as do the scalars kept in lanes
+/// of those vector registers and, if the region may store to the stack,
+/// on the stack.
+void Analysis::applySyncDependence(unsigned Block, State &S) const {
+  for (unsigned B : JoinOf[Block]) {
+    const Divergence &D = DivergentBranches.find(B)->second;
+    for (unsigned Slot : D.Defined.set_bits())
+      S.Units[Slot] = raiseTo(S.Units[Slot], D.L);
+    for (auto &[Key, V] : S.Slots) {
+      unsigned Obj = unsigned(Key >> 32);
+      bool Stack = Obj & (1u << 31);
+      if (Stack ? D.StackStores : D.Defined.test(StateSlot[Obj]))
+        V = raiseTo(V, D.L);
+    }
+  }
+}
+
+/// The regions of EXEC branches: there EXEC may hold fewer lanes than the
+/// wave entered with, and lanes that do not take a path keep older values
+/// (a divergent branch of lane level). LLVM lowers divergent control flow
+/// so that EXEC is restored where the paths meet (SI_END_CF at the top of
+/// the join block, the exit of a loop); the pass relies on it here as it
+/// does for barriers: EXEC shrinks only under EXEC branches.
+void Analysis::findExecRegions() {
+  unsigned N = MF.getNumBlockIDs();
+  IPDom.assign(N, -1);
+  InExecRegion.assign(N, 0);
+  EndsInExecBranch.assign(N, 0);
+  ExecJoins.assign(N, 0);
+  JoinOf.assign(N, {});
+  bool Any = false;
+  for (const MachineBasicBlock &MBB : MF)
+    for (const MachineInstr &MI : MBB.terminators())
+      if (Facts.classify(MI.getOpcode()).Role == OpcodeRole::ExecBranch)
+        Any = EndsInExecBranch[MBB.getNumber()] = 1;
+  // The post-dominator tree is needed for the regions of divergent
+  // branches; scalar branches alone may turn out all uniform, but are
+  // judged per-wave often enough to compute it at once.
+  // Both analyses only read the function.
+  MachineFunction &MutableMF = const_cast<MachineFunction &>(MF);
+  MachinePostDominatorTree PDT(MutableMF);
+  Cycles.compute(MutableMF);
+  SmallVector<const MachineCycle *, 8> CycleWork(
+      Cycles.toplevel_cycles().begin(), Cycles.toplevel_cycles().end());
+  HasIrreducibleCycle = false;
+  while (!CycleWork.empty() && !HasIrreducibleCycle) {
+    const MachineCycle *C = CycleWork.pop_back_val();
+    HasIrreducibleCycle = !C->isReducible();
+    llvm::append_range(CycleWork, C->children());
+  }
+  for (const MachineBasicBlock &MBB : MF) {
+    MachineDomTreeNode *Node = PDT.getNode(&MBB);
+    if (Node && Node->getIDom() && Node->getIDom()->getBlock())
+      IPDom[MBB.getNumber()] = Node->getIDom()->getBlock()->getNumber();
+  }
+  if (!Any)
+    return;
+  for (unsigned B = 0; B < N; ++B) {
+    if (!EndsInExecBranch[B])
+      continue;
+    addDivergentBranch(B, PerLane);
+    if (IPDom[B] >= 0)
+      ++ExecJoins[IPDom[B]];
+    SmallVector<unsigned, 16> Region, Joins;
+    regionOf(B, Region, Joins);
+    for (unsigned R : Region)
+      InExecRegion[R] = 1;
+  }
 }
 
 void Analysis::beginBlock(const MachineBasicBlock &MBB) {
   if (FirstSite.empty()) { // The walk's first block.
     FirstSite.assign(MF.getNumBlockIDs(), 0);
     EndSite.assign(MF.getNumBlockIDs(), 0);
+    ExecWrites.assign(MF.getNumBlockIDs(), 0);
+    StoresStack.assign(MF.getNumBlockIDs(), 0);
   }
+  CurrentBlock = MBB.getNumber();
   // Registers are named as instructions define or read them: a live-in
   // that no instruction reads is in no slice (reading a block's list of
   // live-ins would cost a cache miss per block).
@@ -556,6 +803,8 @@ BranchUniformity Analysis::run() {
   std::vector<int> Position(MF.getNumBlockIDs(), -1);
   for (unsigned I = 0; I < Order.size(); ++I)
     Position[Order[I]->getNumber()] = I;
+  RPONumber = Position;
+  findExecRegions();
   std::vector<State> In(Order.size()), Out(Order.size());
   std::vector<uint8_t> Dirty(Order.size(), 0);
   std::vector<unsigned> Rounds(Order.size(), 0);
@@ -582,15 +831,22 @@ BranchUniformity Analysis::run() {
         }
         bool Settle = ++Rounds[I] > 8;
         if (Preds.empty() ||
-            (!computeIn(I, Preds, In[I], Settle) && !Out[I].Units.empty()))
+            (!computeIn(I, Order[I]->getNumber(), Preds, In[I], Settle) &&
+             !Out[I].Units.empty()))
           continue;
       }
       State S = In[I];
       PerWaveBranch[I] = 0;
       ExecAllOnes = false;
+      // EXEC may be partial in an EXEC branch's region, before the first
+      // write of EXEC in a block entered with it partial, between writes
+      // of EXEC, and after the last one in a block that ends in an EXEC
+      // branch; the last write in any other block restores it.
+      unsigned N = Order[I]->getNumber();
+      unsigned ExecWritesSeen = 0;
+      bool Partial = InExecRegion[N] || S.ExecPartial;
       // Scalar branches run (markRelevant): each is judged before its
       // transfer, on the state that reaches it.
-      unsigned N = Order[I]->getNumber();
       for (unsigned K = RunBegin[N]; K < RunBegin[N + 1]; ++K) {
         const MachineInstr &MI = *Sites[RunSites[K]];
         if (isScalarBranch(MI, Facts)) {
@@ -600,10 +856,22 @@ BranchUniformity Analysis::run() {
           VCC[I] |= IsVCC;
         }
         CurrentSite = RunSites[K];
+        ExecPartialNow = Partial && !ExecAllOnes;
+        ExecFullAfter = false;
         transfer(MI, S);
+        if (ExecWritesSeen < ExecWrites[N] && definesExec(MI)) {
+          // The restores of the EXEC branches that end here, the last
+          // write of a block that is left without an EXEC branch, or a
+          // write of the full mask.
+          ++ExecWritesSeen;
+          bool Full = ExecFullAfter || ExecWritesSeen == ExecJoins[N] ||
+                      (ExecWritesSeen == ExecWrites[N] && !EndsInExecBranch[N]);
+          Partial = InExecRegion[N] || !Full;
+        }
       }
+      S.ExecPartial = Partial;
       S.Units[0] = Top;
-      if (S.Units == Out[I].Units && S.Slots == Out[I].Slots)
+      if (S == Out[I])
         continue;
       Out[I] = std::move(S);
       for (const MachineBasicBlock *Succ : Order[I]->successors()) {
@@ -614,9 +882,31 @@ BranchUniformity Analysis::run() {
         Again |= unsigned(SI) <= I;
       }
     }
+    // Sync dependence of the branches found per-wave at the fixpoint (a
+    // judgement on the way there may still see a path not yet walked):
+    // where their paths meet, what they define is raised, and the
+    // fixpoint goes on from there. Each round adds branches, so this ends.
+    if (!Again)
+      for (unsigned I = 0; I < Order.size(); ++I)
+        if (PerWaveBranch[I] &&
+            addDivergentBranch(Order[I]->getNumber(), PerWave))
+          for (unsigned J : DivergentBranches[Order[I]->getNumber()].Joins)
+            if (int JI = Position[J]; JI >= 0)
+              Again = Dirty[JI] = 1;
   }
+  LLVM_DEBUG({
+    for (const auto &[B, D] : DivergentBranches) {
+      dbgs() << "uniformity: bb." << B << " branches "
+             << (D.L == PerLane ? "per lane" : "per wave") << "; joins:";
+      for (unsigned J : D.Joins)
+        dbgs() << " bb." << J;
+      dbgs() << '\n';
+    }
+  });
   for (unsigned I = 0; I < Order.size(); ++I) {
-    if (PerWaveBranch[I])
+    auto D = DivergentBranches.find(Order[I]->getNumber());
+    if (PerWaveBranch[I] ||
+        (D != DivergentBranches.end() && D->second.L == PerWave))
       Result.PerWave.insert(Order[I]);
     else if (VCC[I])
       ++Result.UniformVCCBranches;

@@ -8,7 +8,8 @@
 // values is a lane mask whose every active bit is the same in every wave:
 // a VCC branch on it is workgroup-uniform. This finds the per-wave branches
 // with a forward dataflow of a value-uniformity lattice over the physical
-// registers (the code is post-RA).
+// registers (the code is post-RA), with the sync dependence of values on
+// the divergent branches whose paths meet where they are used.
 //
 //===----------------------------------------------------------------------===//
 

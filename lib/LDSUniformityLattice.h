@@ -12,10 +12,12 @@
 
 #include "AMDGPUTargetFacts.h"
 #include "LDSBranchUniformity.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/CodeGen/MachineCycleAnalysis.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/CodeGen/MachineInstr.h"
 #include "llvm/CodeGen/TargetInstrInfo.h"
@@ -42,6 +44,8 @@ enum : uint32_t {
   ZeroTag = 1,             // The constant 0.
   AllOnesTag = 2,          // The constant -1.
   ExecTag = 3,             // EXEC.
+  FullExecTag = 4,         // EXEC where it holds every lane the wave
+                           // entered with (a copy that restores it).
   FirstSiteTag = 16,       // Defined by an instruction (numbered).
   FirstJoinTag = 1u << 31, // Pieces of different masks met at a join, the
                            // same pieces on every path.
@@ -148,7 +152,24 @@ using SlotList = std::vector<std::pair<uint64_t, Val>>;
 struct State {
   std::vector<Val> Units;
   SlotList Slots;
+  /// EXEC may hold fewer lanes than the wave entered the function with (at
+  /// a block's entry: on some path into it; at its exit: on leaving it).
+  bool ExecPartial = false;
+  bool operator==(const State &O) const {
+    return ExecPartial == O.ExecPartial && Units == O.Units && Slots == O.Slots;
+  }
+  bool operator!=(const State &O) const { return !(*this == O); }
 };
+
+/// \p V where the paths of a branch of level \p L that defined it differently
+/// meet (sync dependence): as varying as the branch at least.
+inline Val raiseTo(Val V, Level L) {
+  if (V.isUndef() || L == Uniform)
+    return V;
+  if (L == PerLane)
+    return Top;
+  return Val::make(std::max(V.n(), L), std::max(V.p(), L), V.sub(), V.Tag);
+}
 
 /// The first slot of \p Slots (sorted by key) with a key not below \p Key.
 inline SlotList::iterator findSlot(SlotList &Slots, uint64_t Key) {
@@ -208,6 +229,7 @@ private:
   ArrayRef<int> units(MCRegister Reg) { return reg(Reg).Units; }
   int addUnit(MCRegUnit U);
   Val read(const State &S, MCRegister Reg);
+  Val dataValue(const State &S, const MachineOperand &MO);
   Val operandValue(const State &S, const MachineOperand &MO);
   /// Whether register operand \p MO is as wide as the wave.
   bool isWholeMask(const MachineOperand &MO);
@@ -236,9 +258,13 @@ private:
     return (uint64_t(unsigned(Unit)) << 32) | uint32_t(Lane);
   }
   Val joinAt(unsigned Block, ArrayRef<Val> Vs, Val Old, bool Settle);
+  void findExecRegions();
+  bool addDivergentBranch(unsigned Block, Level L);
+  void applySyncDependence(unsigned Block, State &S) const;
+  bool definesExec(const MachineInstr &MI);
   bool isUndefIn(const State &S, uint64_t Key) const;
-  bool computeIn(unsigned Block, ArrayRef<const State *> Preds, State &In,
-                 bool Settle);
+  bool computeIn(unsigned Block, unsigned Number, ArrayRef<const State *> Preds,
+                 State &In, bool Settle);
   /// The tag of the value the instruction being transferred defines.
   uint32_t siteTag(const MachineInstr &) const {
     return FirstSiteTag + CurrentSite;
@@ -292,6 +318,46 @@ private:
   /// EXEC is all ones since the last write of it in the block (the
   /// whole-wave copies around spills of vector registers).
   bool ExecAllOnes = false;
+  /// EXEC may hold fewer lanes than the wave entered with, at the
+  /// instruction being transferred: a vector write there leaves the other
+  /// lanes' old values.
+  bool ExecPartialNow = false;
+
+  /// Control divergence, by block number (findExecRegions): the immediate
+  /// post-dominator (-1: none), whether the block is inside the region of
+  /// an EXEC branch (EXEC may be partial throughout), whether it ends in
+  /// an EXEC branch, how many of its instructions write EXEC, and whether
+  /// it may store to the stack.
+  std::vector<int> IPDom, RPONumber;
+  MachineCycleInfo Cycles;
+  bool HasIrreducibleCycle = false;
+  std::vector<uint8_t> InExecRegion, EndsInExecBranch, StoresStack;
+  /// How many instructions write EXEC, and how many EXEC branches have
+  /// the block as their immediate post-dominator (their restores of EXEC
+  /// are its first writes of it).
+  std::vector<unsigned> ExecWrites, ExecJoins;
+  /// The write of EXEC just transferred leaves every lane the wave entered
+  /// with active (all ones, or a copy of a FullExecTag mask).
+  bool ExecFullAfter = false;
+  /// The state slots each block's instructions define.
+  std::vector<SmallVector<unsigned, 4>> BlockDefs;
+  /// A divergent branch: its level, and what its region defines (state
+  /// slots; StackStores: stack objects). Where the region's paths meet
+  /// (Joins) these values take the branch's level.
+  struct Divergence {
+    Level L = Uniform;
+    BitVector Defined;
+    bool StackStores = false;
+    SmallVector<unsigned, 4> Joins;
+  };
+  DenseMap<unsigned, Divergence> DivergentBranches;
+  /// By block number: the divergent branches whose paths meet there.
+  std::vector<SmallVector<unsigned, 2>> JoinOf;
+  /// The blocks where the paths of branch \p Block may meet, and the
+  /// blocks of its region.
+  void regionOf(unsigned Block, SmallVectorImpl<unsigned> &Region,
+                SmallVectorImpl<unsigned> &Joins) const;
+  unsigned CurrentBlock = 0;
   unsigned WaveSize = 64;
 };
 

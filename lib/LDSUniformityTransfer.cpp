@@ -34,7 +34,7 @@ void Analysis::transferVector(const MachineInstr &MI, State &S) {
       PerLaneInputs = std::max(PerLaneInputs, L);
       continue;
     }
-    Val V = operandValue(S, MO);
+    Val V = dataValue(S, MO);
     bool Mask = MO.isReg() && I < MI.getDesc().getNumOperands() &&
                 isLaneMaskOperand(MI, I);
     PerLaneInputs = std::max(PerLaneInputs, Mask ? maskLevel(V) : V.n());
@@ -43,7 +43,11 @@ void Analysis::transferVector(const MachineInstr &MI, State &S) {
     if (!MO.isReg() || !MO.isDef() || !MO.getReg())
       continue;
     MCRegister R = MO.getReg().asMCReg();
-    if (reg(R).AnyVector)
+    // Under a partial EXEC the inactive lanes keep older values (and a
+    // lane mask is zero in a wave with no lane active).
+    if (ExecPartialNow && !reg(R).AnyExec)
+      write(S, R, Top);
+    else if (reg(R).AnyVector)
       write(S, R, Val::make(PerLaneInputs, PerLaneInputs, false));
     else // A lane mask: 0 for inactive lanes, so Sub.
       write(S, R, Val::make(PerWave, PerLaneInputs, true, siteTag(MI)));
@@ -76,7 +80,7 @@ Operands Analysis::gatherOperands(const MachineInstr &MI, const State &S) {
     } else if (MO.isReg() || MO.isImm()) {
       Ops.Sources.push_back(&MO);
     }
-    Level N = operandValue(S, MO).n();
+    Level N = dataValue(S, MO).n();
     Ops.Inputs = std::max(Ops.Inputs, N);
   }
   Ops.Default = Val::make(Ops.Inputs, PerLane, false);
@@ -190,6 +194,7 @@ bool Analysis::writeLane(const MachineInstr &MI, State &S) {
   Val Src = operandValue(S, MI.getOperand(1));
   MCRegister R = MI.getOperand(0).getReg().asMCReg();
   ArrayRef<int> Us = units(R);
+  // An undefined register stays so outside its slots (read() sees them).
   bool Undef = !Us.empty() && at(S, Us.front()).isUndef();
   write(S, R, Undef ? Val::undef() : Top, /*KeepSlots=*/true);
   if (!Us.empty()) {
@@ -220,10 +225,17 @@ void Analysis::writeResults(const MachineInstr &MI, State &S, ValueRole Role,
           (Role == ValueRole::Move ||
            (Role == ValueRole::ExecSave &&
             StringRef(TII.getName(MI.getOpcode())).contains("S_OR_SAVEEXEC")));
+      // A copy of EXEC saved where it was full restores it (the end of
+      // whole-wave mode around spills).
+      ExecFullAfter =
+          ExecAllOnes ||
+          (Role == ValueRole::Move && !Ops.Sources.empty() &&
+           Ops.Sources.front()->isReg() &&
+           operandValue(S, *Ops.Sources.front()).Tag == FullExecTag);
       continue;
     }
     if (IsVector && Role == ValueRole::Move) {
-      write(S, R, E.Result);
+      write(S, R, ExecPartialNow ? Top : E.Result);
       // A copy of every lane carries the scalars kept in single lanes.
       if (ExecAllOnes && !Ops.Sources.empty() && Ops.Sources.front()->isReg())
         copySlots(S, Ops.Sources.front()->getReg().asMCReg(), R);
@@ -263,14 +275,18 @@ void Analysis::transfer(const MachineInstr &MI, State &S) {
   Effect E{Ops.Default, std::nullopt};
   switch (Role) {
   case ValueRole::Move:
+    // A whole-wave copy takes the scalars kept in lanes along (copySlots);
+    // any other reads the lanes.
     if (!Ops.Sources.empty())
-      E.Result = operandValue(S, *Ops.Sources.front());
+      E.Result = ExecAllOnes ? operandValue(S, *Ops.Sources.front())
+                             : dataValue(S, *Ops.Sources.front());
     break;
   case ValueRole::ScalarLogic:
     E = scalarLogic(MI, S, Ops);
     break;
   case ValueRole::ExecSave:
-    E = {ExecValue, PerWaveScalar};
+    E = {ExecPartialNow ? ExecValue : ExecValue.withTag(FullExecTag),
+         PerWaveScalar};
     break;
   case ValueRole::ScalarSelect:
     E.Result = scalarSelect(MI, S, Ops);
@@ -297,6 +313,10 @@ void Analysis::transfer(const MachineInstr &MI, State &S) {
     break;
   case ValueRole::PerWave:
     E = {PerWaveScalar, PerWaveScalar};
+    if (MI.getNumOperands() > 1 && MI.getOperand(1).isImm() &&
+        Facts.readsWorkgroupUniformHwReg(MI.getOpcode(),
+                                         MI.getOperand(1).getImm()))
+      E = {UniformScalar, UniformScalar};
     break;
   case ValueRole::VectorOp:
   case ValueRole::Generic:

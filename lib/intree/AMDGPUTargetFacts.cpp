@@ -47,6 +47,7 @@ TargetFacts TargetFacts::get(const MCSubtargetInfo &STI,
   else if (F.Isa.Major == 12 && F.Isa.Minor == 5)
     F.Gen = Generation::GFX1250;
   F.WaveSize = ST.getWavefrontSize();
+  F.ArchitectedSGPRs = ST.hasArchitectedSGPRs();
   return F;
 }
 
@@ -527,6 +528,15 @@ OpcodeInfo TargetFacts::classify(unsigned Opcode) const {
 
 ValueRole TargetFacts::valueRole(unsigned Opcode) const {
   return classifyValueRole(getTII(*MII), Opcode);
+}
+
+bool TargetFacts::readsWorkgroupUniformHwReg(unsigned Opcode,
+                                             int64_t Imm) const {
+  if (Gen != Generation::GFX1250 ||
+      (Opcode != AMDGPU::S_GETREG_B32 && Opcode != AMDGPU::S_GETREG_B32_const))
+    return false;
+  auto [Id, Offset, Width] = AMDGPU::Hwreg::HwregEncoding::decode(Imm);
+  return Id == AMDGPU::Hwreg::ID_IB_STS2 && Offset == 6 && Width == 4;
 }
 
 std::array<unsigned, NumCounters> TargetFacts::getCounterMax() const {
