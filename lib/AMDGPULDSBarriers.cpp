@@ -133,8 +133,7 @@ static bool stripWorkgroupBarriers(MachineFunction &MF,
   auto LDSOnlySoftWait = [&](const MachineInstr &MI) {
     if (Facts.classify(MI.getOpcode()).Role != OpcodeRole::SoftWait)
       return false;
-    StringRef G = getGenericOpcodeName(TII.getName(MI.getOpcode()));
-    if (G == "S_WAITCNT_lds_direct")
+    if (Facts.scalarOp(MI.getOpcode()) == ScalarOp::LDSDirectSoftWait)
       return true;
     if (!MI.getNumOperands() || !MI.getOperand(0).isImm())
       return false;
@@ -160,8 +159,7 @@ static bool stripWorkgroupBarriers(MachineFunction &MF,
       }
       if (Role != OpcodeRole::BarrierSignal && Role != OpcodeRole::BarrierWait)
         continue;
-      if (getGenericOpcodeName(TII.getName(MI.getOpcode()))
-              .contains("ISFIRST")) {
+      if (Facts.scalarOp(MI.getOpcode()) == ScalarOp::IsFirstSignal) {
         diagnose(MF.getFunction(), nearestDebugLoc(MI),
                  describeInstr(MI) +
                      ": the function's barriers are kept (its SCC result "

@@ -13,6 +13,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/CodeGen/TargetOpcodes.h"
+#include "llvm/CodeGen/TargetRegisterInfo.h"
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Support/CommandLine.h"
@@ -390,6 +391,44 @@ bool TargetFacts::readsWorkgroupUniformHwReg(unsigned Opcode,
     return false;
   StringRef G = getGenericOpcodeName(MII->getName(Opcode));
   return G == "S_GETREG_B32" || G == "S_GETREG_B32_const";
+}
+
+ScalarOp TargetFacts::scalarOp(unsigned Opcode) const {
+  auto [It, Inserted] = ScalarOps.try_emplace(Opcode, ScalarOp::Other);
+  if (!Inserted)
+    return It->second;
+  StringRef G = getGenericOpcodeName(MII->getName(Opcode));
+  bool Width = G.ends_with("_B32") || G.ends_with("_B64");
+  ScalarOp Op = ScalarOp::Other;
+  if (G == "S_MOV_B32" || G == "S_MOV_B64")
+    Op = ScalarOp::Move;
+  else if (Width && (G.starts_with("S_ANDN2_") || G.starts_with("S_AND_NOT1_")))
+    Op = ScalarOp::AndNot;
+  else if (G == "S_AND_B32" || G == "S_AND_B64")
+    Op = ScalarOp::And;
+  else if (G == "S_OR_B32" || G == "S_OR_B64")
+    Op = ScalarOp::Or;
+  else if (G == "S_XOR_B32" || G == "S_XOR_B64")
+    Op = ScalarOp::Xor;
+  else if (G.starts_with("S_OR_SAVEEXEC"))
+    Op = ScalarOp::OrSaveExec;
+  else if (G.starts_with("S_CMP") && (G.contains("_EQ_") || G.contains("_LG_")))
+    Op = ScalarOp::EqualityCompare;
+  else if (G == "S_CBRANCH_VCCZ")
+    Op = ScalarOp::BranchVCCZ;
+  else if (G == "S_CBRANCH_VCCNZ")
+    Op = ScalarOp::BranchVCCNZ;
+  else if (G.starts_with("S_BARRIER_SIGNAL_ISFIRST"))
+    Op = ScalarOp::IsFirstSignal;
+  else if (G == "S_WAITCNT_lds_direct")
+    Op = ScalarOp::LDSDirectSoftWait;
+  It->second = Op;
+  return Op;
+}
+
+bool TargetFacts::isScalarRegClass(const TargetRegisterClass &RC,
+                                   const TargetRegisterInfo &TRI) const {
+  return StringRef(TRI.getRegClassName(&RC)).starts_with("SReg");
 }
 
 /// How the results of the opcode named \p G (generic name) vary across the

@@ -25,6 +25,8 @@ namespace llvm {
 class MCInstrInfo;
 class MCRegisterInfo;
 class MCSubtargetInfo;
+class TargetRegisterClass;
+class TargetRegisterInfo;
 
 namespace ldsbarriers {
 
@@ -104,6 +106,24 @@ enum class ValueRole : uint8_t {
                  // scalar atomics, the SCC of S_BARRIER_SIGNAL_ISFIRST.
 };
 
+/// Scalar opcodes that the uniformity analysis, the decided-branch check and
+/// barrier stripping tell apart (outside this seam, no opcode is known by
+/// its name).
+enum class ScalarOp : uint8_t {
+  Other,
+  Move,              // S_MOV_B32, S_MOV_B64.
+  And,               // S_AND_B32, S_AND_B64.
+  AndNot,            // S_ANDN2_* (S_AND_NOT1_*): x & ~y.
+  Or,                // S_OR_B32, S_OR_B64.
+  Xor,               // S_XOR_B32, S_XOR_B64.
+  OrSaveExec,        // S_OR_SAVEEXEC_*.
+  EqualityCompare,   // S_CMP(K)_EQ_* / _LG_*: a zero test against 0.
+  BranchVCCZ,        // S_CBRANCH_VCCZ.
+  BranchVCCNZ,       // S_CBRANCH_VCCNZ.
+  IsFirstSignal,     // S_BARRIER_SIGNAL_ISFIRST_*: sets SCC.
+  LDSDirectSoftWait, // S_WAITCNT_lds_direct (the release fence's LDS DMA wait).
+};
+
 /// What a register's name says of it, for the uniformity analysis and the
 /// decided-branch check: the kind of register (a field, in the order the
 /// names are tested) and flags.
@@ -172,6 +192,12 @@ public:
   /// are per-wave in general: gfx1250's cluster status (HW_REG_IB_STS2
   /// bits [9:6]), which the backend's workgroup id lowering reads.
   bool readsWorkgroupUniformHwReg(unsigned Opcode, int64_t Imm) const;
+  /// Which of the scalar opcodes the pass tells apart \p Opcode is.
+  ScalarOp scalarOp(unsigned Opcode) const;
+  /// Whether register class \p RC holds scalar registers only (an operand
+  /// of that class of a vector instruction is a lane mask).
+  bool isScalarRegClass(const TargetRegisterClass &RC,
+                        const TargetRegisterInfo &TRI) const;
   /// The RegisterFacts of \p Reg of \p TRI: from the table the build
   /// generated when it has the classes of this library's opcodes, else from
   /// the register's name. The TTMP registers that hold the workgroup ids
@@ -206,6 +232,7 @@ private:
   /// remembering).
   mutable DenseMap<unsigned, OpcodeInfo> Classified;
   mutable DenseMap<unsigned, ValueRole> ValueRoles;
+  mutable DenseMap<unsigned, ScalarOp> ScalarOps;
   AMDGPU::IsaVersion Isa = {0, 0, 0};
   Generation Gen = Generation::Unsupported;
   std::string CPU;
@@ -218,8 +245,8 @@ private:
 
 /// Strips the encoding-family suffixes (`_gfx9`, `_vi`, `_agpr`, ...) that
 /// MIR opcode names carry, leaving the generic pseudo name. Shared by both
-/// implementations (AMDGPUTargetFactsCommon.cpp) for the callers outside this
-/// seam that still test opcode names.
+/// implementations (AMDGPUTargetFactsCommon.cpp); nothing outside this seam
+/// tests opcode names.
 StringRef getGenericOpcodeName(StringRef Name);
 
 /// The opcode of \p MII named \p Name. Defined by the plugin's

@@ -180,7 +180,7 @@ bool Analysis::isLaneMaskOperand(const MachineInstr &MI, unsigned OpIdx) {
   auto [It, Inserted] = MaskOperand.try_emplace({MI.getOpcode(), OpIdx});
   if (Inserted) {
     const TargetRegisterClass *RC = TII.getRegClass(MI.getDesc(), OpIdx);
-    It->second = RC && StringRef(TRI.getRegClassName(RC)).starts_with("SReg");
+    It->second = RC && Facts.isScalarRegClass(*RC, TRI);
   }
   return It->second;
 }
@@ -197,8 +197,8 @@ void Analysis::write(State &S, MCRegister Reg, Val V, bool KeepSlots) {
 }
 
 bool Analysis::judge(const MachineInstr &Branch, const State &S, bool &IsVCC) {
-  StringRef G = getGenericOpcodeName(TII.getName(Branch.getOpcode()));
-  IsVCC = G.starts_with("S_CBRANCH_VCC");
+  ScalarOp Op = Facts.scalarOp(Branch.getOpcode());
+  IsVCC = Op == ScalarOp::BranchVCCZ || Op == ScalarOp::BranchVCCNZ;
   for (const MachineOperand &MO : Branch.operands()) {
     if (!MO.isReg() || !MO.isUse() || !MO.getReg())
       continue;

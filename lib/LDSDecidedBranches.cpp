@@ -59,8 +59,8 @@ private:
     return Reg.isPhysical() && (Facts.registerFacts(Reg.asMCReg(), TRI) &
                                 (WaveSize == 64 ? Wave64 : Wave32));
   }
-  StringRef opcodeName(const MachineInstr &MI) const {
-    return getGenericOpcodeName(TII.getName(MI.getOpcode()));
+  ScalarOp opcode(const MachineInstr &MI) const {
+    return Facts.scalarOp(MI.getOpcode());
   }
   MaskValue immediate(int64_t Imm) const {
     if (Imm == 0)
@@ -93,8 +93,8 @@ MaskValue BlockMasks::valueAt(const MachineOperand &MO,
   if (isNamed(Reg, RegisterFacts::IsExec, RegisterFacts::IsExecLo))
     return lastWrite(At, Reg) ? MaskValue::Unknown : MaskValue::Exec;
   const MachineInstr *Def = lastWrite(At, Reg);
-  StringRef Mov = WaveSize == 64 ? "S_MOV_B64" : "S_MOV_B32";
-  if (!Def || opcodeName(*Def) != Mov || Def->getNumOperands() < 2 ||
+  // A move that defines the whole of Reg, a mask as wide as the wave.
+  if (!Def || opcode(*Def) != ScalarOp::Move || Def->getNumOperands() < 2 ||
       !Def->getOperand(0).isReg() || Def->getOperand(0).getReg() != Reg ||
       !Def->getOperand(1).isImm())
     return MaskValue::Unknown;
@@ -123,11 +123,10 @@ MaskValue BlockMasks::maskAt(const MachineInstr &Branch) const {
       !isNamed(Def->getOperand(0).getReg(), RegisterFacts::IsVCC,
                RegisterFacts::IsVCCLo))
     return MaskValue::Unknown;
-  StringRef Name = opcodeName(*Def);
-  bool Wave64 = WaveSize == 64;
-  bool And = Name == (Wave64 ? "S_AND_B64" : "S_AND_B32");
-  bool AndNot = Name == (Wave64 ? "S_ANDN2_B64" : "S_ANDN2_B32") ||
-                Name == (Wave64 ? "S_AND_NOT1_B64" : "S_AND_NOT1_B32");
+  // Def defines all of VCC (VCC_LO on wave32): an operation of the wave's
+  // width.
+  bool And = opcode(*Def) == ScalarOp::And;
+  bool AndNot = opcode(*Def) == ScalarOp::AndNot;
   if (!And && !AndNot)
     return MaskValue::Unknown;
   MaskValue X = valueAt(Def->getOperand(1), *Def);
@@ -150,9 +149,9 @@ std::optional<DecidedBranch> BlockMasks::decide() {
   for (const MachineInstr &MI : MBB.terminators()) {
     if (!MI.isConditionalBranch())
       continue;
-    StringRef Name = opcodeName(MI);
-    bool IfZero = Name == "S_CBRANCH_VCCZ";
-    if ((!IfZero && Name != "S_CBRANCH_VCCNZ") || !MI.getOperand(0).isMBB())
+    bool IfZero = opcode(MI) == ScalarOp::BranchVCCZ;
+    if ((!IfZero && opcode(MI) != ScalarOp::BranchVCCNZ) ||
+        !MI.getOperand(0).isMBB())
       return std::nullopt;
     const MachineBasicBlock *Target = MI.getOperand(0).getMBB();
     const MachineBasicBlock *Other = nullptr;

@@ -103,15 +103,20 @@ Effect Analysis::scalarLogic(const MachineInstr &MI, const State &S,
   bool FirstSub =
       !Ops.Sources.empty() && operandValue(S, *Ops.Sources[0]).sub();
   bool Sub = false;
-  // The few roles that tell their opcodes apart by name read it: the names
-  // are a cold table.
-  StringRef Name = TII.getName(MI.getOpcode());
-  if (Name.contains("ANDN2") || Name.contains("AND_NOT1"))
+  switch (Facts.scalarOp(MI.getOpcode())) {
+  case ScalarOp::AndNot:
     Sub = FirstSub;
-  else if (Name.contains("S_AND_"))
+    break;
+  case ScalarOp::And:
     Sub = AnySub;
-  else if (Name.contains("S_OR_") || Name.contains("S_XOR_"))
+    break;
+  case ScalarOp::Or:
+  case ScalarOp::Xor:
     Sub = AllSub;
+    break;
+  default:
+    break;
+  }
   Val Result = Val::make(N, P, Sub, siteTag(MI));
   const MachineOperand *Dst = MI.getNumOperands() && MI.getOperand(0).isReg() &&
                                       MI.getOperand(0).isDef()
@@ -150,9 +155,7 @@ Val Analysis::scalarSelect(const MachineInstr &MI, const State &S,
 /// when its zero test is.
 Val Analysis::scalarCompare(const MachineInstr &MI, const State &S,
                             const Operands &Ops) {
-  StringRef Name = TII.getName(MI.getOpcode());
-  bool ZeroTest = (Name.contains("_EQ_") || Name.contains("_LG_") ||
-                   Name.contains("_NE_")) &&
+  bool ZeroTest = Facts.scalarOp(MI.getOpcode()) == ScalarOp::EqualityCompare &&
                   Ops.Sources.size() == 2;
   if (ZeroTest) {
     const MachineOperand *A = Ops.Sources[0], *B = Ops.Sources[1];
@@ -221,10 +224,9 @@ void Analysis::writeResults(const MachineInstr &MI, State &S, ValueRole Role,
       bool AllOn = !Ops.Sources.empty() && Ops.Sources.front()->isImm() &&
                    Ops.Sources.front()->getImm() == -1;
       ExecAllOnes =
-          AllOn &&
-          (Role == ValueRole::Move ||
-           (Role == ValueRole::ExecSave &&
-            StringRef(TII.getName(MI.getOpcode())).contains("S_OR_SAVEEXEC")));
+          AllOn && (Role == ValueRole::Move ||
+                    (Role == ValueRole::ExecSave &&
+                     Facts.scalarOp(MI.getOpcode()) == ScalarOp::OrSaveExec));
       // A copy of EXEC saved where it was full restores it (the end of
       // whole-wave mode around spills).
       ExecFullAfter =

@@ -530,6 +530,60 @@ ValueRole TargetFacts::valueRole(unsigned Opcode) const {
   return classifyValueRole(getTII(*MII), Opcode);
 }
 
+ScalarOp TargetFacts::scalarOp(unsigned Opcode) const {
+  switch (Opcode) {
+  case AMDGPU::S_MOV_B32:
+  case AMDGPU::S_MOV_B64:
+    return ScalarOp::Move;
+  case AMDGPU::S_AND_B32:
+  case AMDGPU::S_AND_B64:
+    return ScalarOp::And;
+  case AMDGPU::S_ANDN2_B32:
+  case AMDGPU::S_ANDN2_B64:
+    return ScalarOp::AndNot;
+  case AMDGPU::S_OR_B32:
+  case AMDGPU::S_OR_B64:
+    return ScalarOp::Or;
+  case AMDGPU::S_XOR_B32:
+  case AMDGPU::S_XOR_B64:
+    return ScalarOp::Xor;
+  case AMDGPU::S_OR_SAVEEXEC_B32:
+  case AMDGPU::S_OR_SAVEEXEC_B64:
+    return ScalarOp::OrSaveExec;
+  case AMDGPU::S_CMP_EQ_I32:
+  case AMDGPU::S_CMP_LG_I32:
+  case AMDGPU::S_CMP_EQ_U32:
+  case AMDGPU::S_CMP_LG_U32:
+  case AMDGPU::S_CMP_EQ_U64:
+  case AMDGPU::S_CMP_LG_U64:
+  case AMDGPU::S_CMPK_EQ_I32:
+  case AMDGPU::S_CMPK_LG_I32:
+  case AMDGPU::S_CMPK_EQ_U32:
+  case AMDGPU::S_CMPK_LG_U32:
+  case AMDGPU::S_CMP_EQ_F32:
+  case AMDGPU::S_CMP_LG_F32:
+  case AMDGPU::S_CMP_EQ_F16:
+  case AMDGPU::S_CMP_LG_F16:
+    return ScalarOp::EqualityCompare;
+  case AMDGPU::S_CBRANCH_VCCZ:
+    return ScalarOp::BranchVCCZ;
+  case AMDGPU::S_CBRANCH_VCCNZ:
+    return ScalarOp::BranchVCCNZ;
+  case AMDGPU::S_BARRIER_SIGNAL_ISFIRST_IMM:
+  case AMDGPU::S_BARRIER_SIGNAL_ISFIRST_M0:
+    return ScalarOp::IsFirstSignal;
+  case AMDGPU::S_WAITCNT_lds_direct:
+    return ScalarOp::LDSDirectSoftWait;
+  default:
+    return ScalarOp::Other;
+  }
+}
+
+bool TargetFacts::isScalarRegClass(const TargetRegisterClass &RC,
+                                   const TargetRegisterInfo &TRI) const {
+  return static_cast<const SIRegisterInfo &>(TRI).isSGPRClass(&RC);
+}
+
 bool TargetFacts::readsWorkgroupUniformHwReg(unsigned Opcode,
                                              int64_t Imm) const {
   if (Gen != Generation::GFX1250 ||
