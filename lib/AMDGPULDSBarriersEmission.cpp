@@ -11,8 +11,11 @@
 #include "LDSAccessModel.h"
 #include "LDSBarrierEmitter.h"
 #include "LDSSyncOrder.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/CodeGen/MachineOptimizationRemarkEmitter.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/DebugCounter.h"
 
 using namespace llvm;
 using namespace llvm::ldsbarriers;
@@ -20,6 +23,11 @@ using namespace llvm::ldsbarriers;
 #define DEBUG_TYPE "amdgpu-lds-barriers"
 
 STATISTIC(NumBarriers, "Number of barriers inserted");
+// Bisecting a bad placement: -debug-counter=amdgpu-lds-barriers-insert=...
+// keeps the barriers in the given ranges of their order and drops the rest
+// (a split barrier's signal and wait together).
+DEBUG_COUNTER(InsertBarrierCounter, "amdgpu-lds-barriers-insert",
+              "Controls which new LDS barriers are inserted");
 STATISTIC(NumCompletedBarriers,
           "Number of existing barriers given the wait they lacked");
 STATISTIC(NumWaits, "Number of counter waits inserted for asynchronous "
@@ -39,6 +47,9 @@ public:
   void run() {
     std::vector<SyncItem> Items =
         orderedSync(R.Barriers, R.CompletedBarriers, R.Waits);
+    Dropped.resize(R.Barriers.size());
+    for (unsigned I = 0; I < R.Barriers.size(); ++I)
+      Dropped[I] = !DebugCounter::shouldExecute(InsertBarrierCounter);
     for (unsigned K = 0; K < Items.size(); ++K) {
       const SyncItem &It = Items[K];
       switch (It.What) {
@@ -53,6 +64,11 @@ public:
       case SyncOrder::BarrierWait:
       case SyncOrder::Barrier:
       case SyncOrder::Signal:
+        if (Dropped[It.Index]) {
+          LLVM_DEBUG(dbgs() << "amdgpu-lds-barriers: barrier " << It.Index
+                            << " dropped by the debug counter\n");
+          break;
+        }
         // Only an earlier barrier part at the point keeps a signal down.
         emitBarrierPart(It, K == 0 || !isBarrierPart(Items[K - 1].What) ||
                                 !(Items[K - 1].At == It.At));
@@ -63,6 +79,9 @@ public:
 
 private:
   static bool isBarrierPart(SyncOrder O) { return O >= SyncOrder::BarrierWait; }
+
+  /// By new barrier: left out by the debug counter.
+  BitVector Dropped;
 
   void emitOwnWait(const SyncItem &It) {
     MachineBasicBlock &MBB = Model.block(It.At.Block);
