@@ -25,12 +25,44 @@ through `V_CNDMASK`/`V_CMP`; and per-wave or per-lane branches:
 work-item id `$vgpr0`, `S_CMP_EQ exec, -1`, `V_READFIRSTLANE` of lane data.
 Wave32 targets get the wave32 spelling ($vcc_lo, $exec_lo, 32-bit masks).
 
+--shape sync_dependence makes values that are constants on every path but
+differ between waves where paths meet (sync dependence), and branches on
+them around LDS accesses:
+  exec_if       `v = 0`; an EXEC if (`S_AND_SAVEEXEC` on t < 8, t > 63,
+                (t & 127) < 8, ...; `S_CBRANCH_EXECZ`) that sets `v = 1`
+                (V_MOV or V_ADD under a partial EXEC, or S_MOV / S_ADD);
+  exec_if_else  the same as an if/else laid out by the structurizer:
+                `S_AND_SAVEEXEC` + `S_XOR`, then arm, Flow block
+                (`S_ANDN2_SAVEEXEC`, or `S_OR_SAVEEXEC` + `S_AND` + `S_XOR
+                exec`), else arm, `S_OR exec` at the join;
+  wave_if       a per-wave SCC branch (`V_READFIRSTLANE` of lane data,
+                `S_CMP_EQ exec, -1`) that sets `v`, some with an else arm;
+  exec_loop     a loop left per lane (`S_OR` break mask, `S_ANDN2 exec`,
+                `S_CBRANCH_EXECNZ`) that records its counter in `v`;
+  wave_loop     a loop left per wave (`S_CMP` with a readfirstlane bound);
+and, where the value is in fact workgroup-uniform: uni_if (set in a branch
+on a kernel argument or a uniform VCC branch), untouched (set before an
+EXEC or per-wave branch that does not write it) and uni_loop (recorded in
+a counted loop). After the join `v` feeds `V_READFIRSTLANE` + `S_CMP` +
+`S_CBRANCH_SCC*`, a ballot (`V_CMP_NE_U32 0, v` into VCC or an SGPR mask,
+`S_AND` with EXEC, `S_CBRANCH_VCCZ`/`VCCNZ`) or another `V_CMP` + VCC
+branch, which guards an LDS access that conflicts with one before the
+first branch, in its arm or at its join: a barrier placed between them
+inside the guarded block hangs the waves that skip it. Some merges are in
+a counted loop; half have no other LDS access in their arms and guarded
+block (fewer windows no barrier can cover). The else arms of per-wave if/elses (here and of the test)
+hold no LDS access: different waves run the two arms between the same
+barriers, and no path joins them, so the pass has no window for them.
+
 --mode chooses which of them appear:
   mixed      everything (the default);
   uniform    no lane-dependent branch at all: SCC branches on kernel
-             arguments and counters and uniform VCC branches only;
+             arguments and counters and uniform VCC branches only (the
+             sync-dependence shapes: the uniform ones, an EXEC or per-wave
+             branch that a value crosses untouched holding no LDS access);
   divergent  every function has at least one divergent branch; no
-             existing barrier inside divergent control flow.
+             existing barrier inside divergent control flow (the
+             sync-dependence shapes: the divergent ones).
 
 Each module's output also goes through the independent checker
 (-run-pass=amdgpu-lds-barrier-verify). Functions carry debug locations
@@ -67,19 +99,26 @@ DIVERGENT_IF = ("exec", "vcc_lane", "exec_cmp", "readfirstlane")
 UNIFORM_LOOP = ("scc", "vcc_uni")
 DIVERGENT_LOOP = ("vcc_lane",)
 
+# Values merged where the paths of a branch meet (sync_dep): divergent after
+# an EXEC if or if/else, a per-wave SCC branch, a loop whose exit is per-lane
+# (EXEC) or per-wave; uniform after a uniform branch or loop, or when the
+# branch does not redefine them.
+SYNC_DIVERGENT = ("exec_if", "exec_if_else", "wave_if", "exec_loop", "wave_loop")
+SYNC_UNIFORM = ("uni_if", "untouched", "uni_loop")
+
 OLD_SHAPES = ("straight", "diamond", "divergent", "loop", "nested")
 NEW_SHAPES = ("hoisted", "vcc_uniform", "div_loop", "vcc_lane", "exec_cmp", "random",
-              "if_else")
+              "if_else", "sync_dependence")
 SHAPES = {
     "mixed": OLD_SHAPES + NEW_SHAPES,
     "uniform": ("straight", "diamond", "loop", "nested", "hoisted", "vcc_uniform",
-                "random", "random", "if_else"),
+                "random", "random", "if_else", "sync_dependence"),
     "divergent": ("divergent", "div_loop", "div_loop", "vcc_lane", "exec_cmp", "random",
-                  "random", "random"),
+                  "random", "random", "sync_dependence", "sync_dependence"),
 }
 UNIFORM_SHAPES = ("straight", "diamond", "loop", "nested", "hoisted", "vcc_uniform",
-                  "if_else")
-DIVERGENT_SHAPES = ("divergent", "div_loop", "vcc_lane", "exec_cmp")
+                  "if_else", "sync_dependence")
+DIVERGENT_SHAPES = ("divergent", "div_loop", "vcc_lane", "exec_cmp", "sync_dependence")
 
 LIVEINS = ("$vgpr0, $vgpr1, $vgpr2_vgpr3, $sgpr0, $sgpr1, $sgpr4_sgpr5, $sgpr8_sgpr9,"
            " $m0")
@@ -426,6 +465,352 @@ class Gen:
         self.blocks.append(exit_)
         return exit_
 
+    # --- Sync dependence ------------------------------------------------------
+    #
+    # A register defined on some paths of a branch and tested after the
+    # branch's join: after an EXEC branch or a per-wave one, or at the exit of
+    # a loop whose exit is per-lane or per-wave, the value differs between
+    # waves even when every definition is a constant (a wave with no lane in
+    # the if keeps the old value; a VALU write under a partial EXEC leaves the
+    # other lanes' old values). The test (readfirstlane + S_CMP, a ballot
+    # V_CMP_NE 0 & EXEC, or a V_CMP + VCC branch) guards LDS accesses that
+    # conflict with accesses before or inside the branch: a barrier that
+    # covers them inside the guarded block hangs the waves that skip it.
+    # Registers (callee-saved, so that calls keep them) by depth d (0, 1):
+    # value $vgpr40+d / $sgpr70+d, lane bound $vgpr44+d, readfirstlane
+    # $sgpr72+d, counter $sgpr76+d, per-wave bound $sgpr78+d, masks from
+    # $sgpr84+8d (saved EXEC, Flow save, loop break mask, ballot).
+
+    def lds(self, write, obj, off):
+        mem = obj + (f" + {off}" if off else "")
+        if write:
+            return (f"DS_WRITE_B32_gfx9 $vgpr0, $vgpr1, {off}, 0, implicit $exec"
+                    f" :: (store (s32) into {mem}, addrspace 3)")
+        return (f"$vgpr2 = DS_READ_B32_gfx9 $vgpr0, {off}, 0, implicit $exec"
+                f" :: (load (s32) from {mem}, addrspace 3)")
+
+    def conflict(self):
+        """Two accesses to one LDS location, at least one a write."""
+        r = self.rng
+        obj, off = r.choice(["@a", "@b"]), r.choice([0, 0, 4])
+        w1, w2 = r.choice([(True, False), (True, False), (False, True), (True, True)])
+        return self.lds(w1, obj, off), self.lds(w2, obj, off)
+
+    def lane_cond(self, blk, d):
+        """Appends a per-lane condition that some waves of a workgroup hold
+        in no lane (t < 8, t > 63, (t & 127) < 8, ...) or, from a kernel
+        argument, the same lanes in every wave: returns its mask register."""
+        r = self.rng
+        k = r.randrange(6)
+        m = self.mask(90 + 8 * d)
+        t = "$vgpr0"
+        if k == 0:
+            blk.lines.append(f"{m} = V_CMP_GT_U32_e64 {t}, {r.choice([7, 31, 63])},"
+                             " implicit $exec")
+        elif k == 1:
+            blk.lines.append(f"{m} = V_CMP_LT_U32_e64 {t}, {r.choice([1, 8, 40, 64])},"
+                             " implicit $exec")
+        elif k in (2, 3):
+            # The e32 compare into VCC, on t & 127 or t >> 5.
+            v = f"$vgpr{44 + d}"
+            if k == 2:
+                blk.lines.append(f"{v} = V_AND_B32_e32 127, {t}, implicit $exec")
+                blk.lines.append(f"V_CMP_GT_U32_e32 {r.choice([8, 33])}, {v},"
+                                 " implicit-def $vcc, implicit $exec")
+            else:
+                blk.lines.append(f"{v} = V_LSHRREV_B32_e32 5, {t}, implicit $exec")
+                blk.lines.append(f"V_CMP_EQ_U32_e32 {r.choice([0, 1, 2])}, {v},"
+                                 " implicit-def $vcc, implicit $exec")
+            m = self.vcc
+        elif k == 4:
+            blk.lines.append(f"{m} = V_CMP_EQ_U32_e64 0, {t}, implicit $exec")
+        else:
+            m = self.mask(8)
+        return m
+
+    def wave_cond(self, blk, d):
+        """Appends a per-wave SCC condition (readfirstlane of lane data,
+        EXEC == -1): returns the taken sense ("0" or "1") at random."""
+        r = self.rng
+        k = r.randrange(4)
+        s = f"$sgpr{72 + d}"
+        if k < 2:
+            blk.lines.append(f"{s} = V_READFIRSTLANE_B32 $vgpr0, implicit $exec")
+            blk.lines.append(f"S_CMP_LT_U32 {s}, {r.choice([32, 64])}, implicit-def $scc")
+        elif k == 2:
+            v = f"$vgpr{44 + d}"
+            blk.lines.append(f"{v} = V_LSHRREV_B32_e32 5, $vgpr0, implicit $exec")
+            blk.lines.append(f"{s} = V_READFIRSTLANE_B32 {v}, implicit $exec")
+            blk.lines.append(f"S_CMP_EQ_U32 {s}, {r.choice([0, 1])}, implicit-def $scc")
+        else:
+            op = "S_CMP_EQ_U64" if self.wave64 else "S_CMP_EQ_U32"
+            blk.lines.append(f"{op} {self.exec}, -1, implicit-def $scc")
+        return r.choice("01")
+
+    def define(self, val, k, move=False):
+        """A write of \\p k (constant or SGPR) to value register \\p val:
+        a move, or (not \\p move) sometimes an add of \\p k."""
+        r = self.rng
+        add = not move and r.randrange(4) == 0 and not str(k).startswith("$")
+        if val.startswith("$sgpr"):
+            if add:
+                return f"{val} = S_ADD_I32 {val}, {k}, implicit-def $scc"
+            return f"{val} = S_MOV_B32 {k}"
+        if add:
+            return f"{val} = V_ADD_U32_e32 {k}, {val}, implicit $exec"
+        return f"{val} = V_MOV_B32_e32 {k}, implicit $exec"
+
+    def use_test(self, cur, val, d, target, taken_if_true):
+        """Appends to \\p cur a test of value register \\p val and a branch to
+        \\p target when it holds (\\p taken_if_true) or not."""
+        r = self.rng
+        k = r.randrange(3)
+        if val.startswith("$sgpr") and k == 0:
+            cur.lines.append(f"S_CMP_{r.choice(['EQ', 'LG'])}_U32 {val}, {r.choice([0, 1, 2])},"
+                             " implicit-def $scc")
+            k = -1
+        elif k == 0:
+            s = f"$sgpr{72 + d}"
+            cur.lines.append(f"{s} = V_READFIRSTLANE_B32 {val}, implicit $exec")
+            cur.lines.append(f"S_CMP_{r.choice(['EQ', 'LG'])}_U32 {s}, {r.choice([0, 1, 2])},"
+                             " implicit-def $scc")
+            k = -1
+        if k < 0:
+            cc = "1" if taken_if_true else "0"
+            cur.term.append((f"S_CBRANCH_SCC{cc} %bb.", target, ", implicit $scc"))
+            return
+        cmp, rhs = ("NE", 0) if k == 1 else (r.choice(["EQ", "NE", "LT", "GT"]),
+                                            r.choice([0, 1, 2, 3]))
+        anded = True
+        if r.randrange(3) == 0 and val.startswith("$vgpr"):
+            # The e32 compare writes VCC with the inactive lanes clear: the
+            # AND with EXEC may be left out.
+            cur.lines.append(f"V_CMP_{cmp}_U32_e32 {rhs}, {val}, implicit-def $vcc,"
+                             " implicit $exec")
+            m = self.vcc
+            anded = r.randrange(2) == 0
+        else:
+            m = r.choice([self.mask(90 + 8 * d), self.vcc])
+            cur.lines.append(f"{m} = V_CMP_{cmp}_U32_e64 {rhs}, {val}, implicit $exec")
+        if anded:
+            cur.lines.append(self.and_exec(m))
+        cur.term.append((f"S_CBRANCH_VCC{'NZ' if taken_if_true else 'Z'} %bb.", target,
+                         ", implicit $vcc"))
+
+    def arm(self, blk, depth, div, lds=True):
+        """Code in an arm of a branch of divergence \\p div: LDS traffic,
+        or (\\p lds false) only writes of registers nothing tests."""
+        r = self.rng
+        if not lds:
+            blk.lines.append(f"$vgpr12 = V_MOV_B32_e32 {r.choice([0, 1])}, implicit $exec")
+            return blk
+        blk.lines += self.body(r.randrange(0, 3), self.syncs_in(div))
+        if depth < 2 and r.randrange(5) == 0:
+            blk = self.region(blk, depth + 1, div)
+        return blk
+
+    def sync_dep(self, cur, depth, div, kind=None):
+        """A value merged at the join of a branch (or the exit of a loop) of
+        \\p kind, then tested by a branch around LDS accesses that conflict
+        with accesses before or inside the first branch: returns the join
+        of the second branch."""
+        r = self.rng
+        if kind is None:
+            if self.mode == "uniform":
+                kind = r.choice(SYNC_UNIFORM)
+            elif self.mode == "divergent" or r.randrange(3):
+                kind = r.choice(SYNC_DIVERGENT)
+            else:
+                kind = r.choice(SYNC_UNIFORM)
+        self.kinds.add("sync_" + kind)
+        d = min(depth, 1)
+        val = f"$sgpr{70 + d}" if r.randrange(3) == 0 else f"$vgpr{40 + d}"
+        first, second = self.conflict()
+        # Where the first access goes: before the branch, in its arm, or
+        # after the join (where only the test's branch separates the two).
+        where = r.choice(["before", "before", "arm", "join"])
+        if kind == "untouched":
+            where = r.choice(["before", "join"])
+        gdiv = div or kind in SYNC_DIVERGENT
+        arm_div = div or kind not in ("uni_if", "uni_loop")
+        # In uniform mode the divergent branch a value crosses untouched
+        # holds no LDS access and no barrier. Half the merges have no LDS
+        # access in their arms and guarded block but the two above, so
+        # that fewer windows are left uncoverable (the oracle counts races
+        # only in functions without such warnings).
+        lds = self.mode != "uniform"
+        busy = r.randrange(2) == 0
+        cur.lines += self.body(r.randrange(0, 2), self.syncs_in(div))
+        if where == "before":
+            cur.lines.append(first)
+        # The value before the branch: always for the uniform kinds (an
+        # earlier merge may have left a divergent one in the register).
+        if kind in SYNC_UNIFORM or r.randrange(4):
+            cur.lines.append(self.define(val, 0, move=True))
+        placed = [where != "arm"]
+
+        def fill(b, dp, dv, k, quiet=False):
+            if k is not None:
+                b.lines.append(self.define(val, k))
+            if not placed[0]:
+                b.lines.append(first)
+                placed[0] = True
+            return self.arm(b, dp, dv, busy and not quiet and (lds or kind != "untouched"))
+
+        if kind in ("exec_if", "exec_if_else") or (kind == "untouched" and r.randrange(2)):
+            m = self.lane_cond(cur, d)
+            save = self.mask(84 + 8 * d)
+            cur.lines.append(f"{save} = S_AND_SAVEEXEC_{self.bits} {m}, implicit-def $exec,"
+                             " implicit-def $scc, implicit $exec")
+            then = self.new_block()
+            join = self.new_block(layout=False)
+            restore = save
+            if kind == "exec_if_else":
+                # then; Flow (EXEC: the else lanes); else; join.
+                cur.lines.append(f"{save} = S_XOR_{self.bits} {self.exec}, {save},"
+                                 " implicit-def $scc")
+                tail = fill(then, depth + 1, True, 1)
+                flow = self.new_block()
+                cur.term.append(("S_CBRANCH_EXECZ %bb.", flow, ", implicit $exec"))
+                cur.succs = [then, flow]
+                tail.succs = [flow]
+                if r.randrange(2):
+                    flow.lines.append(f"{save} = S_ANDN2_SAVEEXEC_{self.bits} {save},"
+                                      " implicit-def $exec, implicit-def $scc, implicit $exec")
+                else:
+                    restore = self.mask(86 + 8 * d)
+                    flow.lines.append(f"{restore} = S_OR_SAVEEXEC_{self.bits} {save},"
+                                      " implicit-def $exec, implicit-def $scc, implicit $exec")
+                    flow.lines.append(f"{restore} = S_AND_{self.bits} {self.exec}, {restore},"
+                                      " implicit-def $scc")
+                    flow.lines.append(f"{self.exec} = S_XOR_{self.bits} {self.exec}, {restore},"
+                                      " implicit-def $scc")
+                els = self.new_block()
+                flow.term.append(("S_CBRANCH_EXECZ %bb.", join, ", implicit $exec"))
+                flow.succs = [els, join]
+                tail = fill(els, depth + 1, True, r.choice([2, 2, None]))
+            else:
+                cur.term.append(("S_CBRANCH_EXECZ %bb.", join, ", implicit $exec"))
+                cur.succs = [then, join]
+                tail = fill(then, depth + 1, True, None if kind == "untouched" else 1)
+            tail.succs = [join]
+            self.blocks.append(join)
+            join.lines.append(f"{self.exec} = S_OR_{self.bits} {self.exec}, {restore},"
+                              " implicit-def $scc")
+        elif kind in ("wave_if", "uni_if", "untouched"):
+            if kind == "uni_if":
+                cc = None
+                cond = r.choice(["scc", "vcc_uni"])
+            else:
+                cc = self.wave_cond(cur, d)
+            then = self.new_block()
+            join = self.new_block(layout=False)
+            els = None
+            if kind != "untouched" and r.randrange(3) == 0:
+                # if/else: then; S_BRANCH join; else; join.
+                els = self.new_block(layout=False)
+            target = els or join
+            if cc is None:
+                self.cond_branch(cur, cond, target, False, depth)
+            else:
+                cur.term.append((f"S_CBRANCH_SCC{cc} %bb.", target, ", implicit $scc"))
+            cur.succs = [then, target]
+            tail = fill(then, depth + 1, arm_div, None if kind == "untouched" else 1)
+            if els:
+                tail.term.append(("S_BRANCH %bb.", join, ""))
+                tail.succs = [join]
+                self.blocks.append(els)
+                # Different waves run the two arms of a per-wave if/else
+                # between the same barriers, and no path joins the arms: an
+                # access in each would race whatever the pass does, and the
+                # pass, whose windows lie on paths, does not report it. The
+                # else arm of a divergent one has no LDS access.
+                tail = fill(els, depth + 1, arm_div, r.choice([2, None]),
+                            quiet=kind != "uni_if")
+            tail.succs = [join]
+            self.blocks.append(join)
+        elif kind == "uni_loop":
+            def body(b, dp, dv):
+                tail = fill(b, dp, dv, None)
+                tail.lines.append(self.define(val, f"$sgpr{80 + depth}"))
+                return tail
+            join = self.loop(cur, depth, div, kind=r.choice(UNIFORM_LOOP), hoist=False,
+                             body=body)
+        else:
+            # A loop whose exit is per-lane (EXEC & ~break mask) or per-wave
+            # (readfirstlane of a per-lane bound), counting $sgpr76+d up.
+            counter, bound = f"$sgpr{76 + d}", f"$vgpr{44 + d}"
+            cur.lines.append(f"{counter} = S_MOV_B32 0")
+            op = r.choice([("V_LSHRREV_B32_e32", r.choice([3, 4, 5])),
+                           ("V_AND_B32_e32", r.choice([3, 7]))])
+            cur.lines.append(f"{bound} = {op[0]} {op[1]}, $vgpr0, implicit $exec")
+            brk = self.mask(88 + 8 * d)
+            if kind == "exec_loop":
+                cur.lines.append(f"{brk} = S_MOV_{self.bits} 0")
+            else:
+                sb = f"$sgpr{78 + d}"
+                cur.lines.append(f"{sb} = V_READFIRSTLANE_B32 {bound}, implicit $exec")
+            head = self.new_block()
+            cur.succs = [head]
+            tail = fill(head, depth + 1, True, None)
+            tail.lines.append(f"{counter} = S_ADD_I32 {counter}, 1, implicit-def $scc")
+            rec = r.choice([counter, counter, 1])
+            tail.lines.append(self.define(val, rec))
+            join = self.new_block(layout=False)
+            if kind == "exec_loop":
+                m = self.mask(90 + 8 * d)
+                tail.lines.append(f"{m} = V_CMP_GE_U32_e64 {counter}, {bound}, implicit $exec")
+                tail.lines.append(f"{brk} = S_OR_{self.bits} {m}, {brk}, implicit-def $scc")
+                tail.lines.append(f"{self.exec} = S_ANDN2_{self.bits} {self.exec}, {brk},"
+                                  " implicit-def $scc")
+                tail.term.append(("S_CBRANCH_EXECNZ %bb.", head, ", implicit $exec"))
+            else:
+                tail.lines.append(f"S_CMP_LT_U32 {counter}, {sb}, implicit-def $scc")
+                tail.term.append(("S_CBRANCH_SCC1 %bb.", head, ", implicit $scc"))
+            tail.succs = [head, join]
+            self.blocks.append(join)
+            if kind == "exec_loop":
+                join.lines.append(f"{self.exec} = S_OR_{self.bits} {self.exec}, {brk},"
+                                  " implicit-def $scc")
+        cur = join
+        if where == "join":
+            cur.lines.append(first)
+        cur.lines += self.body(r.randrange(0, 2), self.syncs_in(div))
+        # The test of the merged value, around LDS accesses (and an else arm).
+        g = self.new_block()
+        skip = self.new_block(layout=False)
+        other = None
+        if r.randrange(4) == 0:
+            other = self.new_block(layout=False)
+        if other is None and r.randrange(3) == 0:
+            self.use_test(cur, val, d, g, True)
+            cur.term.append(("S_BRANCH %bb.", skip, ""))
+        else:
+            self.use_test(cur, val, d, other or skip, False)
+        cur.succs = [g, other or skip]
+        if busy:
+            g.lines += self.body(r.randrange(0, 2), self.syncs_in(gdiv))
+        g.lines.append(second)
+        tail = g
+        if busy and depth < 2 and r.randrange(4) == 0:
+            tail = self.region(g, depth + 1, gdiv)
+        if busy:
+            tail.lines += self.body(r.randrange(0, 2), self.syncs_in(gdiv))
+        if other:
+            tail.term.append(("S_BRANCH %bb.", skip, ""))
+            tail.succs = [skip]
+            self.blocks.append(other)
+            # (No LDS access in the other arm of a divergent test: see
+            # the per-wave if/else above.)
+            if gdiv:
+                other.lines.append("$vgpr12 = V_MOV_B32_e32 2, implicit $exec")
+            else:
+                other.lines += self.body(r.randrange(1, 3))
+            tail = other
+        tail.succs = [skip]
+        self.blocks.append(skip)
+        return skip
+
     def region(self, cur, depth, div):
         """Random code, ifs and loops: returns the block the region ends in."""
         r = self.rng
@@ -494,6 +879,16 @@ class Gen:
             for _ in range(r.randrange(1, 4)):
                 cur = self.if_else(cur, 0, False)
                 cur.lines += self.body(r.randrange(0, 2))
+        elif shape == "sync_dependence":
+            # One or two merges tested by a later branch, some in a uniform
+            # loop (whose next iteration meets the previous one's accesses).
+            for _ in range(r.randrange(1, 3)):
+                if r.randrange(4) == 0:
+                    cur = self.loop(cur, 0, False, kind=r.choice(UNIFORM_LOOP), hoist=False,
+                                    body=self.sync_dep)
+                else:
+                    cur = self.sync_dep(cur, 0, False)
+                cur.lines += self.body(r.randrange(0, 2))
         elif shape in ("vcc_lane", "exec_cmp"):
             if r.randrange(3) == 0 and shape == "vcc_lane":
                 cur = self.loop(cur, 0, False, kind="vcc_lane")
@@ -504,7 +899,8 @@ class Gen:
         cur.lines += self.body(r.randrange(0, 3))
         cur.term.append("S_ENDPGM 0")
         if self.mode == "divergent" and not any(
-                k in self.kinds for k in DIVERGENT_IF + tuple("loop_" + k for k in DIVERGENT_LOOP)):
+                k in self.kinds for k in DIVERGENT_IF + tuple("loop_" + k for k in DIVERGENT_LOOP)
+                + tuple("sync_" + k for k in SYNC_DIVERGENT)):
             return None
         for i, b in enumerate(self.blocks):
             b.num = i
@@ -647,11 +1043,13 @@ def run(cmd, inp):
 
 
 def reparsable(text, cpu):
-    """llc 22 prints the VCC operand of wave32 VCC branches as $vcc_lo, which
-    its MIR parser rejects (llvm/llvm-project#82030): spell it $vcc."""
+    """llc 22 prints the VCC operand of wave32 VCC branches and e32 compares
+    as $vcc_lo, which its MIR parser rejects (llvm/llvm-project#82030):
+    spell it $vcc."""
     if cpu.startswith("gfx9"):
         return text
-    return re.sub(r"(S_CBRANCH_VCC[A-Z]* [^\n]*?implicit )\$vcc_lo\b", r"\1$vcc", text)
+    text = re.sub(r"(S_CBRANCH_VCC[A-Z]* [^\n]*?implicit )\$vcc_lo\b", r"\1$vcc", text)
+    return re.sub(r"(V_CMP_[A-Z0-9_]*_e32 [^\n]*?implicit-def )\$vcc_lo\b", r"\1$vcc", text)
 
 
 DIAG = re.compile(r"^(warning|error): (?:" + re.escape(DEBUG_FILE) + r":(\d+):\d+|[^:]*:\d+:\d+): ")
