@@ -113,11 +113,6 @@ static cl::opt<bool> StripExisting(
              "them"),
     cl::init(false));
 
-static bool isKernel(const Function &F) {
-  CallingConv::ID CC = F.getCallingConv();
-  return CC == CallingConv::AMDGPU_KERNEL || CC == CallingConv::SPIR_KERNEL;
-}
-
 /// Deletes the workgroup barriers of \p MF for
 /// -amdgpu-lds-barriers-strip-existing; returns whether it deleted any.
 /// S_BARRIER_SIGNAL_ISFIRST defines SCC that the program may branch on, and

@@ -133,8 +133,7 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
   // A function that is not a kernel gets no barrier: a call site may be
   // under a divergent branch or between the caller's own signal and wait,
   // which only the whole module tells. Its hazards are reported instead.
-  CallingConv::ID CC = MF.getFunction().getCallingConv();
-  if (CC != CallingConv::AMDGPU_KERNEL && CC != CallingConv::SPIR_KERNEL)
+  if (!isKernel(MF.getFunction()))
     for (Block &BB : Program.Blocks)
       if (!BB.NoBarrier) {
         BB.NoBarrier = true;
@@ -186,9 +185,7 @@ void LDSAccessModel::judgeScalarBranches(BranchUniformity Assumed,
 /// restored, and the marking is redone until it agrees.
 void LDSAccessModel::markDivergenceWithoutDecidedEdges(
     const MachineFunction &MF) {
-  CallingConv::ID CC = MF.getFunction().getCallingConv();
-  bool Kernel =
-      CC == CallingConv::AMDGPU_KERNEL || CC == CallingConv::SPIR_KERNEL;
+  bool Kernel = isKernel(MF.getFunction());
   if (DecidedEdges.empty()) {
     markDivergentBlocks(Program);
     return;

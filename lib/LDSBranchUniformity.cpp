@@ -784,9 +784,7 @@ BranchUniformity Analysis::run() {
         RunSites.push_back(Site);
   }
   RunBegin[MF.getNumBlockIDs()] = RunSites.size();
-  CallingConv::ID CC = MF.getFunction().getCallingConv();
-  bool Kernel =
-      CC == CallingConv::AMDGPU_KERNEL || CC == CallingConv::SPIR_KERNEL;
+  bool Kernel = isKernel(MF.getFunction());
   State Entry;
   Entry.Units.assign(NumSlots, Top);
   for (unsigned U = 0; U < Kinds.size(); ++U)

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AMDGPULDSBarriersCommon.h"
 #include "LDSLoopStages.h"
 #include "LDSThreadAddress.h"
 #include "llvm/ADT/STLExtras.h"
@@ -23,6 +24,7 @@
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
+#include "llvm/Support/AMDGPUAddrSpace.h"
 #include "llvm/Support/KnownBits.h"
 #include <algorithm>
 #include <deque>
@@ -216,14 +218,28 @@ static int workGroupDim(const Value *V) {
 
 /// Whether \p V has one value for every work-item of the workgroup and every
 /// time it is computed: a pure function of kernel arguments, workgroup ids
-/// and constants (no loads, no phis).
+/// and constants (no phis, and no loads but invariant loads of constant
+/// memory at such addresses: the kernel arguments once the backend has
+/// lowered them to loads from the kernarg segment).
 bool ThreadAddressBuilder::isInvariantUniform(const Value *V, unsigned Depth) {
   if (isa<Constant>(V))
     return true;
   if (const auto *Arg = dyn_cast<Argument>(V))
-    return Arg->getParent()->getCallingConv() == CallingConv::AMDGPU_KERNEL;
+    return isKernel(*Arg->getParent());
   if (workGroupDim(V) >= 0)
     return true;
+  if (const auto *II = dyn_cast<IntrinsicInst>(V))
+    return II->getIntrinsicID() == Intrinsic::amdgcn_kernarg_segment_ptr ||
+           II->getIntrinsicID() == Intrinsic::amdgcn_implicitarg_ptr ||
+           II->getIntrinsicID() == Intrinsic::amdgcn_dispatch_ptr;
+  if (const auto *LI = dyn_cast<LoadInst>(V)) {
+    unsigned AS = LI->getPointerAddressSpace();
+    return !LI->isVolatile() && Depth <= 8 &&
+           LI->hasMetadata(LLVMContext::MD_invariant_load) &&
+           (AS == AMDGPUAS::CONSTANT_ADDRESS ||
+            AS == AMDGPUAS::CONSTANT_ADDRESS_32BIT) &&
+           isInvariantUniform(LI->getPointerOperand(), Depth + 1);
+  }
   const auto *I = dyn_cast<Instruction>(V);
   if (!I || Depth > 8 ||
       !(isa<BinaryOperator>(I) || isa<CastInst>(I) ||
