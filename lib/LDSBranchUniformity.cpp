@@ -643,6 +643,8 @@ bool Analysis::addDivergentBranch(unsigned Block, Level L) {
   regionOf(Block, Region, Joins);
   D.Defined.resize(NumSlots);
   for (unsigned B : Region) {
+    // EXEC may hold fewer lanes throughout an EXEC branch's region.
+    InExecRegion[B] |= L == PerLane;
     for (unsigned Slot : BlockDefs[B])
       D.Defined.set(Slot);
     D.StackStores |= StoresStack[B];
@@ -691,10 +693,10 @@ void Analysis::findExecRegions() {
     for (const MachineInstr &MI : MBB.terminators())
       if (Facts.classify(MI.getOpcode()).Role == OpcodeRole::ExecBranch)
         Any = EndsInExecBranch[MBB.getNumber()] = 1;
-  // The post-dominator tree is needed for the regions of divergent
-  // branches; scalar branches alone may turn out all uniform, but are
-  // judged per-wave often enough to compute it at once.
-  // Both analyses only read the function.
+  // The regions of divergent branches need the post-dominator tree and
+  // the cycles (scalar branches alone may all turn out uniform, but are
+  // judged per-wave often enough to compute them at once). Both analyses
+  // only read the function.
   MachineFunction &MutableMF = const_cast<MachineFunction &>(MF);
   MachinePostDominatorTree PDT(MutableMF);
   Cycles.compute(MutableMF);
@@ -719,10 +721,6 @@ void Analysis::findExecRegions() {
     addDivergentBranch(B, PerLane);
     if (IPDom[B] >= 0)
       ++ExecJoins[IPDom[B]];
-    SmallVector<unsigned, 16> Region, Joins;
-    regionOf(B, Region, Joins);
-    for (unsigned R : Region)
-      InExecRegion[R] = 1;
   }
 }
 
