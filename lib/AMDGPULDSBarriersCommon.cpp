@@ -73,11 +73,6 @@ void llvm::ldsbarriers::diagnose(const Function &F, const DebugLoc &DL,
       DiagnosticInfoGeneric(Where + ": amdgpu-lds-barriers: " + Msg, Severity));
 }
 
-bool llvm::ldsbarriers::isKernel(const Function &F) {
-  CallingConv::ID CC = F.getCallingConv();
-  return CC == CallingConv::AMDGPU_KERNEL || CC == CallingConv::SPIR_KERNEL;
-}
-
 DebugLoc llvm::ldsbarriers::nearestDebugLoc(const MachineInstr &MI) {
   if (MI.getDebugLoc())
     return MI.getDebugLoc();

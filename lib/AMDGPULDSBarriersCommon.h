@@ -50,10 +50,6 @@ ThreadAnalysisMode threadAnalysis();
 /// per-wave LDS ranges are outside the analysis).
 void wawPolicy(int Option, bool &DS, bool &Async);
 
-/// Whether \p F is a kernel (an entry point every wave of the workgroup
-/// starts, as opposed to a function called from one).
-bool isKernel(const Function &F);
-
 /// Emits a diagnostic prefixed with the pass name, at \p DL's line in \p F
 /// (the outermost of an inlined chain), or naming \p F without one.
 void diagnose(const Function &F, const DebugLoc &DL, const Twine &Msg,

@@ -111,6 +111,10 @@ struct WorkgroupShape {
 /// sizes in [1, 1024] whose product is at most 1024.
 WorkgroupShape getWorkgroupShape(const Function &F);
 
+/// Whether \p F is a kernel (an entry point every wave of the workgroup
+/// starts, as opposed to a function called from one).
+bool isKernel(const Function &F);
+
 /// An integer function of the work-item id alone, kept as the IR computes
 /// it (masks, shifts, xor, division by constants, at the IR's bit widths)
 /// so that it can be evaluated exactly for every work-item: the parts of an

@@ -7,7 +7,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "AMDGPULDSBarriersCommon.h"
 #include "LDSLoopStages.h"
 #include "LDSThreadAddress.h"
 #include "llvm/ADT/STLExtras.h"

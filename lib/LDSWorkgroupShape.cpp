@@ -4,12 +4,14 @@
 // "amdgpu-flat-work-group-size" attribute (HIP __launch_bounds__) and the
 // !reqd_work_group_size metadata (OpenCL), as the AMDGPU backend reads them.
 // The thread-index analysis bounds the work-item ids by the result, and the
-// passes read the one-wave case and the ignored declarations from it.
+// passes read the one-wave case and the ignored declarations from it; and
+// which functions are kernels.
 //
 //===----------------------------------------------------------------------===//
 
 #include "LDSThreadAddress.h"
 #include "llvm/IR/Attributes.h"
+#include "llvm/IR/CallingConv.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Metadata.h"
@@ -17,6 +19,11 @@
 
 using namespace llvm;
 using namespace llvm::ldsbarriers;
+
+bool llvm::ldsbarriers::isKernel(const Function &F) {
+  CallingConv::ID CC = F.getCallingConv();
+  return CC == CallingConv::AMDGPU_KERNEL || CC == CallingConv::SPIR_KERNEL;
+}
 
 WorkgroupShape llvm::ldsbarriers::getWorkgroupShape(const Function &F) {
   WorkgroupShape Shape;
