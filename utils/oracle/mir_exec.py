@@ -37,7 +37,11 @@ Machine model
   its operand values: its results are a hash of its opcode and inputs, per
   lane for vector instructions (lane masks for their scalar results), so a
   value computed from workgroup-uniform inputs stays uniform; per-wave
-  sources (S_GETREG, S_MEMTIME, TTMP registers) also hash the wave id.
+  sources (S_GETREG, S_MEMTIME) also hash the wave id, except gfx1250's
+  cluster status (S_GETREG_B32 hwreg(HW_REG_IB_STS2, 6, 4)). TTMP registers
+  hold per-wave values, except that gfx12 and later launch every wave of a
+  workgroup with its ids in TTMP9 (x) and TTMP7 (y | z << 16) and, on
+  gfx1250, its place in its cluster in TTMP6.
   Vector loads are hashes of their per-lane address.
 * Unsupported (the run stops; the function is "unsupported" when no run
   completes; counted separately): calls (unless ``--calls opaque``: the
@@ -203,11 +207,24 @@ class Target:
         self.major = int(digits[:2]) if len(digits) >= 4 else int(digits[0])
         self.wave = wave or (64 if self.major <= 9 else 32)
         self.split = self.major >= 12
+        self.gfx1250 = cpu == "gfx1250"
         self.dma = self.major in (9, 10)
         # Work-item ids packed into $vgpr0 (x | y << 10 | z << 20) or in
         # $vgpr0, $vgpr1, $vgpr2.
         self.packed_tid = self.major >= 11 or cpu in ("gfx90a", "gfx940", "gfx941", "gfx942",
                                                        "gfx950")
+
+    def ttmp_at_launch(self, unit, wave):
+        """A TTMP register as a wave finds it at launch. gfx12 and later
+        (architected SGPRs) put the workgroup ids there: TTMP9 = x, TTMP7 =
+        y | z << 16 (one workgroup, here the last of a row: x = 3, y = z =
+        0), and gfx1250 the workgroup's place in its cluster in TTMP6; the
+        same in every wave. The others, and all of them before gfx12 (the
+        trap handler's), differ between waves."""
+        if self.major >= 12 and (unit in ("ttmp9", "ttmp7") or
+                                 (self.gfx1250 and unit == "ttmp6")):
+            return 3 if unit == "ttmp9" else 0
+        return mix(sid(unit), wave) & M32
 
     def waitcnt(self, x):
         """(vmcnt, lgkmcnt) of an S_WAITCNT simm16."""
@@ -736,6 +753,8 @@ class Wave:
             if u == "src_private_base":
                 return APERTURE_HI + 1
             return 0
+        if u.startswith("ttmp") and u not in self.sg:
+            return self.run.target.ttmp_at_launch(u, self.id)
         return self.sg.get(u, 0)
 
     def swrite(self, op, v):
@@ -2104,9 +2123,15 @@ def generic(w, ins):
     vecsrc = [o for o in srcs if o.kind == "reg" and o.vec]
     scal = tuple(w.sread(o, 64 if len(o.units) == 2 else 32) for o in srcs
                  if not (o.kind == "reg" and o.vec))
+    # gfx1250's cluster status, hwreg(HW_REG_IB_STS2, 6, 4), is the
+    # dispatch's; other hardware registers are per wave. TTMPs hold their
+    # launch values (Target.ttmp_at_launch).
+    cluster_status = (w.run.target.gfx1250 and ins.base.startswith("S_GETREG") and
+                      any(o.kind == "imm" and o.val == (28 | 6 << 6 | 3 << 11)
+                          for o in ins.uses))
     if ins.base.startswith(("S_GETREG", "S_MEMTIME", "S_MEMREALTIME", "S_SENDMSG_RTN",
-                            "S_GET_BARRIER_STATE", "S_GET_LOCK_STATE")) or \
-            any(o.kind == "reg" and o.units[0].startswith("ttmp") for o in srcs):
+                            "S_GET_BARRIER_STATE", "S_GET_LOCK_STATE")) and \
+            not cluster_status:
         scal = scal + (w.id, w.steps)     # per-wave state
     lanes = w.lanes()
     valu = ins.base.startswith("V_")
