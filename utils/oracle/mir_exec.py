@@ -109,8 +109,9 @@ Barriers and happens-before
   Kinds: RAW (the later one reads), WAR (the earlier one only read), WAW
   (both plain writes); SELF: a wave touching bytes of its own in-flight
   asynchronous write; SAME-<kind>: the same dynamic instance of one
-  instruction (same execution count) in two waves -- no barrier can order
-  that, so callers keep it apart. Shadow memory keeps, per byte, wave and
+  instruction in two waves (as many barriers signalled before it, and as
+  many executions of it since the last) -- no barrier can order that, so
+  callers keep it apart. Shadow memory keeps, per byte, wave and
   (kind, operation, counter), the latest access: completion is monotone in
   issue order per counter, so no race is lost.
 
@@ -678,12 +679,17 @@ APERTURE_HI = 0x10000   # high half of the LDS aperture of flat addresses
 class Acc:
     """One LDS access of one wave (all its bytes)."""
     __slots__ = ("wave", "ins", "kind", "op", "ctr", "issue", "done", "seq", "async_", "data",
-                 "count", "ooo")
+                 "phase", "count", "ooo")
 
     def __init__(self, wave, ins, kind, op, ctr, async_=False):
         self.wave, self.ins, self.kind, self.op, self.ctr = wave.id, ins, kind, op, ctr
-        # The how-manieth execution of this instruction by its wave.
-        self.count = wave.icount[ins] = wave.icount.get(ins, 0) + 1
+        # The dynamic instance: the barriers its wave signalled before, and
+        # the how-manieth execution of this instruction since the last one
+        # (a wave that skipped the instruction in an earlier iteration of a
+        # loop with a barrier in it is still in the same iteration).
+        self.phase = wave.signals
+        key = (ins, wave.signals)
+        self.count = wave.icount[key] = wave.icount.get(key, 0) + 1
         self.issue = wave.waits
         self.done = None
         self.seq = 0
@@ -1699,7 +1705,7 @@ class Run:
                         kind = "WAR"
                     else:
                         kind = "WAW"
-                    if e.ins is acc.ins and e.count == acc.count:
+                    if e.ins is acc.ins and e.phase == acc.phase and e.count == acc.count:
                         # The same instance of one instruction in two waves:
                         # no barrier can order it.
                         kind = "SAME-" + kind
