@@ -552,13 +552,17 @@ void Analysis::markRelevant() {
 /// divergence). With an irreducible cycle every block of the region with
 /// several predecessors counts as a join.
 void Analysis::regionOf(unsigned Block, SmallVectorImpl<unsigned> &Region,
-                        SmallVectorImpl<unsigned> &Joins) const {
+                        SmallVectorImpl<unsigned> &Joins) {
   int Stop = IPDom[Block];
-  std::vector<uint8_t> InRegion(MF.getNumBlockIDs(), 0);
+  // One array for every region (a function may have thousands of EXEC
+  // branches): a block is in this one when it carries this call's stamp.
+  RegionStamp.resize(MF.getNumBlockIDs(), 0);
+  unsigned Stamp = ++RegionStamps;
+  auto InRegion = [&](unsigned B) { return RegionStamp[B] == Stamp; };
   SmallVector<const MachineBasicBlock *, 16> Work;
   for (const MachineBasicBlock *Succ : MF.getBlockNumbered(Block)->successors())
-    if (Succ->getNumber() != Stop && !InRegion[Succ->getNumber()]) {
-      InRegion[Succ->getNumber()] = 1;
+    if (Succ->getNumber() != Stop && !InRegion(Succ->getNumber())) {
+      RegionStamp[Succ->getNumber()] = Stamp;
       Work.push_back(Succ);
     }
   while (!Work.empty()) {
@@ -566,8 +570,8 @@ void Analysis::regionOf(unsigned Block, SmallVectorImpl<unsigned> &Region,
     Region.push_back(MBB->getNumber());
     for (const MachineBasicBlock *Succ : MBB->successors()) {
       int N = Succ->getNumber();
-      if (N != Stop && !InRegion[N]) {
-        InRegion[N] = 1;
+      if (N != Stop && !InRegion(N)) {
+        RegionStamp[N] = Stamp;
         Work.push_back(Succ);
       }
     }
@@ -600,7 +604,7 @@ void Analysis::regionOf(unsigned Block, SmallVectorImpl<unsigned> &Region,
       for (const MachineBasicBlock *Pred :
            MF.getBlockNumbered(B)->predecessors()) {
         unsigned P = Pred->getNumber();
-        int PL = P == Block ? int(B) : InRegion[P] ? LabelOf(P) : -1;
+        int PL = P == Block ? int(B) : InRegion(P) ? LabelOf(P) : -1;
         if (PL < 0)
           continue;
         Join |= L >= 0 && L != PL;
@@ -624,7 +628,7 @@ void Analysis::regionOf(unsigned Block, SmallVectorImpl<unsigned> &Region,
     SmallVector<MachineBasicBlock *, 4> Exits;
     C->getExitBlocks(Exits);
     for (const MachineBasicBlock *X : Exits)
-      if (InRegion[X->getNumber()])
+      if (InRegion(X->getNumber()))
         Joins.push_back(X->getNumber());
   }
 }

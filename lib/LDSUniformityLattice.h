@@ -356,7 +356,9 @@ private:
   /// The blocks where the paths of branch \p Block may meet, and the
   /// blocks of its region.
   void regionOf(unsigned Block, SmallVectorImpl<unsigned> &Region,
-                SmallVectorImpl<unsigned> &Joins) const;
+                SmallVectorImpl<unsigned> &Joins);
+  std::vector<unsigned> RegionStamp;
+  unsigned RegionStamps = 0;
   unsigned CurrentBlock = 0;
   unsigned WaveSize = 64;
 };
