@@ -52,22 +52,6 @@ static cl::opt<unsigned> SearchBudget(
              "before settling for the best cover found"),
     cl::init(2000));
 
-static cl::opt<PlacementStrategy> Strategy(
-    "amdgpu-lds-barriers-strategy", cl::Hidden,
-    cl::desc("How barrier points are chosen (the alternatives are other "
-             "systems' strategies on the same analysis, for comparison)"),
-    cl::values(
-        clEnumValN(PlacementStrategy::Optimal, "optimal",
-                   "fewest barrier executions, then fewest barriers"),
-        clEnumValN(PlacementStrategy::Naive, "naive",
-                   "a barrier before every conflicting consumer"),
-        clEnumValN(PlacementStrategy::Latest, "latest",
-                   "in program order, before the first conflicting access"),
-        clEnumValN(PlacementStrategy::Intervals, "intervals",
-                   "interval stabbing in layout order, trusting every "
-                   "point (may fail verification)")),
-    cl::init(PlacementStrategy::Optimal));
-
 static cl::opt<bool> UncoverableIsError(
     "amdgpu-lds-barriers-uncovered-error", cl::Hidden,
     cl::desc("Report hazard windows that no barrier can cover (divergent "
@@ -95,13 +79,6 @@ static cl::opt<bool> TrustScalarBranches(
     cl::desc("Treat every scalar branch as workgroup-uniform, even when its "
              "condition derives from a per-wave value (EXEC, a ballot, "
              "V_READFIRSTLANE of lane data, the wave id, a timer)"),
-    cl::init(false));
-
-static cl::opt<bool> AdjacentSignal(
-    "amdgpu-lds-barriers-adjacent-signal", cl::Hidden,
-    cl::desc("On split-barrier targets (gfx12), put each signal immediately "
-             "before its wait instead of hoisting it (for comparison and "
-             "debugging)"),
     cl::init(false));
 
 static cl::opt<bool> StripExisting(
@@ -273,8 +250,7 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
     return false;
   PlacementOptions POpts;
   POpts.SearchBudget = SearchBudget;
-  POpts.Strategy = Strategy;
-  POpts.Split = Facts.hasSplitBarriers() && !AdjacentSignal;
+  POpts.Split = Facts.hasSplitBarriers();
   POpts.CounterMax = Facts.getCounterMax();
   POpts.SingleWave = SingleWave;
   // Accesses that all meet none (the model's answer under this policy)
@@ -307,8 +283,7 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   if (Emits) {
     if (!MakeEmitter())
       return Unsupported();
-    emitPlacement(R, Model, *Emitter, Facts.hasSplitBarriers(), AdjacentSignal,
-                  ORE);
+    emitPlacement(R, Model, *Emitter, Facts.hasSplitBarriers(), ORE);
   }
   bool Changed = Stripped || Emits;
   Phase.reset();
@@ -317,7 +292,6 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
     SelfCheckOptions SC;
     SC.TrustScalarBranches = TrustScalarBranches;
     SC.WAW = EnableWAW;
-    SC.Strategy = Strategy;
     SC.SingleWave = SingleWave;
     selfCheck(MF, Facts, R, Model, SC);
   }

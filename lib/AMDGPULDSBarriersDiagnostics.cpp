@@ -339,12 +339,6 @@ void llvm::ldsbarriers::selfCheck(MachineFunction &MF, const TargetFacts &Facts,
                    "in the input");
   if (Unexpected.empty())
     return;
-  if (SC.Strategy != PlacementStrategy::Optimal) {
-    reportViolations(MF, After, Unexpected, VerifyMode::Warning, ORE,
-                     "the '" + getPlacementStrategyName(SC.Strategy).str() +
-                         "' strategy's placement failed verification");
-    return;
-  }
   reportViolations(MF, After, Unexpected, VerifyMode::Error, ORE,
                    "internal error, placement failed verification");
 }

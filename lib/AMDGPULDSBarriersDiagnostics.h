@@ -69,7 +69,6 @@ struct SelfCheckOptions {
   bool TrustScalarBranches = false;
   /// -amdgpu-lds-barriers-waw, a cl::boolOrDefault (wawPolicy).
   int WAW = 0;
-  PlacementStrategy Strategy = PlacementStrategy::Optimal;
   /// One wave per workgroup: races between waves are not reported.
   bool SingleWave = false;
 };

@@ -40,9 +40,8 @@ class PlacementEmission {
 public:
   PlacementEmission(const Placement &R, const LDSAccessModel &Model,
                     const BarrierEmitter &Emitter, bool Split,
-                    bool AdjacentSignal, MachineOptimizationRemarkEmitter &ORE)
-      : R(R), Model(Model), Emitter(Emitter), Split(Split),
-        AdjacentSignal(AdjacentSignal), ORE(ORE) {}
+                    MachineOptimizationRemarkEmitter &ORE)
+      : R(R), Model(Model), Emitter(Emitter), Split(Split), ORE(ORE) {}
 
   void run() {
     std::vector<SyncItem> Items =
@@ -115,8 +114,7 @@ private:
     MachineBasicBlock::iterator Pos = Model.insertionPoint(It.At);
     DebugLoc DL = Pos != MBB.end() ? Pos->getDebugLoc() : DebugLoc();
     MachineBasicBlock::iterator SignalPos =
-        FirstAtPoint && !AdjacentSignal ? Model.earliestInsertionPoint(It.At)
-                                        : Pos;
+        FirstAtPoint ? Model.earliestInsertionPoint(It.At) : Pos;
     if (It.What == SyncOrder::Signal) {
       Emitter.insertSignal(MBB, SignalPos, It.Waits, DL);
       return;
@@ -156,7 +154,6 @@ private:
   const LDSAccessModel &Model;
   const BarrierEmitter &Emitter;
   bool Split;
-  bool AdjacentSignal;
   MachineOptimizationRemarkEmitter &ORE;
 };
 
@@ -165,7 +162,6 @@ private:
 void llvm::ldsbarriers::emitPlacement(const Placement &R,
                                       const LDSAccessModel &Model,
                                       const BarrierEmitter &Emitter, bool Split,
-                                      bool AdjacentSignal,
                                       MachineOptimizationRemarkEmitter &ORE) {
-  PlacementEmission(R, Model, Emitter, Split, AdjacentSignal, ORE).run();
+  PlacementEmission(R, Model, Emitter, Split, ORE).run();
 }

@@ -19,12 +19,11 @@ class LDSAccessModel;
 
 /// Inserts the standalone waits, the waits existing barriers lack and the
 /// new barriers of \p R into the function \p Model models, through
-/// \p Emitter (\p Split: the target has split barriers). Unless
-/// \p AdjacentSignal, a signal first at its point goes right after the
-/// previous event, above unrelated code.
+/// \p Emitter (\p Split: the target has split barriers). A signal first at
+/// its point goes right after the previous event, above unrelated code.
 void emitPlacement(const Placement &R, const LDSAccessModel &Model,
                    const BarrierEmitter &Emitter, bool Split,
-                   bool AdjacentSignal, MachineOptimizationRemarkEmitter &ORE);
+                   MachineOptimizationRemarkEmitter &ORE);
 
 } // namespace ldsbarriers
 } // namespace llvm

@@ -7,59 +7,35 @@
 //===----------------------------------------------------------------------===//
 
 #include "AMDGPUTargetFacts.h"
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/Sequence.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/CodeGen/TargetOpcodes.h"
 #include "llvm/CodeGen/TargetRegisterInfo.h"
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCSubtargetInfo.h"
-#include "llvm/Support/CommandLine.h"
 #include "llvm/TargetParser/TargetParser.h"
-#include <map>
-#include <mutex>
 #include <optional>
-#if __has_include(<link.h>)
-#include <link.h>
-#define LDS_BARRIERS_HAVE_LINK_H 1
-#else
-#define LDS_BARRIERS_HAVE_LINK_H 0
-#endif
 
 using namespace llvm;
 using namespace llvm::ldsbarriers;
 
-/// The static opcode table behind \p MII: a cache key that, unlike the
-/// MCInstrInfo object, cannot be reused by another target's table. The
-/// descriptors, unlike the names, are read by every pass.
-static const void *tableKey(const MCInstrInfo &MII) { return &MII.get(0); }
-
-/// The opcode named \p Name in \p MII, read from as little of the name table
-/// as it can: the table is cold (only MIR printing reads it), and every page
-/// read costs a page fault, more than the pass's analysis of a small kernel.
-/// TableGen numbers a target's opcodes after the generic ones, pseudo
-/// instructions first, each group sorted by name. The order is only a hint:
-/// a name found by the binary searches is compared, and a miss scans the
-/// table, so another order costs time, never a wrong opcode.
+/// The opcode named \p Name in \p MII. TableGen numbers a target's opcodes
+/// after the generic ones, pseudo instructions first, each group sorted by
+/// name: two binary searches find a target opcode. The order is only
+/// relied on for speed: a miss scans the table.
 std::optional<unsigned>
 llvm::ldsbarriers::lookupOpcodeByName(const MCInstrInfo &MII, StringRef Name,
-                                      bool *ScannedTable, int Hint) {
+                                      bool *ScannedTable) {
   if (ScannedTable)
     *ScannedTable = false;
-  if (Hint >= 0 && unsigned(Hint) < MII.getNumOpcodes() &&
-      MII.getName(Hint) == Name)
-    return Hint;
   unsigned Lo = TargetOpcode::GENERIC_OP_END + 1, E = MII.getNumOpcodes();
   if (Lo < E) {
     auto Opcodes = llvm::seq(Lo, E);
     auto Real = llvm::partition_point(
         Opcodes, [&](unsigned I) { return MII.get(I).isPseudo(); });
     auto NameBefore = [&](unsigned I) { return MII.getName(I) < Name; };
-    // The opcodes the pass emits are real instructions: that group first.
     for (auto [B, End] :
-         {std::pair(Real, Opcodes.end()), std::pair(Opcodes.begin(), Real)}) {
+         {std::pair(Opcodes.begin(), Real), std::pair(Real, Opcodes.end())}) {
       auto It = std::partition_point(B, End, NameBefore);
       if (It != End && MII.getName(*It) == Name)
         return *It;
@@ -71,143 +47,6 @@ llvm::ldsbarriers::lookupOpcodeByName(const MCInstrInfo &MII, StringRef Name,
     if (MII.getName(I) == Name)
       return I;
   return std::nullopt;
-}
-
-namespace {
-/// One class of the opcodes of the generated table: what the names of its
-/// opcodes say of them.
-struct GeneratedOpcodeClass {
-  OpcodeRole Role;
-  ValueRole Value;
-  bool TwoAddress;
-  uint8_t LaneBytes;
-  const char *CommutativeOp;
-};
-} // namespace
-
-// The generator's own build has neither hints nor classes.
-#ifdef LDS_BARRIERS_OPCODE_HINTS
-#include "AMDGPUOpcodeHints.inc"
-#else
-static constexpr int SyncOpcodeHints[NumSyncOpcodes] = {-1, -1, -1, -1,
-                                                        -1, -1, -1, -1};
-static constexpr char OpcodeTableBuildId[] = "";
-static constexpr unsigned OpcodeTableSize = 0;
-static constexpr GeneratedOpcodeClass OpcodeClasses[] = {
-    {OpcodeRole::None, ValueRole::Generic, false, 0, ""}};
-static constexpr uint8_t OpcodeClassOf[] = {0};
-static constexpr unsigned GeneratedRegisterCount = 0;
-static constexpr uint16_t GeneratedRegisterFacts[] = {0};
-#endif
-
-int llvm::ldsbarriers::getSyncOpcodeHint(SyncOpcode Op) {
-  return SyncOpcodeHints[unsigned(Op)];
-}
-
-const uint8_t *
-llvm::ldsbarriers::findGeneratedOpcodeClasses(const MCInstrInfo &MII,
-                                              StringRef RunningBuildId) {
-  // Another library may number its opcodes differently even with as many
-  // of them: the build id, not the count, says it is the same table.
-  if (OpcodeTableSize == 0 || MII.getNumOpcodes() != OpcodeTableSize ||
-      RunningBuildId.empty() || RunningBuildId != OpcodeTableBuildId)
-    return nullptr;
-  return OpcodeClassOf;
-}
-
-OpcodeInfo llvm::ldsbarriers::getGeneratedOpcodeInfo(uint8_t Class) {
-  assert(Class < std::size(OpcodeClasses) && "not a generated class");
-  const GeneratedOpcodeClass &C = OpcodeClasses[Class];
-  OpcodeInfo Info;
-  Info.Role = C.Role;
-  Info.TwoAddress = C.TwoAddress;
-  Info.LaneBytes = C.LaneBytes;
-  Info.CommutativeOp = C.CommutativeOp;
-  return Info;
-}
-
-ValueRole llvm::ldsbarriers::getGeneratedValueRole(uint8_t Class) {
-  assert(Class < std::size(OpcodeClasses) && "not a generated class");
-  return OpcodeClasses[Class].Value;
-}
-
-std::string llvm::ldsbarriers::getLoadedObjectBuildId(const void *Addr,
-                                                      std::string *ObjectPath) {
-  struct Query {
-    uintptr_t Addr;
-    std::string Id, Path;
-  } Q{reinterpret_cast<uintptr_t>(Addr), "", ""};
-#if LDS_BARRIERS_HAVE_LINK_H
-  dl_iterate_phdr(
-      [](dl_phdr_info *Info, size_t, void *Data) -> int {
-        Query &Q = *static_cast<Query *>(Data);
-        ArrayRef<ElfW(Phdr)> Headers(Info->dlpi_phdr, Info->dlpi_phnum);
-        if (llvm::none_of(Headers, [&](const ElfW(Phdr) & P) {
-              uintptr_t Start = Info->dlpi_addr + P.p_vaddr;
-              return P.p_type == PT_LOAD && Q.Addr >= Start &&
-                     Q.Addr - Start < P.p_memsz;
-            }))
-          return 0; // Not this object: go on.
-        Q.Path = Info->dlpi_name ? Info->dlpi_name : "";
-        for (const ElfW(Phdr) &P : Headers) {
-          if (P.p_type != PT_NOTE)
-            continue;
-          // Descriptions and the next note start at the segment's
-          // alignment from the note's start (4, or 8 for the property notes
-          // of some linkers).
-          size_t Align = P.p_align == 8 ? 8 : 4;
-          const char *Note =
-              reinterpret_cast<const char *>(Info->dlpi_addr + P.p_vaddr);
-          const char *End = Note + P.p_filesz;
-          while (size_t(End - Note) >= sizeof(ElfW(Nhdr))) {
-            const auto *H = reinterpret_cast<const ElfW(Nhdr) *>(Note);
-            size_t Left = End - Note;
-            size_t DescAt = alignTo(sizeof(ElfW(Nhdr)) + H->n_namesz, Align);
-            if (DescAt > Left || Left - DescAt < H->n_descsz)
-              break;
-            const char *Name = Note + sizeof(ElfW(Nhdr));
-            if (H->n_type == NT_GNU_BUILD_ID && H->n_namesz == 4 &&
-                StringRef(Name, 4) == StringRef("GNU", 4)) {
-              Q.Id = toHex(
-                  ArrayRef(reinterpret_cast<const uint8_t *>(Note + DescAt),
-                           H->n_descsz),
-                  /*LowerCase=*/true);
-              return 1;
-            }
-            Note +=
-                std::min<size_t>(alignTo(DescAt + H->n_descsz, Align), Left);
-          }
-        }
-        return 1; // The object holding the address has no build id.
-      },
-      &Q);
-#endif
-  if (ObjectPath)
-    *ObjectPath = Q.Path;
-  return Q.Id;
-}
-
-static cl::opt<bool> ReadOpcodeNames(
-    "amdgpu-lds-barriers-opcode-names", cl::Hidden,
-    cl::desc("Classify opcodes and registers by their names even where the "
-             "tables the build generated for this LLVM apply (the two must "
-             "agree)"),
-    cl::init(false));
-
-/// The generated classes for \p MII when it is the table they came from,
-/// found once per process and table.
-static const uint8_t *generatedOpcodeClasses(const MCInstrInfo &MII) {
-  if (OpcodeTableSize == 0 || MII.getNumOpcodes() != OpcodeTableSize ||
-      ReadOpcodeNames)
-    return nullptr;
-  static std::mutex Lock;
-  static DenseMap<const void *, const uint8_t *> Found;
-  std::lock_guard<std::mutex> Guard(Lock);
-  auto [It, Inserted] = Found.try_emplace(tableKey(MII), nullptr);
-  if (Inserted)
-    It->second =
-        findGeneratedOpcodeClasses(MII, getLoadedObjectBuildId(tableKey(MII)));
-  return It->second;
 }
 
 StringRef llvm::ldsbarriers::getSyncOpcodeName(SyncOpcode Op) {
@@ -232,31 +71,10 @@ StringRef llvm::ldsbarriers::getSyncOpcodeName(SyncOpcode Op) {
   llvm_unreachable("unknown SyncOpcode");
 }
 
-/// The opcode of \p Op, cached per instruction table.
-static std::optional<unsigned> findOpcode(const MCInstrInfo &MII,
-                                          SyncOpcode Op) {
-  static std::mutex Lock;
-  static std::map<std::pair<const void *, SyncOpcode>, std::optional<unsigned>>
-      Cache;
-  std::lock_guard<std::mutex> Guard(Lock);
-  auto [It, Inserted] = Cache.try_emplace({tableKey(MII), Op});
-  if (Inserted)
-    It->second = lookupOpcodeByName(MII, getSyncOpcodeName(Op), nullptr,
-                                    getSyncOpcodeHint(Op));
-  return It->second;
-}
-
 TargetFacts TargetFacts::get(const MCSubtargetInfo &STI,
                              const MCInstrInfo &MII) {
   TargetFacts F;
   F.MII = &MII;
-  F.OpcodeClassOf = generatedOpcodeClasses(MII);
-  // Registers and opcodes come from the same library: with its classes,
-  // its register facts.
-  if (F.OpcodeClassOf && GeneratedRegisterCount) {
-    F.RegisterFactsOf = GeneratedRegisterFacts;
-    F.RegisterTableSize = GeneratedRegisterCount;
-  }
   F.CPU = STI.getCPU().str();
   AMDGPU::IsaVersion V = F.Isa = AMDGPU::getIsaVersion(F.CPU);
   if (V.Major == 9)
@@ -286,7 +104,10 @@ TargetFacts TargetFacts::get(const MCSubtargetInfo &STI,
 }
 
 std::optional<unsigned> TargetFacts::getOpcode(SyncOpcode Op) const {
-  return findOpcode(*MII, Op);
+  auto [It, Inserted] = SyncOpcodes.try_emplace(unsigned(Op));
+  if (Inserted)
+    It->second = lookupOpcodeByName(*MII, getSyncOpcodeName(Op));
+  return It->second;
 }
 
 /// DS atomics whose operation commutes with itself; the key drops "_RTN" so
@@ -312,73 +133,24 @@ static std::string commutativeKey(StringRef G) {
 
 static ValueRole classifyValueRole(StringRef Name, StringRef G);
 
-/// A per-process cache of what an opcode's name says: every function, and the
-/// self-check's second model, reuse it.
-template <typename T>
-static T classifyShared(const MCInstrInfo &MII, unsigned Opcode,
-                        T (*Classify)(const MCInstrInfo &, unsigned)) {
-  static std::mutex Lock;
-  static DenseMap<std::pair<const void *, unsigned>, T> Cache;
-  {
-    std::lock_guard<std::mutex> Guard(Lock);
-    auto It = Cache.find({tableKey(MII), Opcode});
-    if (It != Cache.end())
-      return It->second;
-  }
-  T Result = Classify(MII, Opcode);
-  std::lock_guard<std::mutex> Guard(Lock);
-  Cache.try_emplace({tableKey(MII), Opcode}, Result);
-  return Result;
-}
-
-/// Whether the descriptor of an opcode leaves it room for a role: every role
-/// of a real instruction is a memory access, a side effect (barriers, waits)
-/// or a branch; a pseudo instruction without operands may be a marker with
-/// none of these (S_WAITCNT_lds_direct). The others are classified without
-/// reading their names, which live in a cold table where each read may cost
-/// a page fault (test/Patches/opcode-roles.test compares the shortcut with
-/// the names on every opcode).
-static bool mayHaveRole(const MCInstrDesc &D) {
-  return D.mayLoad() || D.mayStore() || D.hasUnmodeledSideEffects() ||
-         D.isBranch() || (D.isPseudo() && D.getNumOperands() == 0);
-}
-
-OpcodeInfo
-llvm::ldsbarriers::classifyOpcodeByFlagsAndName(const MCInstrInfo &MII,
-                                                unsigned Opcode) {
-  if (!mayHaveRole(MII.get(Opcode)))
-    return OpcodeInfo();
-  return classifyOpcodeByName(MII, Opcode);
-}
-
 ValueRole llvm::ldsbarriers::classifyValueRoleByName(const MCInstrInfo &MII,
                                                      unsigned Opcode) {
   StringRef Name = MII.getName(Opcode);
   return classifyValueRole(Name, getGenericOpcodeName(Name));
 }
 
-// With the generated classes, no name is read; without them (another LLVM
-// than the build's), the names are, once per opcode and process.
+// Names are read once per opcode and function.
 OpcodeInfo TargetFacts::classify(unsigned Opcode) const {
-  if (OpcodeClassOf) {
-    assert(Opcode < OpcodeTableSize && "opcode outside the table");
-    return getGeneratedOpcodeInfo(OpcodeClassOf[Opcode]);
-  }
-  if (auto It = Classified.find(Opcode); It != Classified.end())
-    return It->second;
-  OpcodeInfo Info = classifyShared(*MII, Opcode, classifyOpcodeByFlagsAndName);
-  Classified.try_emplace(Opcode, Info);
-  return Info;
+  auto [It, Inserted] = Classified.try_emplace(Opcode);
+  if (Inserted)
+    It->second = classifyOpcodeByName(*MII, Opcode);
+  return It->second;
 }
 
 ValueRole TargetFacts::valueRole(unsigned Opcode) const {
-  if (OpcodeClassOf) {
-    assert(Opcode < OpcodeTableSize && "opcode outside the table");
-    return getGeneratedValueRole(OpcodeClassOf[Opcode]);
-  }
   auto [It, Inserted] = ValueRoles.try_emplace(Opcode);
   if (Inserted)
-    It->second = classifyShared(*MII, Opcode, classifyValueRoleByName);
+    It->second = classifyValueRoleByName(*MII, Opcode);
   return It->second;
 }
 

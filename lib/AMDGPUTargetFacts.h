@@ -198,15 +198,9 @@ public:
   /// of that class of a vector instruction is a lane mask).
   bool isScalarRegClass(const TargetRegisterClass &RC,
                         const TargetRegisterInfo &TRI) const;
-  /// The RegisterFacts of \p Reg of \p TRI: from the table the build
-  /// generated when it has the classes of this library's opcodes, else from
-  /// the register's name. The TTMP registers that hold the workgroup ids
-  /// are Const: the same in every wave of a workgroup.
+  /// The RegisterFacts of \p Reg of \p TRI. The TTMP registers that hold
+  /// the workgroup ids are Const: the same in every wave of a workgroup.
   uint16_t registerFacts(MCRegister Reg, const MCRegisterInfo &TRI) const;
-  /// Whether classify and valueRole answer from the classes generated at
-  /// build time rather than from opcode names (plugin only).
-  bool usesGeneratedClasses() const { return OpcodeClassOf != nullptr; }
-
   /// Encodes the S_WAITCNT immediate (gfx9-gfx11) for \p W: the counters
   /// it names at their values, the others at "no wait".
   unsigned encodeWaitcnt(const WaitThresholds &W) const;
@@ -219,20 +213,13 @@ public:
 
 private:
   const MCInstrInfo *MII = nullptr;
-  /// The plugin's classes of every opcode of \c MII, generated at build time
-  /// (lib/gen), when \c MII is the table they were generated from; null
-  /// otherwise, and in-tree.
-  const uint8_t *OpcodeClassOf = nullptr;
-  /// The RegisterFacts of every register, generated with those classes and
-  /// taken with them; RegisterTableSize registers.
-  const uint16_t *RegisterFactsOf = nullptr;
-  unsigned RegisterTableSize = 0;
-  /// Opcodes classified so far by this object (the plugin's classification
-  /// without the generated classes goes through opcode names, which is worth
-  /// remembering).
+  /// What this object has found of each opcode (the plugin reads opcode
+  /// names, which is worth remembering).
   mutable DenseMap<unsigned, OpcodeInfo> Classified;
   mutable DenseMap<unsigned, ValueRole> ValueRoles;
   mutable DenseMap<unsigned, ScalarOp> ScalarOps;
+  mutable DenseMap<unsigned, std::optional<unsigned>> SyncOpcodes;
+  mutable DenseMap<unsigned, uint16_t> RegisterFactsOf;
   AMDGPU::IsaVersion Isa = {0, 0, 0};
   Generation Gen = Generation::Unsupported;
   std::string CPU;
@@ -251,49 +238,16 @@ StringRef getGenericOpcodeName(StringRef Name);
 
 /// The opcode of \p MII named \p Name. Defined by the plugin's
 /// implementation only, which resolves opcodes by name; \p ScannedTable, if
-/// given, tells whether the lookup had to read the whole name table. A
-/// \p Hint that has the name is taken without a search (one name read).
+/// given, tells whether the lookup had to read the whole name table.
 std::optional<unsigned> lookupOpcodeByName(const MCInstrInfo &MII,
                                            StringRef Name,
-                                           bool *ScannedTable = nullptr,
-                                           int Hint = -1);
-
+                                           bool *ScannedTable = nullptr);
 /// The name of the opcode \p Op (the AMDGPU:: enumerator's). Plugin only.
 StringRef getSyncOpcodeName(SyncOpcode Op);
-/// The opcode the build found for \p Op in its LLVM's table (lib/gen), or
-/// -1: a hint for lookupOpcodeByName. Plugin only.
-int getSyncOpcodeHint(SyncOpcode Op);
-
-/// What the opcode's name alone says of it, with no shortcut by its
-/// descriptor flags; plugin only, the reference TargetFacts::classify is
-/// checked against (test/Patches/opcode-roles.test).
+/// What the opcode's name says of it; plugin only.
 OpcodeInfo classifyOpcodeByName(const MCInstrInfo &MII, unsigned Opcode);
-/// What the opcode's name says of how its results vary; plugin only, the
-/// reference of TargetFacts::valueRole.
+/// What the opcode's name says of how its results vary; plugin only.
 ValueRole classifyValueRoleByName(const MCInstrInfo &MII, unsigned Opcode);
-/// TargetFacts::classify without the generated classes: the descriptor flags
-/// first, then the name. Plugin only.
-OpcodeInfo classifyOpcodeByFlagsAndName(const MCInstrInfo &MII,
-                                        unsigned Opcode);
-
-/// The classes of the opcodes of \p MII that the build generated (lib/gen),
-/// when \p MII has as many opcodes as the table they were generated from
-/// and \p RunningBuildId is the GNU build id of the LLVM library that table
-/// came from; null otherwise (and without generated classes). Plugin only.
-const uint8_t *findGeneratedOpcodeClasses(const MCInstrInfo &MII,
-                                          StringRef RunningBuildId);
-/// The classification of generated class \p Class (an entry of the array
-/// findGeneratedOpcodeClasses returns). Plugin only.
-OpcodeInfo getGeneratedOpcodeInfo(uint8_t Class);
-ValueRole getGeneratedValueRole(uint8_t Class);
-
-/// The GNU build id, in lower-case hex, of the loaded object (executable or
-/// shared library) that holds \p Addr, and that object's path in
-/// \p ObjectPath if given; empty when no loaded object holds it, it has no
-/// build id, or the system cannot tell.
-std::string getLoadedObjectBuildId(const void *Addr,
-                                   std::string *ObjectPath = nullptr);
-
 } // namespace ldsbarriers
 } // namespace llvm
 

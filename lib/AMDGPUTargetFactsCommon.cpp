@@ -73,14 +73,12 @@ uint16_t llvm::ldsbarriers::classifyRegisterName(StringRef Name) {
          (Name == "VCC" ? IsVCC : 0) | (Name == "VCC_LO" ? IsVCCLo : 0);
 }
 
-// Register names sit in a table nothing else in a compile reads (see
-// TargetFacts::classify).
 uint16_t TargetFacts::registerFacts(MCRegister Reg,
                                     const MCRegisterInfo &TRI) const {
-  uint16_t F = RegisterFactsOf && TRI.getNumRegs() == RegisterTableSize &&
-                       Reg.id() < RegisterTableSize
-                   ? RegisterFactsOf[Reg.id()]
-                   : classifyRegisterName(TRI.getName(Reg));
+  auto [It, Inserted] = RegisterFactsOf.try_emplace(Reg.id());
+  if (!Inserted)
+    return It->second;
+  uint16_t F = classifyRegisterName(TRI.getName(Reg));
   if (ArchitectedSGPRs &&
       (F & RegisterFacts::KindMask) == RegisterFacts::Wave) {
     // The register or one of its 16-bit halves (the units' roots).
@@ -89,5 +87,5 @@ uint16_t TargetFacts::registerFacts(MCRegister Reg,
         (Gen == Generation::GFX1250 && Name == "TTMP6"))
       F = (F & ~RegisterFacts::KindMask) | RegisterFacts::Const;
   }
-  return F;
+  return It->second = F;
 }

@@ -3,8 +3,7 @@
 // The optimal placement as a sequence of steps (placeOptimally): the shared
 // ones of LDSPlacementSteps.h around its own: the windows that matter, the
 // cover (a minimum hitting set, LDSHittingSet.h, or ranges on large
-// instances), and the final check and repair. The comparison strategies
-// take their own path (LDSPlacementStrategies.cpp).
+// instances), and the final check and repair.
 //
 //===----------------------------------------------------------------------===//
 
@@ -521,8 +520,6 @@ static void preferPlainPlacement(const AbstractProgram &P,
 Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
                                            const AnalysisOptions &Options,
                                            const PlacementOptions &POpts) {
-  if (POpts.Strategy != PlacementStrategy::Optimal)
-    return placeWithStrategy(P, Options, POpts);
   bool Restricted = false;
   Placement Result = placeOptimally(P, Options, POpts, Restricted);
   if (Restricted)

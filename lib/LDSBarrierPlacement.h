@@ -6,8 +6,7 @@
 // fewest barrier executions (lowest total block frequency), then the fewest
 // new barriers: an exact minimum hitting set over single points that cut
 // every path of a window (LDSHittingSet.h). The steps are in
-// LDSPlacementSteps.h; the comparison strategies in
-// LDSPlacementStrategies.cpp.
+// LDSPlacementSteps.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,30 +22,7 @@
 namespace llvm {
 namespace ldsbarriers {
 
-/// How the barrier points are chosen. Optimal is the pass; the others are
-/// the strategies of other systems, on the same analysis, for comparison
-/// (utils/bench): they are not meant for production.
-enum class PlacementStrategy {
-  /// Lowest total block frequency, then fewest barriers (hitting set).
-  Optimal,
-  /// A barrier right before every consumer of a window (before the latest
-  /// legal point when that one is in divergent code).
-  Naive,
-  /// Windows in program order (reverse post-order), each not yet cut gets a
-  /// barrier right before its consumer: the latest point, as a pass that
-  /// walks the program and synchronizes at the first conflicting access
-  /// does (with a fixpoint over the CFG, which the analysis provides).
-  Latest,
-  /// Interval stabbing in layout order: a window is the interval from its
-  /// producer to its consumer (a loop-carried one from the top of its loop
-  /// to the consumer), stabbed greedily at right ends. Points are trusted
-  /// wherever they are, divergent code included; the verifier judges.
-  Intervals,
-};
-StringRef getPlacementStrategyName(PlacementStrategy S);
-
 struct PlacementOptions {
-  PlacementStrategy Strategy = PlacementStrategy::Optimal;
   /// Branch-and-bound nodes for the whole function before the search
   /// settles for the best covers found so far.
   unsigned SearchBudget = 2000;
@@ -103,16 +79,9 @@ struct Placement {
 };
 
 /// Chooses barriers for \p P. The result is checked by re-running the
-/// analysis; windows it cannot cover end up in Uncoverable. A strategy
-/// other than Optimal goes to placeWithStrategy.
+/// analysis; windows it cannot cover end up in Uncoverable.
 Placement placeBarriers(const AbstractProgram &P, const AnalysisOptions &AOpts,
                         const PlacementOptions &POpts = PlacementOptions());
-
-/// The placement of a comparison strategy (POpts.Strategy is not Optimal):
-/// the same analysis and waits, the strategy's own points, no final check.
-Placement placeWithStrategy(const AbstractProgram &P,
-                            const AnalysisOptions &AOpts,
-                            const PlacementOptions &POpts);
 
 /// Existing barriers (and split-barrier signals) that order nothing: with
 /// the placement in \p R, removing one of them alone would open no window.

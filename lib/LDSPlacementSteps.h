@@ -1,11 +1,11 @@
 //===- LDSPlacementSteps.h - Steps shared by the placement strategies -----===//
 //
 // Placement as a sequence of steps over one context. The optimal placement
-// (LDSBarrierPlacement.cpp) and the comparison strategies
-// (LDSPlacementStrategies.cpp) share the steps around the choice of points:
-// the input's windows, completing existing barriers, the cutting points of
-// the windows kept, recording the chosen barriers, their exact waits and the
-// waits a wave needs for its own transfers.
+// (LDSBarrierPlacement.cpp) and the comparison strategies of the
+// benchmarks (utils/bench/PlacementStrategies.cpp) share the steps around the
+// choice of points: the input's windows, completing existing barriers, the
+// cutting points of the windows kept, recording the chosen barriers, their
+// exact waits and the waits a wave needs for its own transfers.
 //
 //===----------------------------------------------------------------------===//
 

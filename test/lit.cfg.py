@@ -16,11 +16,6 @@ config.substitutions.append(
     ("%llc", os.path.join(config.llvm_tools_dir, "llc") + " -load=" + config.plugin +
      " -amdgpu-lds-barriers-self-check"))
 config.substitutions.append(("%plugin", config.plugin))
-# The plugin's function order (lib/AMDGPULDSBarriers.order), when the
-# build links by it.
-if config.function_order:
-    config.available_features.add("function-order")
-    config.substitutions.append(("%function_order", config.function_order))
 # %lds_opcode_names prints the amdgcn opcode names (test/Patches).
 config.substitutions.append(("%lds_opcode_names", config.opcode_names))
 config.substitutions.append(("%python", sys.executable))

@@ -13,6 +13,7 @@
 
 #include "BruteForce.h"
 #include "LDSBarrierPlacement.h"
+#include "PlacementStrategies.h"
 #include "ProgramBuilder.h"
 #include "RandomPrograms.h"
 #include "StrategyJudge.h"
@@ -121,9 +122,8 @@ TEST(PlacementGap, NeverCostlierThanAVerifiedStrategy) {
           placementVerifies(P, Ours, Ours.Uncoverable.size(), InputStructural))
           << shapeName(Sh) << " " << Iter;
       for (PlacementStrategy S : Others) {
-        PlacementOptions O;
-        O.Strategy = S;
-        Placement R = placeBarriers(P, AnalysisOptions(), O);
+        Placement R =
+            placeWithStrategy(S, P, AnalysisOptions(), PlacementOptions());
         if (!placementVerifies(P, R, Ours.Uncoverable.size(), InputStructural))
           continue;
         ++Compared;

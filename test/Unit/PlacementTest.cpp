@@ -8,6 +8,7 @@
 
 #include "BruteForce.h"
 #include "LDSBarrierPlacement.h"
+#include "PlacementStrategies.h"
 #include "ProgramBuilder.h"
 #include "gtest/gtest.h"
 #include <functional>
@@ -293,9 +294,8 @@ TEST(Placement, AlternativeStrategiesCoverWhatTheyCanReach) {
     double Optimal = place(P).Cost;
     for (PlacementStrategy S :
          {PlacementStrategy::Naive, PlacementStrategy::Latest}) {
-      PlacementOptions O;
-      O.Strategy = S;
-      Placement R = placeBarriers(P, AnalysisOptions(), O);
+      Placement R =
+          placeWithStrategy(S, P, AnalysisOptions(), PlacementOptions());
       EXPECT_EQ(
           analyzeHazards(P, AnalysisOptions(), R.augmentation()).Windows.size(),
           0u)

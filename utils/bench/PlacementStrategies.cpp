@@ -1,14 +1,15 @@
-//===- LDSPlacementStrategies.cpp - Other systems' placements -------------===//
+//===- PlacementStrategies.cpp - Other systems' placements ----------------===//
 //
-// The comparison strategies (PlacementStrategy: naive, latest, intervals):
-// where other systems put barriers, on the same analysis, for the
-// benchmarks (utils/bench) and the tests that hold the optimal placement
-// against them. They run the shared steps (LDSPlacementSteps.h) on every
-// window, with their own choice of points and without the optimal
+// The comparison strategies (naive, latest, intervals): where other systems
+// put barriers, on the pass's analysis, for the strategy benchmark
+// (StrategyQuality.cpp) and the unit tests that hold the pass's placement
+// against them. They run the pass's shared steps (LDSPlacementSteps.h) on
+// every window, with their own choice of points and without the optimal
 // placement's final check and repair: the verifier judges them.
 //
 //===----------------------------------------------------------------------===//
 
+#include "PlacementStrategies.h"
 #include "LDSPlacementSteps.h"
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
@@ -22,8 +23,6 @@ using namespace llvm::ldsbarriers;
 
 StringRef llvm::ldsbarriers::getPlacementStrategyName(PlacementStrategy S) {
   switch (S) {
-  case PlacementStrategy::Optimal:
-    return "optimal";
   case PlacementStrategy::Naive:
     return "naive";
   case PlacementStrategy::Latest:
@@ -85,8 +84,7 @@ static Cover stabIntervals(const AbstractProgram &P,
 /// cutting point. Returns the chosen candidates, ascending.
 static std::vector<unsigned>
 consumerPoints(const PlacementContext &C, const std::vector<Window> &Ws,
-               const std::vector<std::vector<unsigned>> &Cuts) {
-  bool Latest = C.POpts.Strategy == PlacementStrategy::Latest;
+               const std::vector<std::vector<unsigned>> &Cuts, bool Latest) {
   std::map<Point, unsigned> CandIndex;
   for (unsigned I = 0; I < C.Cands.size(); ++I)
     CandIndex[C.Cands[I]] = I;
@@ -123,11 +121,10 @@ consumerPoints(const PlacementContext &C, const std::vector<Window> &Ws,
   return std::vector<unsigned>(Chosen.begin(), Chosen.end());
 }
 
-Placement llvm::ldsbarriers::placeWithStrategy(const AbstractProgram &P,
+Placement llvm::ldsbarriers::placeWithStrategy(PlacementStrategy S,
+                                               const AbstractProgram &P,
                                                const AnalysisOptions &Options,
                                                const PlacementOptions &POpts) {
-  assert(POpts.Strategy != PlacementStrategy::Optimal &&
-         "the optimal placement is placeBarriers'");
   PlacementContext C(P, Options, POpts, /*PruneAnalysis=*/false);
   Placement Result;
   if (!findWindowsToCover(C, Result))
@@ -141,11 +138,14 @@ Placement llvm::ldsbarriers::placeWithStrategy(const AbstractProgram &P,
   std::vector<std::vector<unsigned>> Cuts =
       cutKeptWindows(C, Ws, Keep, Restricted, Result);
   Result.ProvenOptimal = false;
-  recordBarriers(C,
-                 POpts.Strategy == PlacementStrategy::Intervals
-                     ? stabIntervals(P, Ws)
-                     : coverByCandidates(C, consumerPoints(C, Ws, Cuts), Cuts),
-                 Result);
+  recordBarriers(
+      C,
+      S == PlacementStrategy::Intervals
+          ? stabIntervals(P, Ws)
+          : coverByCandidates(
+                C, consumerPoints(C, Ws, Cuts, S == PlacementStrategy::Latest),
+                Cuts),
+      Result);
   splitSignals(C, Result);
   setBarrierWaits(C, Result);
   addInFlightWaits(C, Result);
