@@ -18,8 +18,11 @@
 #include "LDSBarrierVerifier.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/CodeGen/MachineBlockFrequencyInfo.h"
+#include "llvm/CodeGen/MachineCycleAnalysis.h"
 #include "llvm/CodeGen/MachineFunction.h"
+#include "llvm/CodeGen/MachineLoopInfo.h"
 #include "llvm/CodeGen/MachineOptimizationRemarkEmitter.h"
+#include "llvm/CodeGen/MachinePostDominators.h"
 #include "llvm/CodeGen/TargetInstrInfo.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include "llvm/IR/Function.h"
@@ -122,6 +125,9 @@ public:
   void getAnalysisUsage(AnalysisUsage &AU) const override {
     AU.setPreservesAll();
     AU.addRequired<MachineOptimizationRemarkEmitterPass>();
+    AU.addRequired<MachineLoopInfoWrapperPass>();
+    AU.addRequired<MachinePostDominatorTreeWrapperPass>();
+    AU.addRequired<MachineCycleInfoWrapperPass>();
     MachineFunctionPass::getAnalysisUsage(AU);
   }
 
@@ -136,6 +142,9 @@ char &llvm::AMDGPULDSBarrierVerifierID = AMDGPULDSBarrierVerifier::ID;
 INITIALIZE_PASS_BEGIN(AMDGPULDSBarrierVerifier, DEBUG_TYPE, PASS_NAME, false,
                       false)
 INITIALIZE_PASS_DEPENDENCY(MachineOptimizationRemarkEmitterPass)
+INITIALIZE_PASS_DEPENDENCY(MachineLoopInfoWrapperPass)
+INITIALIZE_PASS_DEPENDENCY(MachinePostDominatorTreeWrapperPass)
+INITIALIZE_PASS_DEPENDENCY(MachineCycleInfoWrapperPass)
 INITIALIZE_PASS_END(AMDGPULDSBarrierVerifier, DEBUG_TYPE, PASS_NAME, false,
                     false)
 
@@ -150,7 +159,11 @@ bool AMDGPULDSBarrierVerifier::runOnMachineFunction(MachineFunction &MF) {
              "target '" + Facts.getCPU() + "' is not supported; not verified");
     return false;
   }
-  LDSAccessModel Model(MF, Facts, /*MBFI=*/nullptr, VerifyTrustScalar,
+  MachineAnalyses Analyses{
+      getAnalysis<MachineLoopInfoWrapperPass>().getLI(),
+      getAnalysis<MachinePostDominatorTreeWrapperPass>().getPostDomTree(),
+      getAnalysis<MachineCycleInfoWrapperPass>().getCycleInfo()};
+  LDSAccessModel Model(MF, Facts, Analyses, VerifyTrustScalar,
                        threadAnalysis());
   if (!Model.unmodeledBarriers().empty()) {
     diagnose(F, nearestDebugLoc(*Model.unmodeledBarriers().front().MI),

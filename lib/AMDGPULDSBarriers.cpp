@@ -20,8 +20,11 @@
 #include "LDSSplitBarriers.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/CodeGen/MachineBlockFrequencyInfo.h"
+#include "llvm/CodeGen/MachineCycleAnalysis.h"
 #include "llvm/CodeGen/MachineFunction.h"
+#include "llvm/CodeGen/MachineLoopInfo.h"
 #include "llvm/CodeGen/MachineOptimizationRemarkEmitter.h"
+#include "llvm/CodeGen/MachinePostDominators.h"
 #include "llvm/CodeGen/TargetInstrInfo.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include "llvm/IR/CallingConv.h"
@@ -171,7 +174,7 @@ static bool splitBarriersAlternate(const Function &F,
 }
 
 bool llvm::placeLDSBarriers(MachineFunction &MF,
-                            const MachineBlockFrequencyInfo &MBFI,
+                            const MachineAnalyses &Analyses,
                             MachineOptimizationRemarkEmitter &ORE) {
   const Function &F = MF.getFunction();
   if (MF.getTarget().getTargetTriple().getArch() != Triple::amdgcn) {
@@ -206,8 +209,8 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   std::optional<NamedRegionTimer> Phase;
   startPhase(Phase, "model", "Access model");
   std::optional<LDSAccessModel> ModelStorage;
-  ModelStorage.emplace(MF, Facts, &MBFI, TrustScalarBranches, threadAnalysis(),
-                       /*Earlier=*/nullptr, &AOpts);
+  ModelStorage.emplace(MF, Facts, Analyses, TrustScalarBranches,
+                       threadAnalysis(), /*Earlier=*/nullptr, &AOpts);
   Phase.reset();
   if (!ModelStorage->unmodeledBarriers().empty()) {
     for (const auto &U : ModelStorage->unmodeledBarriers())
@@ -228,7 +231,7 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   if (Strip && stripWorkgroupBarriers(MF, Facts, TII)) {
     Stripped = true;
     startPhase(Phase, "model", "Access model");
-    ModelStorage.emplace(MF, Facts, &MBFI, TrustScalarBranches,
+    ModelStorage.emplace(MF, Facts, Analyses, TrustScalarBranches,
                          threadAnalysis(), /*Earlier=*/nullptr, &AOpts);
     Phase.reset();
   }
@@ -293,7 +296,7 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
     SC.TrustScalarBranches = TrustScalarBranches;
     SC.WAW = EnableWAW;
     SC.SingleWave = SingleWave;
-    selfCheck(MF, Facts, R, Model, SC);
+    selfCheck(MF, Facts, Analyses, R, Model, SC);
   }
   return Changed;
 }
@@ -310,13 +313,21 @@ public:
   void getAnalysisUsage(AnalysisUsage &AU) const override {
     AU.setPreservesCFG();
     AU.addRequired<MachineBlockFrequencyInfoWrapperPass>();
+    AU.addRequired<MachineLoopInfoWrapperPass>();
+    AU.addRequired<MachinePostDominatorTreeWrapperPass>();
+    AU.addRequired<MachineCycleInfoWrapperPass>();
     AU.addRequired<MachineOptimizationRemarkEmitterPass>();
     MachineFunctionPass::getAnalysisUsage(AU);
   }
 
   bool runOnMachineFunction(MachineFunction &MF) override {
+    MachineAnalyses Analyses{
+        getAnalysis<MachineLoopInfoWrapperPass>().getLI(),
+        getAnalysis<MachinePostDominatorTreeWrapperPass>().getPostDomTree(),
+        getAnalysis<MachineCycleInfoWrapperPass>().getCycleInfo(),
+        &getAnalysis<MachineBlockFrequencyInfoWrapperPass>().getMBFI()};
     return placeLDSBarriers(
-        MF, getAnalysis<MachineBlockFrequencyInfoWrapperPass>().getMBFI(),
+        MF, Analyses,
         getAnalysis<MachineOptimizationRemarkEmitterPass>().getORE());
   }
 };
@@ -329,6 +340,9 @@ char &llvm::AMDGPULDSBarriersID = AMDGPULDSBarriersLegacy::ID;
 INITIALIZE_PASS_BEGIN(AMDGPULDSBarriersLegacy, DEBUG_TYPE, PASS_NAME, false,
                       false)
 INITIALIZE_PASS_DEPENDENCY(MachineBlockFrequencyInfoWrapperPass)
+INITIALIZE_PASS_DEPENDENCY(MachineLoopInfoWrapperPass)
+INITIALIZE_PASS_DEPENDENCY(MachinePostDominatorTreeWrapperPass)
+INITIALIZE_PASS_DEPENDENCY(MachineCycleInfoWrapperPass)
 INITIALIZE_PASS_DEPENDENCY(MachineOptimizationRemarkEmitterPass)
 INITIALIZE_PASS_END(AMDGPULDSBarriersLegacy, DEBUG_TYPE, PASS_NAME, false,
                     false)
@@ -340,8 +354,12 @@ FunctionPass *llvm::createAMDGPULDSBarriersLegacyPass() {
 PreservedAnalyses
 AMDGPULDSBarriersPass::run(MachineFunction &MF,
                            MachineFunctionAnalysisManager &MFAM) {
+  MachineAnalyses Analyses{MFAM.getResult<MachineLoopAnalysis>(MF),
+                           MFAM.getResult<MachinePostDominatorTreeAnalysis>(MF),
+                           MFAM.getResult<MachineCycleAnalysis>(MF),
+                           &MFAM.getResult<MachineBlockFrequencyAnalysis>(MF)};
   if (!placeLDSBarriers(
-          MF, MFAM.getResult<MachineBlockFrequencyAnalysis>(MF),
+          MF, Analyses,
           MFAM.getResult<MachineOptimizationRemarkEmitterAnalysis>(MF)))
     return PreservedAnalyses::all();
   PreservedAnalyses PA = getMachineFunctionPassPreservedAnalyses();

@@ -13,13 +13,15 @@
 #include "llvm/CodeGen/MachinePassManager.h"
 
 namespace llvm {
-class MachineBlockFrequencyInfo;
 class MachineOptimizationRemarkEmitter;
+namespace ldsbarriers {
+struct MachineAnalyses;
+} // namespace ldsbarriers
 
 /// Places the LDS barriers and counter waits of \p MF; returns whether it
 /// changed the function. Both pass managers' passes call it.
 bool placeLDSBarriers(MachineFunction &MF,
-                      const MachineBlockFrequencyInfo &MBFI,
+                      const ldsbarriers::MachineAnalyses &Analyses,
                       MachineOptimizationRemarkEmitter &ORE);
 
 /// The pass for the new pass manager ("amdgpu-lds-barriers" in

@@ -299,10 +299,13 @@ void llvm::ldsbarriers::dumpPlacement(const MachineFunction &MF,
 }
 
 void llvm::ldsbarriers::selfCheck(MachineFunction &MF, const TargetFacts &Facts,
+                                  const MachineAnalyses &Analyses,
                                   const Placement &R,
                                   const LDSAccessModel &Before,
                                   const SelfCheckOptions &SC) {
-  LDSAccessModel After(MF, Facts, /*MBFI=*/nullptr, SC.TrustScalarBranches,
+  MachineAnalyses Unweighted = Analyses;
+  Unweighted.Frequencies = nullptr;
+  LDSAccessModel After(MF, Facts, Unweighted, SC.TrustScalarBranches,
                        threadAnalysis(), &Before);
   VerifierOptions Opts;
   wawPolicy(SC.WAW, Opts.WAW, Opts.AsyncWAW);

@@ -18,6 +18,7 @@ class MachineOptimizationRemarkEmitter;
 
 namespace ldsbarriers {
 class LDSAccessModel;
+struct MachineAnalyses;
 class TargetFacts;
 
 /// Counts the windows of the input by kind (statistics).
@@ -76,8 +77,8 @@ struct SelfCheckOptions {
 /// Re-models the final function and verifies it. Races between the pairs
 /// already reported as uncoverable are expected; anything else is a bug.
 void selfCheck(MachineFunction &MF, const TargetFacts &Facts,
-               const Placement &R, const LDSAccessModel &Before,
-               const SelfCheckOptions &Opts);
+               const MachineAnalyses &Analyses, const Placement &R,
+               const LDSAccessModel &Before, const SelfCheckOptions &Opts);
 
 } // namespace ldsbarriers
 } // namespace llvm

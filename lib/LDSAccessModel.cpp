@@ -17,6 +17,7 @@
 #include "llvm/CodeGen/MachineBlockFrequencyInfo.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/CodeGen/MachineInstr.h"
+#include "llvm/CodeGen/MachineLoopInfo.h"
 #include "llvm/CodeGen/MachineMemOperand.h"
 #include "llvm/CodeGen/TargetInstrInfo.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
@@ -29,7 +30,7 @@ using namespace llvm;
 using namespace llvm::ldsbarriers;
 
 LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
-                               const MachineBlockFrequencyInfo *MBFI,
+                               const MachineAnalyses &Analyses,
                                bool TrustScalarBranches,
                                ThreadAnalysisMode ThreadAnalysis,
                                const LDSAccessModel *Earlier,
@@ -69,15 +70,16 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
   if (!Earlier && !TrustScalarBranches) {
     Assumed = assumeScalarBranchesPerWave(MF, Facts);
     if (!Assumed.PerWave.empty())
-      Uniformity = std::make_unique<BranchUniformityWalk>(MF, Facts);
+      Uniformity = std::make_unique<BranchUniformityWalk>(
+          MF, Facts, Analyses.PostDominators, Analyses.Cycles);
   }
   for (unsigned B = 0; B < Blocks.size(); ++B) {
     MachineBasicBlock &MBB = *Blocks[B];
     Block &AB = Program.Blocks[B];
     for (MachineBasicBlock *S : MBB.successors())
       AB.Succs.push_back(Index[S]);
-    if (MBFI)
-      AB.Freq = MBFI->getBlockFreqRelativeToEntryBlock(&MBB);
+    if (Analyses.Frequencies)
+      AB.Freq = Analyses.Frequencies->getBlockFreqRelativeToEntryBlock(&MBB);
     if (Uniformity)
       Uniformity->beginBlock(MBB);
     for (MachineInstr &MI : MBB) {
@@ -103,7 +105,7 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
   assignThreadForms();
   if (!Earlier && ThreadAddresses) {
     boundTrackedForms();
-    computeStageLoops();
+    computeStageLoops(Analyses);
   }
   // Every stage loop of a form has an entry (a loop not found: -1), so
   // that the analyses see the program has stage slots.
@@ -616,103 +618,51 @@ void LDSAccessModel::boundTrackedForms() {
 
 /// The iteration of an IR loop changes where its header's phis execute. In
 /// the machine CFG that is the entry of the one block made from the header,
-/// when that block heads a natural loop whose other cycles are the IR's own
-/// inner loops; code motion inside the loop keeps iterations apart. Tail
-/// duplication of the header into a latch or a preheader moves the start
-/// of an iteration into the middle of another block: it leaves the header
-/// without a back-edge, makes a second loop head, or gives the loop a
-/// second entry, and the loop is then not used (every block entry counts
-/// as a new iteration).
-void LDSAccessModel::computeStageLoops() {
+/// when that block heads a natural loop (MachineLoopInfo) whose inner loops
+/// are the IR's own and which holds no irreducible cycle (MachineCycleInfo);
+/// code motion inside the loop keeps iterations apart. Tail duplication of
+/// the header into a latch or a preheader moves the start of an iteration
+/// into the middle of another block: it leaves the header without a
+/// back-edge, makes a second loop head, or gives the loop a second entry,
+/// and the loop is then not used (every block entry counts as a new
+/// iteration).
+void LDSAccessModel::computeStageLoops(const MachineAnalyses &Analyses) {
   SmallVector<unsigned, 4> Loops = ThreadAddresses->stageLoops();
   if (Loops.empty())
     return;
-  unsigned N = Blocks.size();
-  Graph G = Program.successorGraph();
-  std::vector<int> IDom = computeImmediateDominators(G, Program.Entry);
-  auto Dominates = [&](unsigned A, unsigned B) {
-    for (int X = B; X >= 0; X = IDom[X]) {
-      if (unsigned(X) == A)
-        return true;
-      if (IDom[X] == X)
-        break;
-    }
-    return false;
-  };
-  std::vector<SmallVector<unsigned, 2>> Preds = Program.predecessors();
   Program.StageInside.resize(Loops.back() + 1);
   Program.StageHeader.assign(Loops.back() + 1, -1);
   for (unsigned L : Loops) {
     const BasicBlock *Header = ThreadAddresses->stageHeader(L);
-    int H = -1;
-    for (unsigned B = 0; B < N; ++B)
+    SmallVector<unsigned, 1> Made;
+    for (unsigned B = 0; B < Blocks.size(); ++B)
       if (Blocks[B]->getBasicBlock() == Header)
-        H = H < 0 ? int(B) : N; // A second one: duplicated.
-    if (H < 0 || unsigned(H) == N || IDom[H] < 0)
+        Made.push_back(B);
+    if (Made.size() != 1)
       continue;
-    // The natural loop of the header's back-edges.
-    std::vector<uint8_t> In(N, 0);
-    std::vector<unsigned> Work;
-    bool BackEdge = false;
-    In[H] = 1;
-    for (unsigned P : Preds[H])
-      if (Dominates(H, P)) {
-        BackEdge = true;
-        if (!In[P]) { // Not the header itself (a one-block loop).
-          In[P] = 1;
-          Work.push_back(P);
-        }
-      }
-    if (!BackEdge)
+    const MachineBasicBlock *H = Blocks[Made[0]];
+    const MachineLoop *Loop = Analyses.Loops.getLoopFor(H);
+    if (!Loop || Loop->getHeader() != H)
       continue;
-    bool Valid = true;
-    while (!Work.empty() && Valid) {
-      unsigned B = Work.back();
-      Work.pop_back();
-      Valid = Dominates(H, B);
-      for (unsigned P : Preds[B])
-        if (!In[P]) {
-          In[P] = 1;
-          Work.push_back(P);
-        }
-    }
-    // Every other cycle in it is an inner loop of the IR.
-    for (unsigned B = 0; B < N && Valid; ++B)
-      if (In[B] && int(B) != H)
-        for (unsigned S : G[B])
-          if (In[S] && int(S) != H && Dominates(S, B) &&
-              (Blocks[S]->getBasicBlock() == Header ||
-               !Blocks[S]->getBasicBlock() ||
-               !ThreadAddresses->isLoopHeader(Blocks[S]->getBasicBlock())))
-            Valid = false;
-    // And no cycle avoids being a natural loop (irreducible).
-    if (Valid) {
-      std::vector<uint8_t> State(N, 0); // 1: on the stack, 2: done.
-      std::vector<std::pair<unsigned, unsigned>> Stack = {{unsigned(H), 0}};
-      State[H] = 1;
-      while (!Stack.empty() && Valid) {
-        auto &[B, I] = Stack.back();
-        if (I == G[B].size()) {
-          State[B] = 2;
-          Stack.pop_back();
-          continue;
-        }
-        unsigned S = G[B][I++];
-        if (!In[S] || int(S) == H)
-          continue;
-        if (State[S] == 1 && !Dominates(S, B))
-          Valid = false;
-        else if (!State[S]) {
-          State[S] = 1;
-          Stack.push_back({S, 0});
-        }
-      }
-    }
+    // Every inner loop is one of the IR's, and every cycle inside is one.
+    bool Valid =
+        llvm::all_of(Loop->getLoopsInPreorder(), [&](const MachineLoop *In) {
+          const BasicBlock *BB = In->getHeader()->getBasicBlock();
+          return In == Loop ||
+                 (BB && BB != Header && ThreadAddresses->isLoopHeader(BB));
+        });
+    for (const MachineBasicBlock *MBB : Loop->blocks())
+      for (const MachineCycle *C = Analyses.Cycles.getCycle(MBB);
+           Valid && C && C->getHeader() != H && Loop->contains(C->getHeader());
+           C = C->getParentCycle())
+        Valid = C->isReducible();
     if (!Valid)
       continue;
-    In[H] = 0;
+    std::vector<uint8_t> In(Blocks.size(), 0);
+    for (unsigned B = 0; B < Blocks.size(); ++B)
+      In[B] = Blocks[B] != H && Loop->contains(Blocks[B]);
     Program.StageInside[L] = std::move(In);
-    Program.StageHeader[L] = H;
+    Program.StageHeader[L] = Made[0];
   }
 }
 

@@ -20,6 +20,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/CodeGen/MachineBasicBlock.h"
+#include "llvm/CodeGen/MachineCycleAnalysis.h"
 #include "llvm/Pass.h"
 #include <map>
 #include <optional>
@@ -34,15 +35,27 @@ class MDNode;
 class MachineBlockFrequencyInfo;
 class MachineFunction;
 class MachineInstr;
+class MachineLoopInfo;
+class MachinePostDominatorTree;
 
 namespace ldsbarriers {
 
+/// The LLVM analyses of a machine function that its model reads, from the
+/// pass manager. Neither pass changes the CFG, so one set serves every
+/// model of a function.
+struct MachineAnalyses {
+  const MachineLoopInfo &Loops;
+  const MachinePostDominatorTree &PostDominators;
+  const MachineCycleInfo &Cycles;
+  /// Null: every block counts as running once (the checker).
+  const MachineBlockFrequencyInfo *Frequencies = nullptr;
+};
+
 class LDSAccessModel {
 public:
-  /// Builds the model of \p MF. \p MBFI may be null (all frequencies 1).
-  /// Unless \p TrustScalarBranches, scalar branches on per-wave values
-  /// count as divergent. With thread analysis, DS accesses get their
-  /// addresses as functions of the work-item (LDSThreadAddress.h).
+  /// Builds the model of \p MF. Unless \p TrustScalarBranches, scalar branches
+  /// on per-wave values count as divergent. With thread analysis, DS accesses
+  /// get their addresses as functions of the work-item (LDSThreadAddress.h).
   /// \p Earlier, a model of the same function before instructions were
   /// inserted (with the same options), lends its per-wave branches and the
   /// address forms of the instructions it modelled: re-modelling after
@@ -53,7 +66,7 @@ public:
   /// none does skips the branch-uniformity analysis (its answer cannot
   /// matter there) and the placement.
   LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
-                 const MachineBlockFrequencyInfo *MBFI,
+                 const MachineAnalyses &Analyses,
                  bool TrustScalarBranches = false,
                  ThreadAnalysisMode ThreadAnalysis = ThreadAnalysisMode::Off,
                  const LDSAccessModel *Earlier = nullptr,
@@ -148,7 +161,7 @@ private:
   void assignThreadForms();
   static constexpr size_t FormBatch = 64;
   /// Fills Program.StageInside for the stage loops of the thread forms.
-  void computeStageLoops();
+  void computeStageLoops(const MachineAnalyses &Analyses);
   void boundTrackedForms();
   void markDivergenceWithoutDecidedEdges(const MachineFunction &MF);
   void findSilentAccesses(const AnalysisOptions &Hazards);

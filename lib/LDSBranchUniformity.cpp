@@ -697,13 +697,6 @@ void Analysis::findExecRegions() {
     for (const MachineInstr &MI : MBB.terminators())
       if (Facts.classify(MI.getOpcode()).Role == OpcodeRole::ExecBranch)
         Any = EndsInExecBranch[MBB.getNumber()] = 1;
-  // The regions of divergent branches need the post-dominator tree and
-  // the cycles (scalar branches alone may all turn out uniform, but are
-  // judged per-wave often enough to compute them at once). Both analyses
-  // only read the function.
-  MachineFunction &MutableMF = const_cast<MachineFunction &>(MF);
-  MachinePostDominatorTree PDT(MutableMF);
-  Cycles.compute(MutableMF);
   SmallVector<const MachineCycle *, 8> CycleWork(
       Cycles.toplevel_cycles().begin(), Cycles.toplevel_cycles().end());
   HasIrreducibleCycle = false;
@@ -926,24 +919,11 @@ llvm::ldsbarriers::assumeScalarBranchesPerWave(const MachineFunction &MF,
   return Result;
 }
 
-BranchUniformity
-llvm::ldsbarriers::analyzeBranchUniformity(const MachineFunction &MF,
-                                           const TargetFacts &Facts) {
-  // Straight-line code and code that branches on EXEC only: nothing to
-  // judge, and the analysis sets up tables over every register and visits
-  // every instruction.
-  if (llvm::none_of(MF, [&](const MachineBasicBlock &MBB) {
-        return llvm::any_of(MBB.terminators(), [&](const MachineInstr &MI) {
-          return isScalarBranch(MI, Facts);
-        });
-      }))
-    return BranchUniformity();
-  return Analysis(MF, Facts).run();
-}
-
 BranchUniformityWalk::BranchUniformityWalk(const MachineFunction &MF,
-                                           const TargetFacts &Facts)
-    : A(std::make_unique<Analysis>(MF, Facts)) {}
+                                           const TargetFacts &Facts,
+                                           const MachinePostDominatorTree &PDT,
+                                           const MachineCycleInfo &Cycles)
+    : A(std::make_unique<Analysis>(MF, Facts, PDT, Cycles)) {}
 
 BranchUniformityWalk::~BranchUniformityWalk() = default;
 

@@ -17,12 +17,14 @@
 #define AMDGPU_LDS_BARRIERS_LDSBRANCHUNIFORMITY_H
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/CodeGen/MachineCycleAnalysis.h"
 #include <memory>
 
 namespace llvm {
 class MachineBasicBlock;
 class MachineFunction;
 class MachineInstr;
+class MachinePostDominatorTree;
 
 namespace ldsbarriers {
 class TargetFacts;
@@ -38,23 +40,22 @@ struct BranchUniformity {
   unsigned UniformVCCBranches = 0;
 };
 
-/// Judges every scalar conditional branch of \p MF.
-BranchUniformity analyzeBranchUniformity(const MachineFunction &MF,
-                                         const TargetFacts &Facts);
-
-/// analyzeBranchUniformity fed by a caller's own walk over the
-/// instructions (the access model walks them anyway): on a large function
-/// each walk costs about a cache miss per instruction, so the analysis
-/// reads each one while the caller has it in the cache. Feed every block
-/// in function order, each with all its instructions, then finish().
+/// Judges every scalar conditional branch of \p MF, fed by a caller's own
+/// walk over the instructions (the access model walks them anyway): on a
+/// large function each walk costs about a cache miss per instruction, so
+/// the analysis reads each one while the caller has it in the cache. Feed
+/// every block in function order, each with all its instructions, then
+/// finish(). The regions of divergent branches come from \p PDT and
+/// \p Cycles, the function's post-dominator tree and cycles.
 class BranchUniformityWalk {
 public:
-  BranchUniformityWalk(const MachineFunction &MF, const TargetFacts &Facts);
+  BranchUniformityWalk(const MachineFunction &MF, const TargetFacts &Facts,
+                       const MachinePostDominatorTree &PDT,
+                       const MachineCycleInfo &Cycles);
   ~BranchUniformityWalk();
   void beginBlock(const MachineBasicBlock &MBB);
   void note(const MachineInstr &MI);
   void endBlock(const MachineBasicBlock &MBB);
-  /// analyzeBranchUniformity's answer.
   BranchUniformity finish();
 
 private:
@@ -62,8 +63,7 @@ private:
 };
 
 /// The answer without the analysis: every block of \p MF that ends in a
-/// scalar conditional branch is PerWave (none when it has no such branch,
-/// as analyzeBranchUniformity would find too).
+/// scalar conditional branch is PerWave (none when it has no such branch).
 BranchUniformity assumeScalarBranchesPerWave(const MachineFunction &MF,
                                              const TargetFacts &Facts);
 

@@ -188,28 +188,35 @@ std::optional<StageValue> LoopStageAnalysis::operand(const Value *V,
   return S;
 }
 
-std::optional<StageValue> LoopStageAnalysis::induction(const Value *V) const {
+std::optional<std::pair<const Value *, const Value *>>
+LoopStageAnalysis::headerPhiValues(const Value *V) const {
   const auto *Phi = dyn_cast<PHINode>(V);
-  auto *Ty = Phi ? dyn_cast<IntegerType>(Phi->getType()) : nullptr;
-  if (!Ty || Ty->getBitWidth() > 64)
+  if (!Phi)
     return std::nullopt;
   const BasicBlock *H = Phi->getParent();
-  const ConstantInt *Init = nullptr;
-  const BinaryOperator *Next = nullptr;
+  const Value *Init = nullptr, *Next = nullptr;
   for (unsigned I = 0; I < Phi->getNumIncomingValues(); ++I) {
-    const Value *In = Phi->getIncomingValue(I);
-    if (DT.dominates(H, Phi->getIncomingBlock(I))) { // A back-edge.
-      const auto *BO = dyn_cast<BinaryOperator>(In);
-      if (!BO || (Next && BO != Next))
-        return std::nullopt;
-      Next = BO;
-    } else {
-      const auto *C = dyn_cast<ConstantInt>(In);
-      if (!C || (Init && C != Init))
-        return std::nullopt;
-      Init = C;
-    }
+    // From a block the header dominates: a back-edge.
+    const Value *&Seen =
+        DT.dominates(H, Phi->getIncomingBlock(I)) ? Next : Init;
+    if (Seen && Seen != Phi->getIncomingValue(I))
+      return std::nullopt;
+    Seen = Phi->getIncomingValue(I);
   }
+  if (!Init || !Next)
+    return std::nullopt;
+  return std::make_pair(Init, Next);
+}
+
+std::optional<StageValue> LoopStageAnalysis::induction(const Value *V) const {
+  auto *Ty = dyn_cast<IntegerType>(V->getType());
+  auto Values = headerPhiValues(V);
+  if (!Ty || Ty->getBitWidth() > 64 || !Values)
+    return std::nullopt;
+  const auto *Phi = cast<PHINode>(V);
+  const BasicBlock *H = Phi->getParent();
+  const auto *Init = dyn_cast<ConstantInt>(Values->first);
+  const auto *Next = dyn_cast<BinaryOperator>(Values->second);
   if (!Init || !Next || Next->getOperand(0) != Phi ||
       !isa<ConstantInt>(Next->getOperand(1)) ||
       (Next->getOpcode() != Instruction::Add &&
@@ -237,29 +244,16 @@ std::optional<StageValue> LoopStageAnalysis::induction(const Value *V) const {
 
 std::optional<std::pair<const Value *, int64_t>>
 LoopStageAnalysis::pointerInduction(const Value *V) const {
-  const auto *Phi = dyn_cast<PHINode>(V);
-  if (!Phi || !Phi->getType()->isPointerTy())
+  auto Values = headerPhiValues(V);
+  if (!V->getType()->isPointerTy() || !Values)
     return std::nullopt;
-  const BasicBlock *H = Phi->getParent();
-  const DataLayout &DL = H->getModule()->getDataLayout();
-  const Value *Base = nullptr;
-  const GEPOperator *Next = nullptr;
-  for (unsigned I = 0; I < Phi->getNumIncomingValues(); ++I) {
-    const Value *In = Phi->getIncomingValue(I);
-    if (DT.dominates(H, Phi->getIncomingBlock(I))) {
-      const auto *GEP = dyn_cast<GEPOperator>(In);
-      if (!GEP || GEP->getPointerOperand() != Phi || (Next && GEP != Next))
-        return std::nullopt;
-      Next = GEP;
-    } else {
-      if (Base && In != Base)
-        return std::nullopt;
-      Base = In;
-    }
-  }
-  if (!Base || !Next)
+  const DataLayout &DL =
+      cast<PHINode>(V)->getParent()->getModule()->getDataLayout();
+  const Value *Base = Values->first;
+  const auto *Next = dyn_cast<GEPOperator>(Values->second);
+  if (!Next || Next->getPointerOperand() != V)
     return std::nullopt;
-  APInt Offset(DL.getIndexTypeSizeInBits(Phi->getType()), 0);
+  APInt Offset(DL.getIndexTypeSizeInBits(V->getType()), 0);
   if (!Next->accumulateConstantOffset(DL, Offset) ||
       Offset.getSignificantBits() > 40)
     return std::nullopt;
@@ -276,24 +270,11 @@ LoopStageAnalysis::rotation(const Value *V) const {
   // it takes on every back-edge.
   auto Step = [&](const PHINode *P)
       -> std::optional<std::pair<const Value *, const PHINode *>> {
-    const Value *Init = nullptr;
-    const PHINode *Next = nullptr;
-    for (unsigned I = 0; I < P->getNumIncomingValues(); ++I) {
-      const Value *In = P->getIncomingValue(I);
-      if (DT.dominates(H, P->getIncomingBlock(I))) {
-        const auto *Q = dyn_cast<PHINode>(In);
-        if (!Q || Q->getParent() != H || (Next && Q != Next))
-          return std::nullopt;
-        Next = Q;
-      } else {
-        if (Init && In != Init)
-          return std::nullopt;
-        Init = In;
-      }
-    }
-    if (!Init || !Next)
+    auto Values = headerPhiValues(P);
+    const auto *Q = Values ? dyn_cast<PHINode>(Values->second) : nullptr;
+    if (!Q || Q->getParent() != H)
       return std::nullopt;
-    return std::make_pair(Init, Next);
+    return std::make_pair(Values->first, Q);
   };
   // In iteration n the phi has the entry value of the phi n steps along.
   SmallVector<const Value *, 4> Values;

@@ -91,6 +91,10 @@ private:
                                           unsigned Depth);
   std::optional<StageValue> operand(const Value *V, unsigned Depth);
   std::optional<StageValue> induction(const Value *V) const;
+  /// For a phi at a loop header: the one value it enters the loop with and
+  /// the one it takes on every back-edge.
+  std::optional<std::pair<const Value *, const Value *>>
+  headerPhiValues(const Value *V) const;
 
   const DominatorTree &DT;
   DenseMap<const Value *, std::optional<StageValue>> Cache;

@@ -29,6 +29,7 @@
 namespace llvm {
 class BasicBlock;
 class DominatorTree;
+class LoopInfo;
 class Function;
 class GEPOperator;
 class Operator;
@@ -414,6 +415,7 @@ private:
   bool ReqdSize = false;
   bool Assume1D = false;
   std::unique_ptr<DominatorTree> DT;
+  std::unique_ptr<LoopInfo> Loops;
   /// Loop-iteration values; null while building a form without them.
   std::unique_ptr<LoopStageAnalysis> Stages;
   DenseMap<unsigned, const BasicBlock *> StageHeaders;

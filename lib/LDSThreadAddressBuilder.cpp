@@ -10,6 +10,7 @@
 #include "LDSLoopStages.h"
 #include "LDSThreadAddress.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
@@ -152,6 +153,7 @@ ThreadAddressBuilder::ThreadAddressBuilder(const Function &F, bool Assume1D)
     M = std::min(M, Shape.MaxFlat);
   if (!F.isDeclaration()) {
     DT = std::make_unique<DominatorTree>(const_cast<Function &>(F));
+    Loops = std::make_unique<LoopInfo>(*DT);
     Stages = std::make_unique<LoopStageAnalysis>(*DT);
   }
 }
@@ -169,9 +171,7 @@ SmallVector<unsigned, 4> ThreadAddressBuilder::stageLoops() const {
 }
 
 bool ThreadAddressBuilder::isLoopHeader(const BasicBlock *BB) const {
-  return DT && DT->getNode(BB) && llvm::any_of(predecessors(BB), [&](auto *P) {
-           return DT->dominates(BB, P);
-         });
+  return Loops && Loops->isLoopHeader(BB);
 }
 
 ThreadAddressBuilder::~ThreadAddressBuilder() = default;

@@ -202,8 +202,10 @@ struct Effect {
 /// the fixpoint; LDSUniformityTransfer.cpp the transfer per instruction role.
 class Analysis {
 public:
-  Analysis(const MachineFunction &MF, const TargetFacts &Facts)
-      : MF(MF), Facts(Facts), TRI(*MF.getSubtarget().getRegisterInfo()),
+  Analysis(const MachineFunction &MF, const TargetFacts &Facts,
+           const MachinePostDominatorTree &PDT, const MachineCycleInfo &Cycles)
+      : MF(MF), Facts(Facts), PDT(PDT), Cycles(Cycles),
+        TRI(*MF.getSubtarget().getRegisterInfo()),
         TII(*MF.getSubtarget().getInstrInfo()),
         DenseOf(TRI.getNumRegUnits(), -1), RegSlot(TRI.getNumRegs(), -1) {}
 
@@ -283,6 +285,8 @@ private:
 
   const MachineFunction &MF;
   const TargetFacts &Facts;
+  const MachinePostDominatorTree &PDT;
+  const MachineCycleInfo &Cycles;
   const TargetRegisterInfo &TRI;
   const TargetInstrInfo &TII;
   std::vector<int> DenseOf;
@@ -329,7 +333,6 @@ private:
   /// an EXEC branch, how many of its instructions write EXEC, and whether
   /// it may store to the stack.
   std::vector<int> IPDom, RPONumber;
-  MachineCycleInfo Cycles;
   bool HasIrreducibleCycle = false;
   std::vector<uint8_t> InExecRegion, EndsInExecBranch, StoresStack;
   /// How many instructions write EXEC, and how many EXEC branches have
