@@ -18,7 +18,9 @@
 #include "LDSBarrierPlacement.h"
 #include "LDSHazardAnalysis.h"
 #include "LDSSplitBarriers.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/CodeGen/MachineBlockFrequencyInfo.h"
 #include "llvm/CodeGen/MachineCycleAnalysis.h"
 #include "llvm/CodeGen/MachineFunction.h"
@@ -41,6 +43,9 @@ using namespace llvm::ldsbarriers;
 #define DEBUG_TYPE "amdgpu-lds-barriers"
 #define PASS_NAME "AMDGPU LDS barrier placement"
 
+STATISTIC(NumKeptFunctions, "Number of functions whose workgroup barriers "
+                            "stay because the placement without them "
+                            "cannot cover every window");
 STATISTIC(NumStripped, "Number of the source's workgroup barriers deleted "
                        "(-amdgpu-lds-barriers-strip-existing)");
 
@@ -93,15 +98,39 @@ static cl::opt<bool> StripExisting(
              "them"),
     cl::init(false));
 
-/// Deletes the workgroup barriers of \p MF for
-/// -amdgpu-lds-barriers-strip-existing; returns whether it deleted any.
-/// S_BARRIER_SIGNAL_ISFIRST defines SCC that the program may branch on, and
-/// its wait cannot go without it: a function with one keeps all its
-/// barriers (with a warning).
-static bool stripWorkgroupBarriers(MachineFunction &MF,
-                                   const TargetFacts &Facts,
-                                   const TargetInstrInfo &TII) {
-  SmallVector<MachineInstr *, 16> Dead;
+namespace {
+/// The workgroup barriers -amdgpu-lds-barriers-strip-existing takes out of
+/// a function, held until the placement without them is known to cover
+/// every window; otherwise they go back where they were, so that the output
+/// never has less synchronization than the input.
+class StrippedBarriers {
+public:
+  /// Takes the workgroup barriers out of \p MF; returns whether it took
+  /// any. S_BARRIER_SIGNAL_ISFIRST defines SCC that the program may branch
+  /// on, and its wait cannot go without it: a function with one keeps all
+  /// its barriers (with a warning).
+  bool take(MachineFunction &MF, const TargetFacts &Facts);
+  ~StrippedBarriers() { restore(); }
+  /// Puts them back in place.
+  void restore();
+  /// Deletes them.
+  void erase();
+  size_t size() const { return Taken.size(); }
+
+private:
+  struct TakenInstr {
+    MachineInstr *MI;
+    MachineBasicBlock *MBB;
+    /// The instruction that followed it (null: the block's end).
+    MachineInstr *Next;
+  };
+  /// In program order.
+  std::vector<TakenInstr> Taken;
+};
+} // namespace
+
+bool StrippedBarriers::take(MachineFunction &MF, const TargetFacts &Facts) {
+  SmallPtrSet<MachineInstr *, 16> Dead;
   // The soft waits of LDS alone right before a barrier (what the release
   // fence of __syncthreads() waits for LDS and LDS DMA) go with it: the
   // pass places the waits its barriers need. Waits of other memory stay.
@@ -120,10 +149,10 @@ static bool stripWorkgroupBarriers(MachineFunction &MF,
     return W.any();
   };
   auto StripWith = [&](MachineInstr &MI) {
-    Dead.push_back(&MI);
+    Dead.insert(&MI);
     for (auto It = std::next(MI.getReverseIterator());
          It != MI.getParent()->rend() && LDSOnlySoftWait(*It); ++It)
-      Dead.push_back(&*It);
+      Dead.insert(&*It);
   };
   for (MachineBasicBlock &MBB : MF)
     for (MachineInstr &MI : MBB) {
@@ -146,10 +175,29 @@ static bool stripWorkgroupBarriers(MachineFunction &MF,
       // the workgroup barrier.
       StripWith(MI);
     }
-  for (MachineInstr *MI : Dead)
-    MI->eraseFromBundle();
-  NumStripped += Dead.size();
-  return !Dead.empty();
+  for (MachineBasicBlock &MBB : MF)
+    for (MachineInstr &MI : MBB)
+      if (Dead.contains(&MI)) {
+        auto Next = std::next(MI.getIterator());
+        Taken.push_back({&MI, &MBB, Next == MBB.end() ? nullptr : &*Next});
+      }
+  for (TakenInstr &T : Taken)
+    T.MI->removeFromBundle();
+  return !Taken.empty();
+}
+
+void StrippedBarriers::restore() {
+  // Last first: each one's successor is back (or was never taken).
+  for (TakenInstr &T : llvm::reverse(Taken))
+    T.MBB->insert(T.Next ? T.Next->getIterator() : T.MBB->end(), T.MI);
+  Taken.clear();
+}
+
+void StrippedBarriers::erase() {
+  NumStripped += Taken.size();
+  for (TakenInstr &T : Taken)
+    T.MBB->getParent()->deleteMachineInstr(T.MI);
+  Taken.clear();
 }
 
 /// Whether the input's split barriers alternate (signal, then wait) on every
@@ -207,35 +255,25 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   wawPolicy(EnableWAW, AOpts.WAW, AOpts.AsyncWAW);
   AOpts.MinimalWindows = true;
   std::optional<NamedRegionTimer> Phase;
-  startPhase(Phase, "model", "Access model");
-  std::optional<LDSAccessModel> ModelStorage;
-  ModelStorage.emplace(MF, Facts, Analyses, TrustScalarBranches,
-                       threadAnalysis(), /*Earlier=*/nullptr, &AOpts);
-  Phase.reset();
-  if (!ModelStorage->unmodeledBarriers().empty()) {
-    for (const auto &U : ModelStorage->unmodeledBarriers())
+  auto BuildModel = [&]() {
+    startPhase(Phase, "model", "Access model");
+    auto M = std::make_unique<LDSAccessModel>(
+        MF, Facts, Analyses, TrustScalarBranches, threadAnalysis(),
+        /*Earlier=*/nullptr, &AOpts);
+    Phase.reset();
+    return M;
+  };
+  std::unique_ptr<LDSAccessModel> Model = BuildModel();
+  if (!Model->unmodeledBarriers().empty()) {
+    for (const auto &U : Model->unmodeledBarriers())
       diagnose(F, nearestDebugLoc(*U.MI),
                describeInstr(*U.MI) + ": " + U.Reason +
                    "; function left unchanged",
                U.Invalid ? DS_Error : DS_Warning);
     return false;
   }
-  if (!ModelStorage->hasLDSAccesses())
+  if (!Model->hasLDSAccesses())
     return false;
-  // Only once the function is known to get a placement: a function left
-  // unchanged keeps its own barriers.
-  bool Stripped = false;
-  bool Strip = StripExisting && isKernel(F);
-  if (Strip && !MakeEmitter())
-    return Unsupported();
-  if (Strip && stripWorkgroupBarriers(MF, Facts, TII)) {
-    Stripped = true;
-    startPhase(Phase, "model", "Access model");
-    ModelStorage.emplace(MF, Facts, Analyses, TrustScalarBranches,
-                         threadAnalysis(), /*Earlier=*/nullptr, &AOpts);
-    Phase.reset();
-  }
-  LDSAccessModel &Model = *ModelStorage;
   // One wave per workgroup: nothing to order between waves, but the wave's
   // own asynchronous transfers still need their counter waits.
   WorkgroupShape Launch = getWorkgroupShape(F);
@@ -246,25 +284,63 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
              "ignoring " + Ignored +
                  ": the workgroup may have up to 1024 work-items",
              DS_Warning);
-
-  const AbstractProgram &P = Model.program();
-  assert(P.validate().empty() && "builder made an invalid program");
-  if (Facts.hasSplitBarriers() && !splitBarriersAlternate(F, Model))
-    return false;
   PlacementOptions POpts;
   POpts.SearchBudget = SearchBudget;
   POpts.Split = Facts.hasSplitBarriers();
   POpts.CounterMax = Facts.getCounterMax();
   POpts.SingleWave = SingleWave;
-  // Accesses that all meet none (the model's answer under this policy)
-  // leave placement nothing to do.
-  Placement R;
-  if (!noAccessMeetsAnother(P, AOpts)) {
+  auto Place = [&](const LDSAccessModel &M) -> std::optional<Placement> {
+    const AbstractProgram &P = M.program();
+    assert(P.validate().empty() && "builder made an invalid program");
+    if (Facts.hasSplitBarriers() && !splitBarriersAlternate(F, M))
+      return std::nullopt;
+    // Accesses that all meet none (the model's answer under this policy)
+    // leave placement nothing to do.
+    if (noAccessMeetsAnother(P, AOpts))
+      return Placement();
     startPhase(Phase, "placement", "Analysis and placement");
-    R = placeBarriers(P, AOpts, POpts);
+    Placement R = placeBarriers(P, AOpts, POpts);
     Phase.reset();
+    return R;
+  };
+
+  // Only once the function is known to get a placement: a function left
+  // unchanged keeps its own barriers. Without them, every window must be
+  // covered, or they all stay.
+  StrippedBarriers Stripped;
+  std::unique_ptr<LDSAccessModel> Unstripped;
+  if (StripExisting && isKernel(F)) {
+    if (!MakeEmitter())
+      return Unsupported();
+    if (Stripped.take(MF, Facts)) {
+      Unstripped = std::move(Model);
+      Model = BuildModel();
+    }
   }
-  LLVM_DEBUG(dumpPlacement(MF, P, Model, R));
+  std::optional<Placement> Placed = Place(*Model);
+  if (Unstripped && (!Placed || !Placed->Uncoverable.empty())) {
+    if (Placed)
+      ORE.emit([&]() {
+        return MachineOptimizationRemarkMissed(DEBUG_TYPE, "BarriersKept",
+                                               DebugLoc(), &MF.front())
+               << "kept the function's own synchronization ("
+               << ore::NV("Instructions", Stripped.size())
+               << " instructions): without it "
+               << ore::NV("Windows", unsigned(Placed->Uncoverable.size()))
+               << " hazards could not be covered";
+      });
+    ++NumKeptFunctions;
+    Stripped.restore();
+    Model = std::move(Unstripped);
+    Placed = Place(*Model);
+  }
+  if (!Placed)
+    return false;
+  bool Changed = Stripped.size() != 0;
+  Stripped.erase();
+  Placement &R = *Placed;
+  const AbstractProgram &P = Model->program();
+  LLVM_DEBUG(dumpPlacement(MF, P, *Model, R));
   countWindows(R);
   startPhase(Phase, "emission", "Remarks and emission");
   // Remarks that cost analyses of their own (one hazard analysis per
@@ -274,21 +350,21 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   if (Explain || AreStatisticsEnabled()) {
     std::optional<NamedRegionTimer> T;
     startPhase(T, "redundant", "Redundant barriers (remarks)");
-    reportRedundantBarriers(P, AOpts, R, Model, ORE);
+    reportRedundantBarriers(P, AOpts, R, *Model, ORE);
   }
   if (!SingleWave && isKernel(F))
-    reportSelfRaces(F, P, Model, Facts.getWaveSize());
+    reportSelfRaces(F, P, *Model, Facts.getWaveSize());
   if (Explain)
-    reportThreadDisjointPairs(P, Model, ORE);
-  reportUncoverable(F, P, Model, R, UncoverableIsError);
+    reportThreadDisjointPairs(P, *Model, ORE);
+  reportUncoverable(F, P, *Model, R, UncoverableIsError);
   bool Emits =
       !R.Barriers.empty() || !R.CompletedBarriers.empty() || !R.Waits.empty();
   if (Emits) {
     if (!MakeEmitter())
       return Unsupported();
-    emitPlacement(R, Model, *Emitter, Facts.hasSplitBarriers(), ORE);
+    emitPlacement(R, *Model, *Emitter, Facts.hasSplitBarriers(), ORE);
   }
-  bool Changed = Stripped || Emits;
+  Changed |= Emits;
   Phase.reset();
   if (selfCheckEnabled()) {
     startPhase(Phase, "self-check", "Self-check (model and verifier)");
@@ -296,7 +372,7 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
     SC.TrustScalarBranches = TrustScalarBranches;
     SC.WAW = EnableWAW;
     SC.SingleWave = SingleWave;
-    selfCheck(MF, Facts, Analyses, R, Model, SC);
+    selfCheck(MF, Facts, Analyses, R, *Model, SC);
   }
   return Changed;
 }
