@@ -78,11 +78,25 @@ unsigned llvm::ldsbarriers::reportViolations(
       return &Model.instr(At);
     return nullptr;
   };
+  // One report per cause, naming its first violation.
+  SmallVector<CauseItem> Items;
   for (const Violation &V : Violations) {
-    std::string Msg;
     const MachineInstr *Where = InstrAt(V.Later);
+    ++(V.Kind == Violation::Race ? NumRaces : NumBadBarriers);
+    // Without lines, races by their kind and object, barriers by what is
+    // wrong with them.
+    if (V.Kind == Violation::Race)
+      Items.push_back(
+          {&Model.instr(V.Earlier), Where, /*Kind=*/0,
+           uint64_t(hash_combine(V.What, P.event(V.Later).Loc.Object))});
+    else
+      Items.push_back({Where, Where, 1 + uint64_t(hash_value(V.What)), 0});
+  }
+  for (auto [I, Count] : groupByCause(Items)) {
+    const Violation &V = Violations[I];
+    std::string Msg;
+    const MachineInstr *Where = Items[I].Second;
     if (V.Kind == Violation::Race) {
-      ++NumRaces;
       Msg = V.What + " race on " +
             Model.describeLocation(P.event(V.Later).Loc) + " between " +
             describeInstr(Model.instr(V.Earlier)) + " and " +
@@ -90,12 +104,12 @@ unsigned llvm::ldsbarriers::reportViolations(
             ": no barrier at which the first is complete separates them "
             "on some path";
     } else {
-      ++NumBadBarriers;
       Msg = V.What;
       if (Where)
         Msg += " at " + describeInstr(*Where);
       Msg += " in bb." + std::to_string(Model.block(V.Later.Block).getNumber());
     }
+    Msg += moreOfCause(Items[I], Count);
     if (!Context.empty())
       Msg = Context.str() + ": " + Msg;
     DebugLoc DL = Where ? nearestDebugLoc(*Where) : DebugLoc();

@@ -1,6 +1,7 @@
 //===- AMDGPULDSBarriersCommon.cpp - Helpers shared by the passes ---------===//
 
 #include "AMDGPULDSBarriersCommon.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/CodeGen/MachineInstr.h"
 #include "llvm/CodeGen/TargetInstrInfo.h"
@@ -99,4 +100,47 @@ std::string llvm::ldsbarriers::describeInstr(const MachineInstr &MI) {
     OS << ")";
   }
   return S;
+}
+
+/// The file and line of \p MI, or none.
+static std::pair<const MDNode *, unsigned> sourceLine(const MachineInstr *MI) {
+  const DILocation *Loc = MI ? MI->getDebugLoc().get() : nullptr;
+  if (!Loc)
+    return {nullptr, 0};
+  while (const DILocation *At = Loc->getInlinedAt())
+    Loc = At;
+  return {Loc->getFile(), Loc->getLine()};
+}
+
+static bool hasLines(const CauseItem &Item) {
+  return sourceLine(Item.First).first && sourceLine(Item.Second).first;
+}
+
+SmallVector<std::pair<unsigned, unsigned>>
+llvm::ldsbarriers::groupByCause(ArrayRef<CauseItem> Items) {
+  using Line = std::pair<const MDNode *, unsigned>;
+  MapVector<std::tuple<uint64_t, Line, Line, uint64_t>,
+            std::pair<unsigned, unsigned>>
+      Causes;
+  for (unsigned I = 0; I < Items.size(); ++I) {
+    const CauseItem &It = Items[I];
+    auto Cause = hasLines(It)
+                     ? std::tuple(It.Kind, sourceLine(It.First),
+                                  sourceLine(It.Second), uint64_t(0))
+                     : std::tuple(It.Kind, Line(), Line(), It.Detail + 1);
+    ++Causes.try_emplace(Cause, I, 0).first->second.second;
+  }
+  SmallVector<std::pair<unsigned, unsigned>> Groups;
+  for (const auto &KV : Causes)
+    Groups.push_back(KV.second);
+  return Groups;
+}
+
+std::string llvm::ldsbarriers::moreOfCause(const CauseItem &Item,
+                                           unsigned Count) {
+  if (Count < 2)
+    return "";
+  return " (and " + std::to_string(Count - 1) +
+         (hasLines(Item) ? " more between the same source lines)"
+                         : " more of this kind)");
 }

@@ -81,6 +81,23 @@ mayDefineOperands(const MachineInstr &MI) {
           All.drop_front(Desc.getNumOperands())};
 }
 
+/// A diagnostic about a pair of instructions (the same one twice for one):
+/// \p Kind tells diagnostics of different meaning apart, \p Detail stands
+/// for its cause where either instruction lacks a source line (such as the
+/// hazard kind and the object).
+struct CauseItem {
+  const MachineInstr *First, *Second;
+  uint64_t Kind, Detail;
+};
+/// One diagnostic per cause: the Kind and the source lines of the two
+/// instructions (the outermost of an inlined chain), or the Kind and Detail
+/// where either has no line. Returns, in order, the first item of each
+/// cause and how many items it has.
+SmallVector<std::pair<unsigned, unsigned>>
+groupByCause(ArrayRef<CauseItem> Items);
+/// What a cause's diagnostic adds for its other \p Count - 1 items.
+std::string moreOfCause(const CauseItem &Item, unsigned Count);
+
 /// How violations are reported.
 enum class VerifyMode { Remark, Warning, Error };
 

@@ -142,15 +142,22 @@ void llvm::ldsbarriers::reportUncoverable(const Function &F,
                                           const AbstractProgram &P,
                                           const LDSAccessModel &Model,
                                           const Placement &R, bool AsError) {
+  // One warning per cause, naming its first window.
+  SmallVector<CauseItem> Items;
   for (const Window &W : R.Uncoverable) {
     ++NumUncoverable;
-    const MachineInstr &A = Model.instr(W.Producer);
-    const MachineInstr &B = Model.instr(W.Consumer);
-    diagnose(F, nearestDebugLoc(B),
+    uint64_t Object = uint32_t(P.event(W.Consumer).Loc.Object);
+    Items.push_back({&Model.instr(W.Producer), &Model.instr(W.Consumer),
+                     /*Kind=*/0, Object << 8 | uint64_t(W.Kind)});
+  }
+  for (auto [I, Count] : groupByCause(Items)) {
+    const Window &W = R.Uncoverable[I];
+    diagnose(F, nearestDebugLoc(*Items[I].Second),
              Twine(getHazardKindName(W.Kind)) + " hazard on " +
                  Model.describeLocation(P.event(W.Consumer).Loc) + " between " +
-                 describeInstr(A) + " and " + describeInstr(B) +
-                 " cannot be covered: " + explainUncoverable(P, Model, W),
+                 describeInstr(*Items[I].First) + " and " +
+                 describeInstr(*Items[I].Second) + " cannot be covered: " +
+                 explainUncoverable(P, Model, W) + moreOfCause(Items[I], Count),
              AsError ? DS_Error : DS_Warning);
   }
 }
@@ -208,8 +215,6 @@ void llvm::ldsbarriers::reportSelfRaces(const Function &F,
                                         const AbstractProgram &P,
                                         const LDSAccessModel &Model,
                                         unsigned WaveSize) {
-  constexpr unsigned MaxWarnings = 8;
-  unsigned Emitted = 0;
   WorkgroupShape OneD = P.Shape;
   OneD.MaxDim[1] = OneD.MaxDim[2] = 1;
   // Per address form (many accesses share one): whether it meets itself.
@@ -240,7 +245,9 @@ void llvm::ldsbarriers::reportSelfRaces(const Function &F,
     if (!AnyMeets)
       return;
   }
-  for (unsigned B = 0; B < P.Blocks.size() && Emitted < MaxWarnings; ++B)
+  SmallVector<CauseItem> Items;
+  SmallVector<EventRef> Events;
+  for (unsigned B = 0; B < P.Blocks.size(); ++B)
     for (unsigned I = 0; I < P.Blocks[B].Events.size(); ++I) {
       const Event &E = P.Blocks[B].Events[I];
       bool Writes = E.AK == AccessKind::Write ||
@@ -252,17 +259,23 @@ void llvm::ldsbarriers::reportSelfRaces(const Function &F,
           (E.Async && E.Ctr == Counter::VM ? !WavesMeet(E.Loc) : !Meets(E.Loc)))
         continue;
       const MachineInstr &MI = Model.instr({B, I});
-      diagnose(F, nearestDebugLoc(MI),
-               describeInstr(MI) +
-                   ": different work-items may write the same LDS bytes in "
-                   "one execution of this instruction (address " +
-                   Model.describeThreadForm(E.Loc) + ", " +
-                   Model.describeShape() + "); no barrier can order them" +
-                   boundHint(P, E.Loc, E.Loc),
-               DS_Warning);
-      if (++Emitted == MaxWarnings)
-        break;
+      Items.push_back({&MI, &MI, 0, 0});
+      Events.push_back({B, I});
     }
+  // One warning per source line (unrolled copies of one store share it),
+  // or one in all without lines.
+  for (auto [I, Count] : groupByCause(Items)) {
+    const Event &E = P.event(Events[I]);
+    const MachineInstr &MI = *Items[I].First;
+    diagnose(F, nearestDebugLoc(MI),
+             describeInstr(MI) +
+                 ": different work-items may write the same LDS bytes in "
+                 "one execution of this instruction (address " +
+                 Model.describeThreadForm(E.Loc) + ", " +
+                 Model.describeShape() + "); no barrier can order them" +
+                 boundHint(P, E.Loc, E.Loc) + moreOfCause(Items[I], Count),
+             DS_Warning);
+  }
 }
 
 void llvm::ldsbarriers::dumpPlacement(const MachineFunction &MF,

@@ -38,10 +38,11 @@
 
 ; TRANSPOSE-VERIFY-NOT: {{warning|error}}
 
-; REDUCE: warning: {{.*}}WAR hazard on LDS{{.*}} between DS_READ2ST64_B32_gfx9 and DS_WRITE_B32_gfx9 cannot be covered
-; REDUCE: warning: {{.*}}WAR hazard on LDS{{.*}} between DS_READ2ST64_B32_gfx9 and DS_WRITE_B32_gfx9 cannot be covered
-; REDUCE: warning: {{.*}}WAR race on LDS{{.*}} between DS_READ2ST64_B32_gfx9 and DS_WRITE_B32_gfx9
-; REDUCE: warning: {{.*}}WAR race on LDS{{.*}} between DS_READ2ST64_B32_gfx9 and DS_WRITE_B32_gfx9
+; One warning per cause: without source lines, per kind of hazard and
+; object, with the count of the others.
+; REDUCE: warning: {{.*}}WAR hazard on LDS{{.*}} between DS_READ2ST64_B32_gfx9 and DS_WRITE_B32_gfx9 cannot be covered: {{.*}} (and 1 more of this kind)
+; REDUCE-NEXT: warning: {{.*}}WAR race on LDS{{.*}} between DS_READ2ST64_B32_gfx9 and DS_WRITE_B32_gfx9: {{.*}} (and 1 more of this kind)
+; REDUCE-NOT: warning
 ; REDUCE-LABEL: reduce:
 ; REDUCE-NOT: s_barrier
 ; REDUCE: ds_write_b32

@@ -19,8 +19,7 @@
 ; warns of a self-race: with bins 0..7, work-items t and t + 1 may
 ; increment the same byte in the same execution of the store.
 ; WARN-NOT: warning
-; WARN: warning: {{.*}}WAR hazard on LDS{{.*}} cannot be covered
-; WARN: warning: {{.*}}WAR hazard on LDS{{.*}} cannot be covered
+; WARN: warning: {{.*}}WAR hazard on LDS{{.*}} cannot be covered{{.*}} (and 1 more of this kind)
 ; WARN: warning: {{.*}}DS_WRITE_B8{{.*}}: different work-items may write the same LDS bytes in one execution of this instruction (address 0 + 4*tid.x + [0, 7] (1 bytes)
 ; WARN-NOT: warning
 
