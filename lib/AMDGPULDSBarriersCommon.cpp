@@ -23,17 +23,19 @@ static cl::opt<bool> ThreadAnalysis(
              "of different work-items cannot overlap (placer and verifier)"),
     cl::init(true));
 
-static cl::opt<bool> Assume1D(
+static cl::opt<cl::boolOrDefault> Assume1D(
     "amdgpu-lds-barriers-assume-1d-workgroups", cl::Hidden,
     cl::desc("Let the thread-index analysis assume workgroups of y and z "
-             "size 1 (for HIP kernels indexed by threadIdx.x only; OpenCL "
-             "states it with reqd_work_group_size)"),
-    cl::init(false));
+             "size 1 (default: for kernels that read no y or z work-item "
+             "id; =false: only where the kernel's attributes bound them)"));
 
 ThreadAnalysisMode llvm::ldsbarriers::threadAnalysis() {
   if (!ThreadAnalysis)
     return ThreadAnalysisMode::Off;
-  return Assume1D ? ThreadAnalysisMode::Assume1D : ThreadAnalysisMode::On;
+  if (Assume1D == cl::BOU_UNSET)
+    return ThreadAnalysisMode::Infer1D;
+  return Assume1D == cl::BOU_TRUE ? ThreadAnalysisMode::Assume1D
+                                  : ThreadAnalysisMode::On;
 }
 
 void llvm::ldsbarriers::wawPolicy(int Option, bool &DS, bool &Async) {

@@ -47,7 +47,8 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
           LentForms[Earlier->Instrs[E.Tag]] = E.Loc.ThreadForm;
   } else if (ThreadAnalysis != ThreadAnalysisMode::Off) {
     ThreadAddresses = std::make_unique<ThreadAddressBuilder>(
-        MF.getFunction(), ThreadAnalysis == ThreadAnalysisMode::Assume1D);
+        MF.getFunction(),
+        assumesOneDimensional(MF.getFunction(), ThreadAnalysis));
     Program.Shape = ThreadAddresses->shape();
   }
   if (Earlier && ThreadAnalysis != ThreadAnalysisMode::Off) {
@@ -499,7 +500,7 @@ unsigned LDSAccessModel::threadForm(const MachineInstr &MI,
   if (!ThreadAddresses)
     ThreadAddresses = std::make_unique<ThreadAddressBuilder>(
         MI.getMF()->getFunction(),
-        ThreadAnalysis == ThreadAnalysisMode::Assume1D);
+        assumesOneDimensional(MI.getMF()->getFunction(), ThreadAnalysis));
   SmallVector<ThreadAddress, 1> Forms;
   for (const MachineMemOperand *MMO : MI.memoperands()) {
     if (MMO->getAddrSpace() != AMDGPUAS::LOCAL_ADDRESS)

@@ -91,6 +91,8 @@ enum class ThreadAnalysisMode {
   Off,
   On,
   Assume1D, // On, and workgroups have y and z sizes 1.
+  Infer1D,  // Assume1D for a kernel that reads no y or z work-item id (the
+            // AMDGPU attributor's amdgpu-no-workitem-id-y and -z), else On.
 };
 
 /// What launches a kernel may have: each work-item id dimension d is below
@@ -115,6 +117,9 @@ WorkgroupShape getWorkgroupShape(const Function &F);
 /// Whether \p F is a kernel (an entry point every wave of the workgroup
 /// starts, as opposed to a function called from one).
 bool isKernel(const Function &F);
+/// Whether the thread-index analysis takes \p F's workgroups as
+/// one-dimensional under \p Mode.
+bool assumesOneDimensional(const Function &F, ThreadAnalysisMode Mode);
 
 /// An integer function of the work-item id alone, kept as the IR computes
 /// it (masks, shifts, xor, division by constants, at the IR's bit widths)

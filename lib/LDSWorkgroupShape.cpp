@@ -25,6 +25,14 @@ bool llvm::ldsbarriers::isKernel(const Function &F) {
   return CC == CallingConv::AMDGPU_KERNEL || CC == CallingConv::SPIR_KERNEL;
 }
 
+bool llvm::ldsbarriers::assumesOneDimensional(const Function &F,
+                                              ThreadAnalysisMode Mode) {
+  return Mode == ThreadAnalysisMode::Assume1D ||
+         (Mode == ThreadAnalysisMode::Infer1D &&
+          F.hasFnAttribute("amdgpu-no-workitem-id-y") &&
+          F.hasFnAttribute("amdgpu-no-workitem-id-z"));
+}
+
 WorkgroupShape llvm::ldsbarriers::getWorkgroupShape(const Function &F) {
   WorkgroupShape Shape;
   Attribute Flat = F.getFnAttribute("amdgpu-flat-work-group-size");
