@@ -247,10 +247,17 @@ void LDSAccessModel::addInstr(unsigned B, MachineInstr &MI) {
     E.Ctr = Counter::Exp;
     return AddAccess(E);
   }
-  case OpcodeRole::FlatMemory:
-    if (flatMayAccessLDS(MI))
+  case OpcodeRole::FlatMemory: {
+    if (!flatMayAccessLDS(MI))
+      return;
+    if (MI.mayStore())
       return Opaque();
-    return;
+    // A FLAT load (volatile __shared__ data, a generic pointer) reads
+    // whatever LDS its address may reach, out of order with DS accesses.
+    Event E = Event::access(AccessKind::Read, Location());
+    E.InOrder = false;
+    return AddAccess(E);
+  }
   case OpcodeRole::Barrier:
   case OpcodeRole::BarrierSignal:
   case OpcodeRole::BarrierWait:
