@@ -109,13 +109,13 @@ public:
   /// any. S_BARRIER_SIGNAL_ISFIRST defines SCC that the program may branch
   /// on, and its wait cannot go without it: a function with one keeps all
   /// its barriers (with a warning).
-  bool take(MachineFunction &MF, const TargetFacts &Facts);
-  ~StrippedBarriers() { restore(); }
+  bool takeBarriers(MachineFunction &MF, const TargetFacts &Facts);
+  ~StrippedBarriers() { restoreBarriers(); }
   /// Puts them back in place.
-  void restore();
+  void restoreBarriers();
   /// Deletes them.
-  void erase();
-  size_t size() const { return Taken.size(); }
+  void eraseBarriers();
+  size_t numTaken() const { return Taken.size(); }
 
 private:
   struct TakenInstr {
@@ -129,7 +129,8 @@ private:
 };
 } // namespace
 
-bool StrippedBarriers::take(MachineFunction &MF, const TargetFacts &Facts) {
+bool StrippedBarriers::takeBarriers(MachineFunction &MF,
+                                    const TargetFacts &Facts) {
   SmallPtrSet<MachineInstr *, 16> Dead;
   // The soft waits of LDS alone right before a barrier (what the release
   // fence of __syncthreads() waits for LDS and LDS DMA) go with it: the
@@ -186,14 +187,14 @@ bool StrippedBarriers::take(MachineFunction &MF, const TargetFacts &Facts) {
   return !Taken.empty();
 }
 
-void StrippedBarriers::restore() {
+void StrippedBarriers::restoreBarriers() {
   // Last first: each one's successor is back (or was never taken).
   for (TakenInstr &T : llvm::reverse(Taken))
     T.MBB->insert(T.Next ? T.Next->getIterator() : T.MBB->end(), T.MI);
   Taken.clear();
 }
 
-void StrippedBarriers::erase() {
+void StrippedBarriers::eraseBarriers() {
   NumStripped += Taken.size();
   for (TakenInstr &T : Taken)
     T.MBB->getParent()->deleteMachineInstr(T.MI);
@@ -312,7 +313,7 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   if (StripExisting && isKernel(F)) {
     if (!MakeEmitter())
       return Unsupported();
-    if (Stripped.take(MF, Facts)) {
+    if (Stripped.takeBarriers(MF, Facts)) {
       Unstripped = std::move(Model);
       Model = BuildModel();
     }
@@ -324,20 +325,20 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
         return MachineOptimizationRemarkMissed(DEBUG_TYPE, "BarriersKept",
                                                DebugLoc(), &MF.front())
                << "kept the function's own synchronization ("
-               << ore::NV("Instructions", Stripped.size())
+               << ore::NV("Instructions", Stripped.numTaken())
                << " instructions): without it "
                << ore::NV("Windows", unsigned(Placed->Uncoverable.size()))
                << " hazards could not be covered";
       });
     ++NumKeptFunctions;
-    Stripped.restore();
+    Stripped.restoreBarriers();
     Model = std::move(Unstripped);
     Placed = Place(*Model);
   }
   if (!Placed)
     return false;
-  bool Changed = Stripped.size() != 0;
-  Stripped.erase();
+  bool Changed = Stripped.numTaken() != 0;
+  Stripped.eraseBarriers();
   Placement &R = *Placed;
   const AbstractProgram &P = Model->program();
   LLVM_DEBUG(dumpPlacement(MF, P, *Model, R));

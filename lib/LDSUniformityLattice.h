@@ -278,6 +278,8 @@ private:
   void copySlots(State &S, MCRegister From, MCRegister To);
   bool spillOrReload(const MachineInstr &MI, State &S);
   void forgetStackSlots(const MachineInstr &MI, State &S);
+  /// The frame object a private memory access touches, or -1.
+  static int stackObjectOf(const MachineInstr &MI);
   static uint64_t stackBase(int FI) {
     return uint64_t((1u << 31) | unsigned(FI)) << 32;
   }

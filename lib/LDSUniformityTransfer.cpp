@@ -1,17 +1,250 @@
 //===- LDSUniformityTransfer.cpp - Branch uniformity: the transfer --------===//
 //
-// The transfer function of the branch-uniformity analysis, one function per
-// value role of an instruction (AMDGPUTargetFacts classifies the opcodes):
-// vector instructions, calls, the scalar roles, and the writes of the
-// results to the destinations.
+// The transfer function of the branch-uniformity analysis: reading and
+// writing the state (registers, their lanes and stack slots), then one
+// function per value role of an instruction (AMDGPUTargetFacts classifies
+// the opcodes): vector instructions, calls, the scalar roles, and the
+// writes of the results to the destinations.
 //
 //===----------------------------------------------------------------------===//
 
 #include "LDSUniformityLattice.h"
+#include "llvm/CodeGen/MachineMemOperand.h"
+#include "llvm/CodeGen/PseudoSourceValue.h"
+#include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/Support/AMDGPUAddrSpace.h"
 
 using namespace llvm;
 using namespace llvm::ldsbarriers;
 using namespace llvm::ldsbarriers::uniformity;
+
+int Analysis::addUnit(MCRegUnit U) {
+  int &D = DenseOf[static_cast<unsigned>(U)];
+  if (D < 0) {
+    D = Kinds.size();
+    MCRegUnitRootIterator Root(U, &TRI);
+    uint16_t RF = Facts.registerFacts(*Root, TRI);
+    Kinds.push_back(kindOfUnitRoot(RF));
+    SGPRUnit.push_back(RF & RegisterFacts::SGPR);
+    IsSCC.push_back(RF & RegisterFacts::SCC);
+    if (!StateSlot.empty())
+      StateSlot.push_back(0); // Named after the slice was taken: outside.
+  }
+  return D;
+}
+
+const Analysis::RegInfo &Analysis::reg(MCRegister Reg) {
+  static const RegInfo Unknown;
+  if (Reg.id() >= RegSlot.size())
+    return Unknown;
+  int &Slot = RegSlot[Reg.id()];
+  if (Slot < 0) {
+    Slot = RegUnits.size();
+    RegInfo RI;
+    RI.Reg = Reg.id();
+    for (MCRegUnit U : TRI.regunits(Reg)) {
+      int D = addUnit(U);
+      RI.Units.push_back(D);
+      UnitKind K = Kinds[D];
+      RI.AllTracked &= K == UnitKind::Scalar || K == UnitKind::Vector;
+      RI.AnyVector |= K == UnitKind::Vector;
+      RI.AnyExec |= K == UnitKind::Exec;
+      RI.AnySCC |= IsSCC[D];
+      RI.AnyData |= K == UnitKind::Scalar || K == UnitKind::Wave;
+    }
+    RegUnits.push_back(std::move(RI));
+  }
+  return RegUnits[Slot];
+}
+
+Val Analysis::read(const State &S, MCRegister Reg) {
+  const RegInfo &RI = reg(Reg);
+  // Units that all hold one value (the halves of most registers): that
+  // value, which is their join.
+  if (RI.AllTracked && !RI.Units.empty()) {
+    Val First = at(S, RI.Units.front());
+    if (llvm::all_of(drop_begin(RI.Units),
+                     [&](int U) { return at(S, U) == First; }))
+      return First;
+  }
+  std::optional<Val> V;
+  for (int U : RI.Units) {
+    switch (Kinds[U]) {
+    case UnitKind::Exec:
+      Val::accumulate(V, ExecValue);
+      break;
+    case UnitKind::Const:
+      Val::accumulate(V, UniformScalar);
+      break;
+    case UnitKind::Wave:
+      Val::accumulate(V, PerWaveScalar);
+      break;
+    default:
+      Val::accumulate(V, at(S, U));
+    }
+  }
+  return V ? *V : UniformScalar;
+}
+
+/// operandValue for an instruction that reads the lanes' data: a vector
+/// register that is undefined but in the lanes V_WRITELANE wrote holds
+/// those lanes' values (the others may be taken to hold the same).
+Val Analysis::dataValue(const State &S, const MachineOperand &MO) {
+  Val V = operandValue(S, MO);
+  if (!V.isUndef() || S.Slots.empty())
+    return V;
+  const RegInfo &RI = reg(MO.getReg().asMCReg());
+  std::optional<Val> Lanes;
+  if (RI.AnyVector)
+    for (const auto &[Key, SlotV] : S.Slots)
+      if (llvm::is_contained(RI.Units, int(Key >> 32)))
+        Val::accumulate(
+            Lanes, Val::make(std::max(SlotV.n(), PerWave), PerLane, false));
+  return Lanes ? *Lanes : V;
+}
+
+Val Analysis::operandValue(const State &S, const MachineOperand &MO) {
+  if (MO.isReg())
+    return MO.getReg() ? read(S, MO.getReg().asMCReg()) : UniformScalar;
+  if (MO.isImm())
+    return immediateValue(MO.getImm());
+  return UniformScalar; // Frame indices, symbols, floating-point immediates.
+}
+
+bool Analysis::isWholeMask(const MachineOperand &MO) {
+  MCRegister Reg = MO.getReg().asMCReg();
+  auto [It, Inserted] = WholeMask.try_emplace(Reg.id());
+  if (Inserted) {
+    // A class's registers have its size. The operand's class, when it holds
+    // the register and has a mask's size, answers at once; the search of
+    // getMinimalPhysRegClass reads every class of the target, which the
+    // first function a compiler process sees pays in page faults.
+    const MCInstrDesc &D = MO.getParent()->getDesc();
+    unsigned OpIdx = MO.getOperandNo();
+    const TargetRegisterClass *RC =
+        OpIdx < D.getNumOperands() ? TII.getRegClass(D, OpIdx) : nullptr;
+    unsigned Bits = RC && RC->contains(Reg) ? TRI.getRegSizeInBits(*RC) : 0;
+    if (Bits != 32 && Bits != 64) {
+      RC = TRI.getMinimalPhysRegClass(Reg);
+      Bits = RC ? TRI.getRegSizeInBits(*RC) : 0;
+    }
+    It->second = Bits == WaveSize;
+  }
+  return It->second;
+}
+
+/// Whether explicit operand \p OpIdx of a vector instruction is a lane mask
+/// (V_CNDMASK's selector, a carry-in) rather than a scalar broadcast to
+/// every lane: its operand class admits scalar registers only.
+bool Analysis::isLaneMaskOperand(const MachineInstr &MI, unsigned OpIdx) {
+  auto [It, Inserted] = MaskOperand.try_emplace({MI.getOpcode(), OpIdx});
+  if (Inserted) {
+    const TargetRegisterClass *RC = TII.getRegClass(MI.getDesc(), OpIdx);
+    It->second = RC && Facts.isScalarRegClass(*RC, TRI);
+  }
+  return It->second;
+}
+
+void Analysis::write(State &S, MCRegister Reg, Val V, bool KeepSlots) {
+  for (int U : units(Reg)) {
+    if (Kinds[U] != UnitKind::Scalar && Kinds[U] != UnitKind::Vector)
+      continue;
+    at(S, U) = V;
+    if (!KeepSlots && Kinds[U] == UnitKind::Vector && !S.Slots.empty())
+      llvm::erase_if(S.Slots,
+                     [&](const auto &E) { return int(E.first >> 32) == U; });
+  }
+}
+
+/// The frame object a private memory access touches, or -1.
+int Analysis::stackObjectOf(const MachineInstr &MI) {
+  if (!MI.hasOneMemOperand())
+    return -1;
+  const MachineMemOperand *MMO = *MI.memoperands_begin();
+  if (const auto *PSV =
+          dyn_cast_or_null<FixedStackPseudoSourceValue>(MMO->getPseudoValue()))
+    return PSV->getFrameIndex();
+  return -1;
+}
+
+/// A whole-wave store of a vector register to a stack object, or a load of
+/// one back (the spills of the vector registers that hold spilled scalars,
+/// on targets without AGPRs): the scalars kept in its lanes go along.
+bool Analysis::spillOrReload(const MachineInstr &MI, State &S) {
+  int FI = stackObjectOf(MI);
+  if (FI < 0 || MI.mayLoad() == MI.mayStore())
+    return false;
+  const MachineOperand *Data = nullptr;
+  unsigned Vectors = 0;
+  for (const MachineOperand &MO : MI.operands())
+    if (MO.isReg() && MO.getReg() && !MO.isImplicit() &&
+        MO.isDef() == MI.mayLoad() &&
+        Kinds[units(MO.getReg().asMCReg()).front()] == UnitKind::Vector) {
+      Data = &MO;
+      ++Vectors;
+    }
+  if (Vectors != 1 || units(Data->getReg().asMCReg()).size() > 2)
+    return false;
+  MCRegister R = Data->getReg().asMCReg();
+  uint64_t RegBase = uint64_t(unsigned(units(R).front())) << 32;
+  uint64_t Base = stackBase(FI);
+  auto Move = [&](uint64_t From, uint64_t To, std::optional<Val> Whole) {
+    llvm::erase_if(S.Slots, [&](const auto &E) {
+      return (E.first & ~0xFFFFFFFFull) == To;
+    });
+    std::vector<std::pair<uint64_t, Val>> Copied;
+    for (const auto &E : S.Slots)
+      if ((E.first & ~0xFFFFFFFFull) == From && uint32_t(E.first) != WholeLane)
+        Copied.push_back({To | (E.first & 0xFFFFFFFFull), E.second});
+    if (Whole)
+      Copied.push_back({To | WholeLane, *Whole});
+    llvm::append_range(S.Slots, Copied);
+    llvm::sort(S.Slots,
+               [](const auto &A, const auto &B) { return A.first < B.first; });
+  };
+  if (MI.mayStore()) {
+    Move(RegBase, Base, read(S, R));
+    return true;
+  }
+  auto It = findSlot(S.Slots, Base | WholeLane);
+  Val Whole =
+      It != S.Slots.end() && It->first == (Base | WholeLane) ? It->second : Top;
+  write(S, R, Whole);
+  Move(Base, RegBase, std::nullopt);
+  return true;
+}
+
+/// A store that may write a stack object ends what is known of its lanes.
+void Analysis::forgetStackSlots(const MachineInstr &MI, State &S) {
+  if (S.Slots.empty())
+    return;
+  int FI = stackObjectOf(MI);
+  bool Private = MI.memoperands_empty();
+  for (const MachineMemOperand *MMO : MI.memoperands())
+    Private |= MMO->getAddrSpace() == AMDGPUAS::PRIVATE_ADDRESS ||
+               MMO->getAddrSpace() == AMDGPUAS::FLAT_ADDRESS;
+  if (!Private)
+    return;
+  llvm::erase_if(S.Slots, [&](const auto &E) {
+    unsigned Obj = unsigned(E.first >> 32);
+    return (Obj & (1u << 31)) && (FI < 0 || Obj == ((1u << 31) | unsigned(FI)));
+  });
+}
+
+void Analysis::copySlots(State &S, MCRegister From, MCRegister To) {
+  ArrayRef<int> FU = units(From), TU = units(To);
+  if (FU.empty() || TU.empty())
+    return;
+  uint64_t FKey = uint64_t(unsigned(FU.front())) << 32;
+  uint64_t TKey = uint64_t(unsigned(TU.front())) << 32;
+  std::vector<std::pair<uint64_t, Val>> Copied;
+  for (const auto &E : S.Slots)
+    if ((E.first & ~0xFFFFFFFFull) == FKey)
+      Copied.push_back({TKey | (E.first & 0xFFFFFFFFull), E.second});
+  llvm::append_range(S.Slots, Copied);
+  llvm::sort(S.Slots,
+             [](const auto &A, const auto &B) { return A.first < B.first; });
+}
 
 /// Vector instructions: each lane's result is a function of that lane's
 /// operands; scalar results are lane masks of per-lane predicates.
