@@ -2,9 +2,9 @@
 //
 // Registers the passes with the legacy pass registry when the plugin is
 // loaded (`llc -load=... -run-pass=amdgpu-lds-barriers`), and, under
-// -amdgpu-lds-barriers, inserts the placer into the codegen pipeline of stock
-// llc and clang right after the memory legalizer. Not part of in-tree builds,
-// which register the passes in the AMDGPU target instead.
+// -amdgpu-lds-barriers-in-pipeline, inserts the placer into the codegen
+// pipeline of stock llc and clang right after the memory legalizer. Not part of
+// in-tree builds, which register the passes in the AMDGPU target instead.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,7 +18,7 @@
 using namespace llvm;
 
 static cl::opt<bool> EnableInPipeline(
-    "amdgpu-lds-barriers",
+    "amdgpu-lds-barriers-in-pipeline",
     cl::desc("Run the AMDGPU LDS barrier placement pass in the codegen "
              "pipeline, after si-memory-legalizer"),
     cl::init(false));

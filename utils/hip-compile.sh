@@ -104,7 +104,7 @@ pass=()
          -mllvm -amdgpu-lds-barriers-checker-severity=error)
 [ "$remarks" -eq 0 ] && [ "$stock" -eq 0 -o "$verify" -eq 0 ] || pass+=(-g)
 if [ "$stock" -eq 0 ]; then
-  pass+=(-mllvm -amdgpu-lds-barriers)
+  pass+=(-mllvm -amdgpu-lds-barriers-in-pipeline)
   [ "$strip" -eq 0 ] || pass+=(-mllvm -amdgpu-lds-barriers-strip-existing)
   [ "$remarks" -eq 0 ] || pass+=(-Rpass=amdgpu-lds-barriers
                                  -Rpass-analysis=amdgpu-lds-barriers)

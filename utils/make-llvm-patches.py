@@ -15,7 +15,7 @@ tests in test/, so that lib/ stays the one source of truth.
        AMDGPULDSBarriersPasses.h), the legacy pass registry,
        AMDGPUPassRegistry.def, and the placer after the memory legalizer in
        both codegen pipelines (GCNPassConfig and AMDGPUCodeGenPassBuilder)
-       behind -amdgpu-lds-barriers (default off), an option static in
+       behind -amdgpu-lds-barriers-in-pipeline (default off), an option static in
        AMDGPUTargetMachine.cpp;
   0003 adds the lit tests that need only llc, as
        llvm/test/CodeGen/AMDGPU/lds-barriers/*; those whose checks
@@ -285,7 +285,7 @@ ENABLE_OPTION = [
     "// Place the workgroup barriers and waits that LDS accesses of different",
     "// waves need, right after the memory legalizer (AMDGPULDSBarriers.cpp).",
     "static cl::opt<bool> EnableLDSBarriers(",
-    "    \"amdgpu-lds-barriers\",",
+    "    \"amdgpu-lds-barriers-in-pipeline\",",
     "    cl::desc(\"Run the AMDGPU LDS barrier placement pass in the codegen \"",
     "             \"pipeline, after si-memory-legalizer\"),",
     "    cl::init(false));",
@@ -296,7 +296,7 @@ def patch_registration(files):
     cpp = [n for n, _ in files if n.endswith(".cpp")]
     body = ("Registers amdgpu-lds-barriers and amdgpu-lds-barrier-verify with the\n"
             "legacy pass registry in LLVMInitializeAMDGPUTarget and\n"
-            "amdgpu-lds-barriers in AMDGPUPassRegistry.def; -amdgpu-lds-barriers\n"
+            "amdgpu-lds-barriers in AMDGPUPassRegistry.def; -amdgpu-lds-barriers-in-pipeline\n"
             "(default off) runs the placer right after si-memory-legalizer in\n"
             "GCNPassConfig::addPreEmitPass and AMDGPUCodeGenPassBuilder::addPreEmitPass.\n"
             "Context lines from %s." % BASE)

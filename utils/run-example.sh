@@ -49,7 +49,7 @@ if ! log=$(ninja -C "$build" AMDGPULDSBarriers 2>&1); then
   exit 1
 fi
 
-hipopts=(--strip-barriers --remarks) llcopts=(-amdgpu-lds-barriers)
+hipopts=(--strip-barriers --remarks) llcopts=(-amdgpu-lds-barriers-in-pipeline)
 if [ "$oned" -eq 1 ]; then
   hipopts=(--1d "${hipopts[@]}")
   llcopts+=(-amdgpu-lds-barriers-assume-1d-workgroups)

@@ -22,14 +22,14 @@
 ; barrier). The implicit-check-not patterns and the barrier CHECK lines
 ; catch both; lit's pipefail catches the exit status.
 ;
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O0 -verify-machineinstrs %s -o - 2>&1 | FileCheck --check-prefix=GFX9 --implicit-check-not=warning: --implicit-check-not=error: --implicit-check-not="internal error" %s
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx950 -O0 -verify-machineinstrs %s -o - 2>&1 | FileCheck --check-prefix=GFX9 --implicit-check-not=warning: --implicit-check-not=error: --implicit-check-not="internal error" %s
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1030 -O0 -verify-machineinstrs %s -o - 2>&1 | FileCheck --check-prefix=GFX10 --implicit-check-not=warning: --implicit-check-not=error: --implicit-check-not="internal error" %s
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O0 -verify-machineinstrs %s -o - 2>&1 | FileCheck --check-prefix=GFX12 --implicit-check-not=warning: --implicit-check-not=error: --implicit-check-not="internal error" %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O0 -verify-machineinstrs %s -o - 2>&1 | FileCheck --check-prefix=GFX9 --implicit-check-not=warning: --implicit-check-not=error: --implicit-check-not="internal error" %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx950 -O0 -verify-machineinstrs %s -o - 2>&1 | FileCheck --check-prefix=GFX9 --implicit-check-not=warning: --implicit-check-not=error: --implicit-check-not="internal error" %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1030 -O0 -verify-machineinstrs %s -o - 2>&1 | FileCheck --check-prefix=GFX10 --implicit-check-not=warning: --implicit-check-not=error: --implicit-check-not="internal error" %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O0 -verify-machineinstrs %s -o - 2>&1 | FileCheck --check-prefix=GFX12 --implicit-check-not=warning: --implicit-check-not=error: --implicit-check-not="internal error" %s
 ; The in-pipeline verifier, after si-insert-waitcnts, finds no race and no
 ; barrier that part of the workgroup skips.
-; RUN: %llc -amdgpu-lds-barriers -amdgpu-lds-barriers-checker-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O0 %s -o /dev/null 2>&1 | FileCheck --allow-empty --check-prefix=NOWARN %s
-; RUN: %llc -amdgpu-lds-barriers -amdgpu-lds-barriers-checker-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O0 %s -o /dev/null 2>&1 | FileCheck --allow-empty --check-prefix=NOWARN %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -amdgpu-lds-barriers-checker-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O0 %s -o /dev/null 2>&1 | FileCheck --allow-empty --check-prefix=NOWARN %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -amdgpu-lds-barriers-checker-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O0 %s -o /dev/null 2>&1 | FileCheck --allow-empty --check-prefix=NOWARN %s
 ; NOWARN-NOT: {{warning|error}}
 
 @ring = internal addrspace(3) global [256 x i32] poison, align 4

@@ -5,8 +5,8 @@
 ; whatever order llc chose for them (the scopes let it swap them). The scopes
 ; that module-LDS lowering gives to distinct variables do separate accesses
 ; of every work-item: no barrier between a[t] and b[(t + 1) & 63].
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -verify-machineinstrs %s -o - | FileCheck %s
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 -verify-machineinstrs %s -o - | FileCheck --check-prefix=GFX12 %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -verify-machineinstrs %s -o - | FileCheck %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 -verify-machineinstrs %s -o - | FileCheck --check-prefix=GFX12 %s
 
 @s = internal addrspace(3) global [256 x i32] poison, align 4
 @a = internal addrspace(3) global [64 x i32] poison, align 4

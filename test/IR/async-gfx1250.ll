@@ -2,7 +2,7 @@
 ; wait for them at all, not even before the issuing wave's own read (STOCK).
 ; With the pass: across waves, s_wait_asynccnt before the signal; in a
 ; single-wave workgroup, only s_wait_asynccnt before the read.
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1250 -O2 -verify-machineinstrs %s -o - | FileCheck %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1250 -O2 -verify-machineinstrs %s -o - | FileCheck %s
 ; RUN: %llc -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1250 -O2 %s -o - | FileCheck --check-prefix=STOCK %s
 
 @lds = internal addrspace(3) global [256 x i32] poison, align 4

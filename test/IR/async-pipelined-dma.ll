@@ -5,7 +5,7 @@
 ; vmcnt(1), where a conservative pass would wait for vmcnt(0). The reads are
 ; volatile so that llc keeps them apart; LDS lowering's alias scopes tell the
 ; three buffers apart.
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -verify-machineinstrs %s -o - | FileCheck %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -verify-machineinstrs %s -o - | FileCheck %s
 
 @buf0 = internal addrspace(3) global [256 x i32] poison, align 4
 @buf1 = internal addrspace(3) global [256 x i32] poison, align 4

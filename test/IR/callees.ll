@@ -4,9 +4,9 @@
 ; s_barrier_signal and s_barrier_wait would break the alternation of split
 ; barriers. Their hazards are reported; the kernel still synchronizes around
 ; the call (an opaque access).
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -verify-machineinstrs %s -o %t.942.s 2>&1 | FileCheck --check-prefix=WARN %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -verify-machineinstrs %s -o %t.942.s 2>&1 | FileCheck --check-prefix=WARN %s
 ; RUN: FileCheck --check-prefix=GFX9 %s < %t.942.s
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 -verify-machineinstrs %s -o %t.1201.s 2>&1 | FileCheck --check-prefix=WARN %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 -verify-machineinstrs %s -o %t.1201.s 2>&1 | FileCheck --check-prefix=WARN %s
 ; RUN: FileCheck --check-prefix=GFX12 %s < %t.1201.s
 
 @s = internal addrspace(3) global [256 x i32] poison, align 4

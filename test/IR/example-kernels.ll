@@ -9,8 +9,8 @@
 ; the end of the loop body. The verifier, run after si-insert-waitcnts on
 ; the result, finds no race.
 ; RUN: sed -E '/^\s*((tail|musttail|notail) )?call void @llvm\.amdgcn\.s\.barrier\(\)/d' %S/../../utils/examples/transpose.ll > %t.transpose.ll
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -verify-machineinstrs %t.transpose.ll -o - | FileCheck --check-prefix=TRANSPOSE %s
-; RUN: %llc -amdgpu-lds-barriers -amdgpu-lds-barriers-checker-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -verify-machineinstrs %t.transpose.ll -o /dev/null 2>&1 | FileCheck --allow-empty --check-prefix=TRANSPOSE-VERIFY %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -verify-machineinstrs %t.transpose.ll -o - | FileCheck --check-prefix=TRANSPOSE %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -amdgpu-lds-barriers-checker-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -verify-machineinstrs %t.transpose.ll -o /dev/null 2>&1 | FileCheck --allow-empty --check-prefix=TRANSPOSE-VERIFY %s
 ;
 ; reduction: each halving step reads and writes a work-item's own slot
 ; inside `if (tid < stride)`. Without thread-index analysis that looks like
@@ -18,7 +18,7 @@
 ; divergent): the placer and the verifier both report it, and the barriers
 ; go before each branch, never inside.
 ; RUN: sed -E '/^\s*((tail|musttail|notail) )?call void @llvm\.amdgcn\.s\.barrier\(\)/d' %S/../../utils/examples/reduction.ll > %t.reduction.ll
-; RUN: %llc -amdgpu-lds-barriers -amdgpu-lds-barriers-checker-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -verify-machineinstrs %t.reduction.ll -o - 2>&1 | FileCheck --check-prefix=REDUCE %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -amdgpu-lds-barriers-checker-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -verify-machineinstrs %t.reduction.ll -o - 2>&1 | FileCheck --check-prefix=REDUCE %s
 
 ; TRANSPOSE-LABEL: transpose:
 ; TRANSPOSE-NOT: s_barrier

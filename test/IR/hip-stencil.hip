@@ -7,12 +7,12 @@
 // thread-index analysis proves no other work-item's store reaches it, so
 // nothing is reported (an index-blind analysis warns that this RAW cannot be
 // covered; -amdgpu-lds-barriers-thread-analysis=false shows it).
-// RUN: %clang_hip --offload-arch=gfx942 -mllvm -amdgpu-lds-barriers %s -o /dev/null 2>&1 | FileCheck --allow-empty --check-prefix=WARN %s
+// RUN: %clang_hip --offload-arch=gfx942 -mllvm -amdgpu-lds-barriers-in-pipeline %s -o /dev/null 2>&1 | FileCheck --allow-empty --check-prefix=WARN %s
 // WARN-NOT: warning
-// RUN: %clang_hip --offload-arch=gfx942 -mllvm -amdgpu-lds-barriers -mllvm -amdgpu-lds-barriers-thread-analysis=false %s -o /dev/null 2>&1 | FileCheck --check-prefix=BLIND %s
+// RUN: %clang_hip --offload-arch=gfx942 -mllvm -amdgpu-lds-barriers-in-pipeline -mllvm -amdgpu-lds-barriers-thread-analysis=false %s -o /dev/null 2>&1 | FileCheck --check-prefix=BLIND %s
 // BLIND: warning: {{.*}}RAW hazard on LDS{{.*}} between DS_WRITE_B32_gfx9 and DS_READ_B32_gfx9 cannot be covered
-// RUN: %clang_hip --offload-arch=gfx942 -mllvm -amdgpu-lds-barriers %s -o - | FileCheck --check-prefix=GFX942 %s
-// RUN: %clang_hip --offload-arch=gfx1201 -mllvm -amdgpu-lds-barriers %s -o - | FileCheck --check-prefix=GFX1201 %s
+// RUN: %clang_hip --offload-arch=gfx942 -mllvm -amdgpu-lds-barriers-in-pipeline %s -o - | FileCheck --check-prefix=GFX942 %s
+// RUN: %clang_hip --offload-arch=gfx1201 -mllvm -amdgpu-lds-barriers-in-pipeline %s -o - | FileCheck --check-prefix=GFX1201 %s
 // RUN: %clang_hip --offload-arch=gfx942 %s -o - | FileCheck --check-prefix=STOCK %s
 
 #define __shared__ __attribute__((shared))

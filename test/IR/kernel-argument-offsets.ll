@@ -8,9 +8,9 @@
 ; write the same LDS bytes" warning). A spir_kernel is a kernel too (its
 ; arguments counted as per-work-item before as well).
 ;
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -verify-machineinstrs %s -o - 2>%t.gfx942.err | FileCheck %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -verify-machineinstrs %s -o - 2>%t.gfx942.err | FileCheck %s
 ; RUN: FileCheck --check-prefix=WARN --implicit-check-not=warning %s < %t.gfx942.err
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 -verify-machineinstrs %s -o - 2>%t.gfx1201.err | FileCheck %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 -verify-machineinstrs %s -o - 2>%t.gfx1201.err | FileCheck %s
 ; RUN: FileCheck --check-prefix=WARN --implicit-check-not=warning %s < %t.gfx1201.err
 
 ; CHECK-LABEL: own_slot_spir:

@@ -5,7 +5,7 @@
 ; not three sizes in [1, 1024] with a product of at most 1024. Each gets a
 ; warning and the barrier a cross-wave RAW needs. A well-formed "1,64" on a
 ; wave64 target is one wave: no barrier, no warning.
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 %s -o %t.s 2>&1 | FileCheck --check-prefix=WARN %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 %s -o %t.s 2>&1 | FileCheck --check-prefix=WARN %s
 ; RUN: FileCheck %s < %t.s
 
 @s = internal addrspace(3) global [256 x i32] poison, align 4

@@ -4,7 +4,7 @@
 ; of waves ((tid.x >> 7) * 256) is one, reported like a ds_write's. Pins the
 ; diagnostic's LDS DMA path, which tests whether waves meet rather than
 ; work-items.
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 %s -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=warning:
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 %s -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=warning:
 
 ; CHECK: warning: {{.*}}GLOBAL_LOAD_LDS_DWORD{{.*}}: different work-items may write the same LDS bytes in one execution of this instruction (address 0 + ((tid.x >> 7) * 256) (256 bytes)
 

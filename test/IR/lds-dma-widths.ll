@@ -5,7 +5,7 @@
 ; wait and a barrier; with 4-byte lanes only [0, 256) would be written and
 ; the read would look independent. Likewise the 12-byte buffer form covers
 ; [0, 768) and s[100] (bytes 400..403).
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx950 -O2 -verify-machineinstrs %s -o - | FileCheck %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx950 -O2 -verify-machineinstrs %s -o - | FileCheck %s
 
 @s = internal addrspace(3) global [1024 x i32] poison, align 16
 

@@ -5,7 +5,7 @@
 ; slow wave has yet to read in iteration i. That window only exists across
 ; the back-edge; the pass closes it with one barrier between the read and
 ; the loop's back-edge, and adds nothing before or after the loop.
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -verify-machineinstrs %s -o - | FileCheck %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -verify-machineinstrs %s -o - | FileCheck %s
 
 @a = internal addrspace(3) global [256 x i32] poison, align 4
 

@@ -6,11 +6,11 @@
 ; reloaded with V_READLANE: the divergence rule must see that the reload is
 ; the uniform scalar that was spilled, or the back-edge would count as
 ; divergent and the loop-carried WAR as uncoverable (NOWARN).
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O0 -verify-machineinstrs %s -o - | FileCheck %s
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O0 %s -o /dev/null 2>&1 | FileCheck --allow-empty --check-prefix=NOWARN %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O0 -verify-machineinstrs %s -o - | FileCheck %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O0 %s -o /dev/null 2>&1 | FileCheck --allow-empty --check-prefix=NOWARN %s
 ; NOWARN-NOT: warning
 ; An optnone function at -O2 gets its barriers too.
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -verify-machineinstrs %s -o - | FileCheck %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -verify-machineinstrs %s -o - | FileCheck %s
 
 @a = internal addrspace(3) global [256 x i32] poison, align 4
 

@@ -18,22 +18,22 @@
 ;
 ; RUN: rm -rf %t && split-file %s %t
 ; gfx942 (wave64): EXEC-full branch and s_memtime branch.
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -verify-machineinstrs %t/wave64.ll -o - 2>/dev/null | FileCheck --check-prefix=W64 %s
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 %t/wave64.ll -o /dev/null 2>&1 | FileCheck --check-prefix=W64-WARN --implicit-check-not=warning %s
-; RUN: %llc -amdgpu-lds-barriers -amdgpu-lds-barriers-trust-scalar-branches -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 %t/wave64.ll -o - 2>/dev/null | FileCheck --check-prefix=W64-TRUST %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -verify-machineinstrs %t/wave64.ll -o - 2>/dev/null | FileCheck --check-prefix=W64 %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 %t/wave64.ll -o /dev/null 2>&1 | FileCheck --check-prefix=W64-WARN --implicit-check-not=warning %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -amdgpu-lds-barriers-trust-scalar-branches -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 %t/wave64.ll -o - 2>/dev/null | FileCheck --check-prefix=W64-TRUST %s
 ; Wave32: EXEC-full branch on gfx1030 (s_barrier) and gfx1201 (split barrier).
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1030 -O2 -verify-machineinstrs %t/wave32.ll -o - 2>/dev/null | FileCheck --check-prefix=GFX10 %s
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1030 -O2 %t/wave32.ll -o /dev/null 2>&1 | FileCheck --check-prefix=W32-WARN --implicit-check-not=warning %s
-; RUN: %llc -amdgpu-lds-barriers -amdgpu-lds-barriers-trust-scalar-branches -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1030 -O2 %t/wave32.ll -o - 2>/dev/null | FileCheck --check-prefix=GFX10-TRUST %s
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 -verify-machineinstrs %t/wave32.ll -o - 2>/dev/null | FileCheck --check-prefix=GFX12 %s
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 %t/wave32.ll -o /dev/null 2>&1 | FileCheck --check-prefix=W32-WARN --implicit-check-not=warning %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1030 -O2 -verify-machineinstrs %t/wave32.ll -o - 2>/dev/null | FileCheck --check-prefix=GFX10 %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1030 -O2 %t/wave32.ll -o /dev/null 2>&1 | FileCheck --check-prefix=W32-WARN --implicit-check-not=warning %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -amdgpu-lds-barriers-trust-scalar-branches -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1030 -O2 %t/wave32.ll -o - 2>/dev/null | FileCheck --check-prefix=GFX10-TRUST %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 -verify-machineinstrs %t/wave32.ll -o - 2>/dev/null | FileCheck --check-prefix=GFX12 %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 %t/wave32.ll -o /dev/null 2>&1 | FileCheck --check-prefix=W32-WARN --implicit-check-not=warning %s
 ; gfx12: isfirst branch and wave-id branch, on gfx1201 and gfx1250.
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 -verify-machineinstrs %t/gfx12.ll -o - 2>/dev/null | FileCheck --check-prefixes=SPLIT,ISFIRST %s
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 %t/gfx12.ll -o /dev/null 2>&1 | FileCheck --check-prefix=SPLIT-WARN --implicit-check-not=warning %s
-; RUN: %llc -amdgpu-lds-barriers -amdgpu-lds-barriers-trust-scalar-branches -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 %t/gfx12.ll -o - 2>/dev/null | FileCheck --check-prefix=SPLIT-TRUST %s
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1250 -O2 -verify-machineinstrs %t/gfx12.ll -o - 2>/dev/null | FileCheck --check-prefixes=SPLIT,ISFIRST %s
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1250 -O2 %t/gfx12.ll -o /dev/null 2>&1 | FileCheck --check-prefix=SPLIT-WARN --implicit-check-not=warning %s
-; RUN: %llc -amdgpu-lds-barriers -amdgpu-lds-barriers-trust-scalar-branches -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1250 -O2 %t/gfx12.ll -o - 2>/dev/null | FileCheck --check-prefix=SPLIT-TRUST %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 -verify-machineinstrs %t/gfx12.ll -o - 2>/dev/null | FileCheck --check-prefixes=SPLIT,ISFIRST %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 %t/gfx12.ll -o /dev/null 2>&1 | FileCheck --check-prefix=SPLIT-WARN --implicit-check-not=warning %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -amdgpu-lds-barriers-trust-scalar-branches -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 %t/gfx12.ll -o - 2>/dev/null | FileCheck --check-prefix=SPLIT-TRUST %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1250 -O2 -verify-machineinstrs %t/gfx12.ll -o - 2>/dev/null | FileCheck --check-prefixes=SPLIT,ISFIRST %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1250 -O2 %t/gfx12.ll -o /dev/null 2>&1 | FileCheck --check-prefix=SPLIT-WARN --implicit-check-not=warning %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -amdgpu-lds-barriers-trust-scalar-branches -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1250 -O2 %t/gfx12.ll -o - 2>/dev/null | FileCheck --check-prefix=SPLIT-TRUST %s
 
 ;--- wave64.ll
 @lds = internal addrspace(3) global [256 x i32] poison, align 4

@@ -4,8 +4,8 @@
 ; independent, so the scheduler keeps their order, and another wave's write
 ; races with the read. The pass puts s_waitcnt lgkmcnt(0) (the write must be
 ; complete) and s_barrier between them, and nowhere else.
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -verify-machineinstrs %s -o - | FileCheck %s
-; Without -amdgpu-lds-barriers the pipeline is stock: no barrier at all.
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -verify-machineinstrs %s -o - | FileCheck %s
+; Without -amdgpu-lds-barriers-in-pipeline the pipeline is stock: no barrier at all.
 ; RUN: %llc -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -verify-machineinstrs %s -o - | FileCheck --check-prefix=STOCK %s
 
 @a = internal addrspace(3) global [256 x i32] poison, align 4

@@ -7,8 +7,8 @@
 ; The kernel's __syncthreads() orders nothing: each work-item reads back
 ; its own slot lds[t] (a 1-D launch of 256 work-items).
 ;
-; RUN: %path_to_llc -load=%plugin -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -time-passes %s -o /dev/null 2>&1 | FileCheck --check-prefix=QUIET %s
-; RUN: %path_to_llc -load=%plugin -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -time-passes -pass-remarks-analysis=amdgpu-lds-barriers %s -o /dev/null 2> %t.err
+; RUN: %path_to_llc -load=%plugin -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -time-passes %s -o /dev/null 2>&1 | FileCheck --check-prefix=QUIET %s
+; RUN: %path_to_llc -load=%plugin -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -time-passes -pass-remarks-analysis=amdgpu-lds-barriers %s -o /dev/null 2> %t.err
 ; RUN: FileCheck --check-prefix=ASKED %s < %t.err
 ; RUN: FileCheck --check-prefix=PHASE %s < %t.err
 ;

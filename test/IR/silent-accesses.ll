@@ -24,19 +24,19 @@
 ; arrays: no branch to judge, placement skipped, no barrier.
 ;
 ; RUN: rm -rf %t && split-file %s %t
-; RUN: %path_to_llc -load=%plugin -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -time-passes %t/silent.ll -o %t/silent.s 2>&1 | FileCheck --check-prefix=SKIPPED %s
+; RUN: %path_to_llc -load=%plugin -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -time-passes %t/silent.ll -o %t/silent.s 2>&1 | FileCheck --check-prefix=SKIPPED %s
 ; RUN: FileCheck --check-prefix=SILENT %s < %t/silent.s
-; RUN: %path_to_llc -load=%plugin -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -time-passes %t/meets.ll -o %t/meets.s 2> %t/meets.time
+; RUN: %path_to_llc -load=%plugin -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -time-passes %t/meets.ll -o %t/meets.s 2> %t/meets.time
 ; RUN: FileCheck --check-prefix=RAN %s < %t/meets.time
 ; RUN: FileCheck --check-prefix=PLACED %s < %t/meets.time
 ; RUN: FileCheck --check-prefix=MEETS %s < %t/meets.s
-; RUN: %llc -amdgpu-lds-barriers -amdgpu-lds-barriers-checker-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 %t/meets.ll -o /dev/null 2>&1 | FileCheck --allow-empty --check-prefix=NOWARN %s
-; RUN: %path_to_llc -load=%plugin -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -time-passes %t/synced.ll -o /dev/null 2> %t/synced.time
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -amdgpu-lds-barriers-checker-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 %t/meets.ll -o /dev/null 2>&1 | FileCheck --allow-empty --check-prefix=NOWARN %s
+; RUN: %path_to_llc -load=%plugin -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -time-passes %t/synced.ll -o /dev/null 2> %t/synced.time
 ; RUN: FileCheck --check-prefix=RAN %s < %t/synced.time
 ; RUN: FileCheck --check-prefix=PLACED %s < %t/synced.time
-; RUN: %path_to_llc -load=%plugin -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -time-passes %t/straight.ll -o %t/straight.s 2>&1 | FileCheck --check-prefix=SKIPPED %s
+; RUN: %path_to_llc -load=%plugin -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -time-passes %t/straight.ll -o %t/straight.s 2>&1 | FileCheck --check-prefix=SKIPPED %s
 ; RUN: FileCheck --check-prefix=SILENT %s < %t/straight.s
-; RUN: %llc -amdgpu-lds-barriers -amdgpu-lds-barriers-checker-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 %t/straight.ll -o /dev/null 2>&1 | FileCheck --allow-empty --check-prefix=NOWARN %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -amdgpu-lds-barriers-checker-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 %t/straight.ll -o /dev/null 2>&1 | FileCheck --allow-empty --check-prefix=NOWARN %s
 ;
 ; SKIPPED: AMDGPU LDS barrier placement phases
 ; SKIPPED: --- Name ---

@@ -1,8 +1,8 @@
 ; A workgroup that fits in one wave has no other wave to race with: the pass
 ; inserts no barrier there. The bound is the subtarget's wave size: 64
 ; work-items are one wave on gfx942 (wave64) but two on gfx1030 (wave32).
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -verify-machineinstrs %s -o - | FileCheck %s
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1030 -O2 -verify-machineinstrs %s -o - | FileCheck --check-prefix=WAVE32 %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -verify-machineinstrs %s -o - | FileCheck %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1030 -O2 -verify-machineinstrs %s -o - | FileCheck --check-prefix=WAVE32 %s
 
 @a = internal addrspace(3) global [256 x i32] poison, align 4
 

@@ -4,7 +4,7 @@
 ; before the existing signal: the pass puts a whole pair there (and the
 ; store's dscnt wait before it) instead of reporting the hazard as
 ; uncoverable.
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 -verify-machineinstrs %s -o - 2>&1 | FileCheck %s --implicit-check-not=warning
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 -verify-machineinstrs %s -o - 2>&1 | FileCheck %s --implicit-check-not=warning
 
 @s = internal addrspace(3) global [256 x i32] poison, align 4
 declare i32 @llvm.amdgcn.workitem.id.x()

@@ -5,9 +5,9 @@
 ; it; the kernel keeps its own barrier (never less synchronization than the
 ; input), and a missed-optimization remark says why. @unguarded is stripped
 ; and gets the pass's barrier back.
-; RUN: %llc -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -amdgpu-lds-barriers -amdgpu-lds-barriers-strip-existing -pass-remarks-missed=amdgpu-lds-barriers -amdgpu-lds-barriers-self-check=false %s -o - 2>%t.err | FileCheck %s
+; RUN: %llc -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -amdgpu-lds-barriers-in-pipeline -amdgpu-lds-barriers-strip-existing -pass-remarks-missed=amdgpu-lds-barriers -amdgpu-lds-barriers-self-check=false %s -o - 2>%t.err | FileCheck %s
 ; RUN: FileCheck --check-prefix=REMARK %s < %t.err
-; RUN: %llc -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 -amdgpu-lds-barriers -amdgpu-lds-barriers-strip-existing -pass-remarks-missed=amdgpu-lds-barriers -amdgpu-lds-barriers-self-check=false %s -o - 2>%t12.err | FileCheck --check-prefix=GFX12 %s
+; RUN: %llc -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 -amdgpu-lds-barriers-in-pipeline -amdgpu-lds-barriers-strip-existing -pass-remarks-missed=amdgpu-lds-barriers -amdgpu-lds-barriers-self-check=false %s -o - 2>%t12.err | FileCheck --check-prefix=GFX12 %s
 ; RUN: FileCheck --check-prefix=REMARK %s < %t12.err
 
 ; REMARK-NOT: cannot be covered

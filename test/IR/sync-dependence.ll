@@ -28,12 +28,12 @@
 ; is silent on the pass's own output.
 ;
 ; RUN: rm -rf %t && split-file %s %t
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -verify-machineinstrs %t/w64.ll -o - 2>&1 | FileCheck --implicit-check-not=warning %s
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1030 -O2 -verify-machineinstrs %t/w32.ll -o - 2>&1 | FileCheck --implicit-check-not=warning %s
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1100 -O2 -verify-machineinstrs %t/w32.ll -o - 2>&1 | FileCheck --implicit-check-not=warning %s
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 -verify-machineinstrs %t/w32.ll -o - 2>&1 | FileCheck --implicit-check-not=warning %s
-; RUN: %llc -amdgpu-lds-barriers -amdgpu-lds-barriers-checker-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 %t/w64.ll -o /dev/null 2>&1 | count 0
-; RUN: %llc -amdgpu-lds-barriers -amdgpu-lds-barriers-checker-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 %t/w32.ll -o /dev/null 2>&1 | count 0
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -verify-machineinstrs %t/w64.ll -o - 2>&1 | FileCheck --implicit-check-not=warning %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1030 -O2 -verify-machineinstrs %t/w32.ll -o - 2>&1 | FileCheck --implicit-check-not=warning %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1100 -O2 -verify-machineinstrs %t/w32.ll -o - 2>&1 | FileCheck --implicit-check-not=warning %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 -verify-machineinstrs %t/w32.ll -o - 2>&1 | FileCheck --implicit-check-not=warning %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -amdgpu-lds-barriers-checker-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 %t/w64.ll -o /dev/null 2>&1 | count 0
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -amdgpu-lds-barriers-checker-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 %t/w32.ll -o /dev/null 2>&1 | count 0
 ; RUN: %llc -amdgpu-lds-barriers-checker-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 %t/check64.ll -o /dev/null 2>&1 | FileCheck --check-prefix=CHECKER %s
 ; RUN: %llc -amdgpu-lds-barriers-checker-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1030 -O2 %t/check32.ll -o /dev/null 2>&1 | FileCheck --check-prefix=CHECKER %s
 ; RUN: %llc -amdgpu-lds-barriers-checker-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 %t/check32.ll -o /dev/null 2>&1 | FileCheck --check-prefix=CHECKER %s

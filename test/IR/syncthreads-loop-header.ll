@@ -17,11 +17,11 @@
 ; enough). On gfx1201 the verifier, run after si-insert-waitcnts, reports the
 ; race in the stock output and is silent on the pass's.
 ; RUN: %llc -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -verify-machineinstrs %s -o - | FileCheck --check-prefix=STOCK %s
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -verify-machineinstrs %s -o - | FileCheck %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -verify-machineinstrs %s -o - | FileCheck %s
 ; RUN: %llc -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 -verify-machineinstrs %s -o - | FileCheck --check-prefix=STOCK-GFX12 %s
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 -verify-machineinstrs %s -o - | FileCheck --check-prefix=GFX12 %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 -verify-machineinstrs %s -o - | FileCheck --check-prefix=GFX12 %s
 ; RUN: %llc -amdgpu-lds-barriers-checker-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 -verify-machineinstrs %s -o /dev/null 2>&1 | FileCheck --check-prefix=VERIFY-STOCK %s
-; RUN: %llc -amdgpu-lds-barriers -amdgpu-lds-barriers-checker-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 -verify-machineinstrs %s -o /dev/null 2>&1 | FileCheck --allow-empty --check-prefix=VERIFY-PASS %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -amdgpu-lds-barriers-checker-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 -verify-machineinstrs %s -o /dev/null 2>&1 | FileCheck --allow-empty --check-prefix=VERIFY-PASS %s
 
 @buf0 = internal addrspace(3) global [256 x i32] poison, align 4
 @buf1 = internal addrspace(3) global [256 x i32] poison, align 4

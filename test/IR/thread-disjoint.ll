@@ -3,16 +3,16 @@
 ; (s_barrier) and gfx1201 (split barriers). "BAR" below matches either
 ; barrier form. Without the analysis (BLIND) the race-free patterns get
 ; barriers and the tree steps warnings.
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 %s -o - 2>%t.942.err | FileCheck %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 %s -o - 2>%t.942.err | FileCheck %s
 ; RUN: FileCheck --check-prefix=WARN %s < %t.942.err
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 %s -o - 2>%t.1201.err | FileCheck %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 %s -o - 2>%t.1201.err | FileCheck %s
 ; RUN: FileCheck --check-prefix=WARN %s < %t.1201.err
-; RUN: %llc -amdgpu-lds-barriers -amdgpu-lds-barriers-thread-analysis=false -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 %s -o - 2>/dev/null | FileCheck --check-prefix=BLIND %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -amdgpu-lds-barriers-thread-analysis=false -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 %s -o - 2>/dev/null | FileCheck --check-prefix=BLIND %s
 ; The remarks say which pairs were dropped and why.
-; RUN: %llc -amdgpu-lds-barriers -pass-remarks-analysis=amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 %s -o /dev/null 2>&1 | FileCheck --check-prefix=REMARK %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -pass-remarks-analysis=amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 %s -o /dev/null 2>&1 | FileCheck --check-prefix=REMARK %s
 ; And the verifier, run on the result, finds no race but the one in
 ; tree_step_overlap that no barrier can fix.
-; RUN: %llc -amdgpu-lds-barriers -amdgpu-lds-barriers-checker-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 %s -o /dev/null 2>&1 | FileCheck --check-prefix=VERIFY %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -amdgpu-lds-barriers-checker-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 %s -o /dev/null 2>&1 | FileCheck --check-prefix=VERIFY %s
 
 ; tree_step_overlap warns: work-item 64 writes s[64], which work-item 0
 ; reads, inside `if (t < 65)` where no barrier may go. counters_overlap

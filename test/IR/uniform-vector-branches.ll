@@ -21,14 +21,14 @@
 ; barriers are reached by the whole workgroup and that no race is left.
 ;
 ; RUN: %llc -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -stop-after=si-memory-legalizer %s -o - | FileCheck --check-prefix=SHAPE %s
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -verify-machineinstrs %s -o - 2>/dev/null | FileCheck --check-prefixes=CHECK,GFX9 %s
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1030 -O2 -verify-machineinstrs %s -o - 2>/dev/null | FileCheck --check-prefixes=CHECK,GFX10 %s
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 -verify-machineinstrs %s -o - 2>/dev/null | FileCheck --check-prefix=GFX12 %s
-; RUN: %llc -amdgpu-lds-barriers -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1250 -O2 -verify-machineinstrs %s -o - 2>/dev/null | FileCheck --check-prefix=GFX12 %s
-; RUN: %llc -amdgpu-lds-barriers -amdgpu-lds-barriers-checker-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 %s -o /dev/null 2>&1 | FileCheck --allow-empty --check-prefix=NOWARN %s
-; RUN: %llc -amdgpu-lds-barriers -amdgpu-lds-barriers-checker-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1030 -O2 %s -o /dev/null 2>&1 | FileCheck --allow-empty --check-prefix=NOWARN %s
-; RUN: %llc -amdgpu-lds-barriers -amdgpu-lds-barriers-checker-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 %s -o /dev/null 2>&1 | FileCheck --allow-empty --check-prefix=NOWARN %s
-; RUN: %llc -amdgpu-lds-barriers -amdgpu-lds-barriers-checker-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1250 -O2 %s -o /dev/null 2>&1 | FileCheck --allow-empty --check-prefix=NOWARN %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -verify-machineinstrs %s -o - 2>/dev/null | FileCheck --check-prefixes=CHECK,GFX9 %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1030 -O2 -verify-machineinstrs %s -o - 2>/dev/null | FileCheck --check-prefixes=CHECK,GFX10 %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 -verify-machineinstrs %s -o - 2>/dev/null | FileCheck --check-prefix=GFX12 %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1250 -O2 -verify-machineinstrs %s -o - 2>/dev/null | FileCheck --check-prefix=GFX12 %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -amdgpu-lds-barriers-checker-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 %s -o /dev/null 2>&1 | FileCheck --allow-empty --check-prefix=NOWARN %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -amdgpu-lds-barriers-checker-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1030 -O2 %s -o /dev/null 2>&1 | FileCheck --allow-empty --check-prefix=NOWARN %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -amdgpu-lds-barriers-checker-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 %s -o /dev/null 2>&1 | FileCheck --allow-empty --check-prefix=NOWARN %s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -amdgpu-lds-barriers-checker-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1250 -O2 %s -o /dev/null 2>&1 | FileCheck --allow-empty --check-prefix=NOWARN %s
 ; NOWARN-NOT: warning
 ; NOWARN-NOT: error
 

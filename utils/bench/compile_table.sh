@@ -35,7 +35,7 @@ for kind in $kinds; do
     runs=()
     for ((r = 0; r < ${REPEAT:-1}; r++)); do
       if ! timeout "${TIMEOUT:-600}" /usr/bin/time -f "%e %M" -o "$tmp/rt.txt" \
-          /usr/lib/llvm-22/bin/llc -load="$plugin" -amdgpu-lds-barriers \
+          /usr/lib/llvm-22/bin/llc -load="$plugin" -amdgpu-lds-barriers-in-pipeline \
           -time-trace -time-trace-granularity=0 \
           -time-trace-file="$tmp/trace.json" \
           -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 "$tmp/k.ll" \

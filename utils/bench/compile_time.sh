@@ -18,7 +18,7 @@ for kind in ${KINDS:-straight loops wide}; do
   for n in $sizes; do
     python3 "$root/utils/bench/gen_kernel.py" "$kind" "$n" > "$tmp/k.ll"
     if ! timeout "${TIMEOUT:-300}" /usr/lib/llvm-22/bin/llc -load="$plugin" \
-        -amdgpu-lds-barriers -time-passes -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 \
+        -amdgpu-lds-barriers-in-pipeline -time-passes -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 \
         -O2 "$tmp/k.ll" -o "$tmp/k.s" 2> "$tmp/t.txt"; then
       printf "%-9s %7s %10s\n" "$kind" "$n" timeout
       continue

@@ -33,7 +33,7 @@ for src in "$root"/utils/examples/*.hip; do
     half=--second-half
   fi
   for ((r = 0; r < ${REPEAT:-5}; r++)); do
-    /usr/lib/llvm-22/bin/llc -load="$plugin" -amdgpu-lds-barriers \
+    /usr/lib/llvm-22/bin/llc -load="$plugin" -amdgpu-lds-barriers-in-pipeline \
       -time-trace -time-trace-granularity=0 -time-trace-file="$tmp/trace.json" \
       -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 "$tmp/$name.ll" \
       -o /dev/null

@@ -60,7 +60,7 @@ if $count; then
       --toggle-collect='llvm::placeLDSBarriers*' \
       --toggle-collect="$wait_entry" \
       --callgrind-out-file="$tmp/$n.out" \
-      /usr/lib/llvm-22/bin/llc -load="$plugin" -amdgpu-lds-barriers \
+      /usr/lib/llvm-22/bin/llc -load="$plugin" -amdgpu-lds-barriers-in-pipeline \
       -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 "$tmp/$n.ll" -o /dev/null \
       2> "$tmp/$n.log" || { cat "$tmp/$n.log" >&2; exit 1; }
     callgrind_annotate --inclusive=yes --threshold=100 \
@@ -108,7 +108,7 @@ python3 "$root/utils/bench/gen_kernel.py" "${gen[@]}" "$n1" > "$tmp/1.ll"
 python3 "$root/utils/bench/gen_kernel.py" "${gen[@]}" "$n2" > "$tmp/2.ll"
 for ((r = 0; r < ${REPEAT:-5}; r++)); do
   for k in 1 2; do
-    /usr/lib/llvm-22/bin/llc -load="$plugin" -amdgpu-lds-barriers \
+    /usr/lib/llvm-22/bin/llc -load="$plugin" -amdgpu-lds-barriers-in-pipeline \
       -time-trace -time-trace-granularity=0 -time-trace-file="$tmp/t.json" \
       -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 "$tmp/$k.ll" -o /dev/null
     echo "$k $(python3 "$root/utils/bench/pass_times.py" "$tmp/t.json")"

@@ -18,7 +18,7 @@ for kind in straight loops wide; do
     python3 "$root/utils/bench/gen_kernel.py" "$kind" "$n" > "$tmp/k.ll"
     args=(-mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 "$tmp/k.ll" -o /dev/null)
     a=$(peak "$llc" "${args[@]}")
-    b=$(peak "$llc" -load="$plugin" -amdgpu-lds-barriers "${args[@]}")
+    b=$(peak "$llc" -load="$plugin" -amdgpu-lds-barriers-in-pipeline "${args[@]}")
     printf "%-9s %7s %10s %10s %10s\n" "$kind" "$n" "$a" "$b" "$((b - a))"
   done
 done

@@ -30,7 +30,7 @@ for kind in $kinds; do
       > "$tmp/one.ll"
     "$root/utils/bench/module_twice.sh" "$tmp/one.ll" "$tmp/two.ll"
     for ((r = 0; r < ${REPEAT:-9}; r++)); do
-      /usr/lib/llvm-22/bin/llc -load="$plugin" -amdgpu-lds-barriers \
+      /usr/lib/llvm-22/bin/llc -load="$plugin" -amdgpu-lds-barriers-in-pipeline \
         -time-trace -time-trace-granularity=0 \
         -time-trace-file="$tmp/trace.json" \
         -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 "$tmp/two.ll" \

@@ -43,7 +43,7 @@ done
 for f in "$root"/test/IR/*.ll; do
   for cpu in $(cpus_of "$f"); do
     run "$out/ir/$(basename "$f" .ll).$cpu.s" "$f" -mcpu="$cpu" -O2 \
-      -amdgpu-lds-barriers
+      -amdgpu-lds-barriers-in-pipeline
   done
 done
 for f in "$root"/utils/examples/*.hip; do
@@ -82,6 +82,6 @@ for kind in plain:straight plain,disjoint:straight plain:loops \
   for x in "${fl[@]}"; do [ "$x" = volatile ] || flags+=("--$x"); done
   python3 "$root/utils/bench/gen_kernel.py" "${flags[@]}" "${kind#*:}" 300 \
     > "$tmp/k.ll"
-  run "$out/bench/${kind/:/-}.s" "$tmp/k.ll" -mcpu=gfx942 -O2 -amdgpu-lds-barriers
+  run "$out/bench/${kind/:/-}.s" "$tmp/k.ll" -mcpu=gfx942 -O2 -amdgpu-lds-barriers-in-pipeline
 done
 echo "snapshot: $(find "$out" -type f ! -name '*.err' | wc -l) outputs in $out"

@@ -22,7 +22,7 @@ for kind in ${KINDS:-reads divchain}; do
   for n in ${*:-1000 2000}; do
     python3 "$root/utils/bench/gen_kernel.py" "$kind" "$n" > "$tmp/k.ll"
     read -r s0 m0 < <(measure "${llc[@]}" "$tmp/k.ll" -o "$tmp/k0.s")
-    read -r s1 m1 < <(measure "${llc[@]}" -load="$plugin" -amdgpu-lds-barriers \
+    read -r s1 m1 < <(measure "${llc[@]}" -load="$plugin" -amdgpu-lds-barriers-in-pipeline \
                       "$tmp/k.ll" -o "$tmp/k1.s")
     python3 -c "print(f'%-9s %6d %9.2f %9.2f %6.0f%% %8.0f %8.0f' % ('$kind', $n, $s0, $s1, 100*($s1-$s0)/$s0, $m0/1024, $m1/1024))"
   done

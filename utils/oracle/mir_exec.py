@@ -3,7 +3,7 @@
 
 This interprets final post-RA MIR -- the output of
 ``llc -run-pass=amdgpu-lds-barriers``, or of a full compile with
-``-amdgpu-lds-barriers -stop-after=si-insert-waitcnts`` -- over every
+``-amdgpu-lds-barriers-in-pipeline -stop-after=si-insert-waitcnts`` -- over every
 work-item of one small workgroup and reports what really happens in LDS:
 cross-wave data races, barrier mismatches ("hangs") and loops that do not
 finish ("step limit"). It shares no code and no access model with the pass
