@@ -14,6 +14,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Target/RegisterTargetPassConfigCallback.h"
 #include "llvm/Target/TargetMachine.h"
+#include <optional>
 
 using namespace llvm;
 
@@ -38,7 +39,15 @@ struct RegisterPasses {
     PassRegistry &R = *PassRegistry::getPassRegistry();
     initializeAMDGPULDSBarriersLegacyPass(R);
     initializeAMDGPULDSBarrierVerifierPass(R);
+    // The pipeline option's first name was the pass's own. A tool that
+    // makes every registered pass name an option (opt) has just taken it;
+    // elsewhere (llc, clang) it stays as an alias.
+    if (!cl::getRegisteredOptions().count("amdgpu-lds-barriers"))
+      LegacyName.emplace("amdgpu-lds-barriers", cl::Hidden,
+                         cl::desc("Alias for -amdgpu-lds-barriers-in-pipeline"),
+                         cl::aliasopt(EnableInPipeline));
   }
+  std::optional<cl::alias> LegacyName;
 } Registration;
 } // namespace
 
