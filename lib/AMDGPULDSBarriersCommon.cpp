@@ -126,10 +126,10 @@ llvm::ldsbarriers::groupByCause(ArrayRef<CauseItem> Items) {
       Causes;
   for (unsigned I = 0; I < Items.size(); ++I) {
     const CauseItem &It = Items[I];
-    auto Cause = hasLines(It)
-                     ? std::tuple(It.Kind, sourceLine(It.First),
-                                  sourceLine(It.Second), uint64_t(0))
-                     : std::tuple(It.Kind, Line(), Line(), It.Detail + 1);
+    Line A = sourceLine(It.First), B = sourceLine(It.Second);
+    auto Cause = A.first && B.first
+                     ? std::tuple(It.Kind, A, B, uint64_t(0))
+                     : std::tuple(It.Kind, Line(), Line(), It.Detail);
     ++Causes.try_emplace(Cause, I, 0).first->second.second;
   }
   SmallVector<std::pair<unsigned, unsigned>> Groups;
