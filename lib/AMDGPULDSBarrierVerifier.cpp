@@ -87,7 +87,7 @@ unsigned llvm::ldsbarriers::reportViolations(
     // wrong with them.
     if (V.Kind == Violation::Race)
       Items.push_back(
-          {&Model.instr(V.Earlier), Where, /*Kind=*/0,
+          {&Model.instr(V.Earlier), Where, /*Kind=*/V.Fork >= 0,
            uint64_t(hash_combine(V.What, P.event(V.Later).Loc.Object))});
     else
       Items.push_back({Where, Where, 1 + uint64_t(hash_value(V.What)), 0});
@@ -101,8 +101,13 @@ unsigned llvm::ldsbarriers::reportViolations(
             Model.describeLocation(P.event(V.Later).Loc) + " between " +
             describeInstr(Model.instr(V.Earlier)) + " and " +
             describeInstr(Model.instr(V.Later)) +
-            ": no barrier at which the first is complete separates them "
-            "on some path";
+            (V.Fork >= 0
+                 ? ": they are in different arms of the branch in bb." +
+                       std::to_string(Model.block(V.Fork).getNumber()) +
+                       ", which waves of one workgroup may take differently "
+                       "and then run at the same time"
+                 : ": no barrier at which the first is complete separates "
+                   "them on some path");
     } else {
       Msg = V.What;
       if (Where)

@@ -226,6 +226,7 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
                             const MachineAnalyses &Analyses,
                             MachineOptimizationRemarkEmitter &ORE) {
   const Function &F = MF.getFunction();
+  LLVM_DEBUG(dbgs() << "=== amdgpu-lds-barriers: " << MF.getName() << " ===\n");
   if (MF.getTarget().getTargetTriple().getArch() != Triple::amdgcn) {
     diagnose(F, DebugLoc(), "not an AMDGPU (amdgcn) function; left unchanged");
     return false;
@@ -299,6 +300,7 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
     // leave placement nothing to do.
     if (noAccessMeetsAnother(P, AOpts))
       return Placement();
+    LLVM_DEBUG(P.print(dbgs()));
     startPhase(Phase, "placement", "Analysis and placement");
     Placement R = placeBarriers(P, AOpts, POpts);
     Phase.reset();
@@ -341,7 +343,7 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   Stripped.eraseBarriers();
   Placement &R = *Placed;
   const AbstractProgram &P = Model->program();
-  LLVM_DEBUG(dumpPlacement(MF, P, *Model, R));
+  LLVM_DEBUG(dumpPlacement(P, *Model, R));
   countWindows(R);
   startPhase(Phase, "emission", "Remarks and emission");
   // Remarks that cost analyses of their own (one hazard analysis per

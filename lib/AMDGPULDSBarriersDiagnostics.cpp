@@ -71,7 +71,7 @@ std::string llvm::ldsbarriers::boundHint(const AbstractProgram &P,
 static std::string explainUncoverable(const AbstractProgram &P,
                                       const LDSAccessModel &Model,
                                       const Window &W) {
-  int Source = -1;
+  int Source = W.Fork;
   for (unsigned B : {W.Consumer.Block, W.Producer.Block})
     if (Source < 0 && P.Blocks[B].NoBarrier)
       Source = P.Blocks[B].DivergenceSource;
@@ -93,6 +93,13 @@ static std::string explainUncoverable(const AbstractProgram &P,
                   std::to_string(DL.getLine()) + ")";
       break;
     }
+  if (W.Fork >= 0)
+    return "they are in different arms of the branch " + Branch +
+           ", whose condition may differ between the waves of one "
+           "workgroup: waves that go different ways run both arms at the "
+           "same time, and no barrier can order them; move one of the "
+           "accesses out of the branch or make the condition uniform across "
+           "the workgroup";
   return "every point that separates them depends on the divergent branch " +
          Branch +
          ", which waves of one workgroup may take differently; hoist the LDS "
@@ -148,7 +155,7 @@ void llvm::ldsbarriers::reportUncoverable(const Function &F,
     ++NumUncoverable;
     uint64_t Object = uint32_t(P.event(W.Consumer).Loc.Object);
     Items.push_back({&Model.instr(W.Producer), &Model.instr(W.Consumer),
-                     /*Kind=*/0, Object << 8 | uint64_t(W.Kind)});
+                     /*Kind=*/W.Fork >= 0, Object << 8 | uint64_t(W.Kind)});
   }
   for (auto [I, Count] : groupByCause(Items)) {
     const Window &W = R.Uncoverable[I];
@@ -222,7 +229,8 @@ void llvm::ldsbarriers::reportSelfRaces(const Function &F,
   auto Meets = [&](const Location &L) {
     auto [It, Inserted] = SelfMeets.try_emplace(L.ThreadForm, false);
     if (Inserted)
-      It->second = !P.threadDisjoint(L, L) && !P.threadDisjointIn(L, L, OneD);
+      It->second = !P.threadDisjoint(L, L) && !P.threadDisjointIn(L, L, OneD) &&
+                   !P.oneWaveRunsBoth(L, L);
     return It->second;
   };
   // An LDS DMA's form is its wave's transfer: only different waves race.
@@ -278,13 +286,10 @@ void llvm::ldsbarriers::reportSelfRaces(const Function &F,
   }
 }
 
-void llvm::ldsbarriers::dumpPlacement(const MachineFunction &MF,
-                                      const AbstractProgram &P,
+void llvm::ldsbarriers::dumpPlacement(const AbstractProgram &P,
                                       const LDSAccessModel &Model,
                                       const Placement &R) {
   raw_ostream &OS = dbgs();
-  OS << "=== amdgpu-lds-barriers: " << MF.getName() << " ===\n";
-  P.print(OS);
   auto PrintWindow = [&](const Window &W) {
     OS << "  " << getHazardKindName(W.Kind) << " bb." << W.Producer.Block << ":"
        << W.Producer.Index << " -> bb." << W.Consumer.Block << ":"
@@ -343,13 +348,21 @@ void llvm::ldsbarriers::selfCheck(MachineFunction &MF, const TargetFacts &Facts,
     }
     // One wave per workgroup: accesses of other waves do not exist.
     bool Known = SC.SingleWave && V.Kind == Violation::Race;
+    // A pair either way round: a concurrent-arms window stands for both.
     if (V.Kind == Violation::Race)
-      for (const Window &W : R.Uncoverable)
-        Known |= &Before.instr(W.Producer) == &After.instr(V.Earlier) &&
-                 &Before.instr(W.Consumer) == &After.instr(V.Later);
+      for (const Window &W : R.Uncoverable) {
+        const MachineInstr *A = &Before.instr(W.Producer);
+        const MachineInstr *B = &Before.instr(W.Consumer);
+        const MachineInstr *X = &After.instr(V.Earlier);
+        const MachineInstr *Y = &After.instr(V.Later);
+        Known |= (A == X && B == Y) || (A == Y && B == X);
+      }
     if (!Known)
       Unexpected.push_back(V);
   }
+  LLVM_DEBUG(dbgs() << "self-check: " << Unexpected.size()
+                    << " unexpected violations, " << FromInput.size()
+                    << " of the input's barriers\n");
   MachineOptimizationRemarkEmitter ORE(MF, nullptr);
   reportViolations(MF, After, FromInput, VerifyMode::Warning, ORE,
                    "in the input");

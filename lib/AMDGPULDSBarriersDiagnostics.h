@@ -60,10 +60,10 @@ void reportSelfRaces(const Function &F, const AbstractProgram &P,
 std::string boundHint(const AbstractProgram &P, const Location &A,
                       const Location &B);
 
-/// The abstract program, its windows and the placement, for
-/// -debug-only=amdgpu-lds-barriers (an LLVM built with assertions).
-void dumpPlacement(const MachineFunction &MF, const AbstractProgram &P,
-                   const LDSAccessModel &Model, const Placement &R);
+/// The windows and the placement chosen, for -debug-only=amdgpu-lds-barriers
+/// (a build with assertions).
+void dumpPlacement(const AbstractProgram &P, const LDSAccessModel &Model,
+                   const Placement &R);
 
 /// The pass options the self-check must model and judge with.
 struct SelfCheckOptions {

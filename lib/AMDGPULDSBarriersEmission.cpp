@@ -128,6 +128,11 @@ private:
       Emitter.insertBarrier(MBB, Pos, It.Waits, DL);
     }
     ++NumBarriers;
+    LLVM_DEBUG(dbgs() << "emit: barrier " << It.Index << " in "
+                      << printMBBReference(MBB) << " before "
+                      << (Pos != MBB.end() ? describeInstr(*Pos)
+                                           : std::string("the block's end"))
+                      << "\n");
     ORE.emit([&]() { return barrierRemark(It.Index, DL, MBB); });
   }
 

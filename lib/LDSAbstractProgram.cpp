@@ -266,6 +266,22 @@ bool AbstractProgram::mayOverlap(const Location &A, const Location &B,
   return !threadDisjoint(A, B, Rel);
 }
 
+bool AbstractProgram::oneWaveRunsBoth(const Location &A,
+                                      const Location &B) const {
+  if (!A.ThreadForm || !B.ThreadForm || A.ThreadForm >= ThreadForms.size() ||
+      B.ThreadForm >= ThreadForms.size())
+    return false;
+  std::optional<int64_t> Wave;
+  for (unsigned F : {A.ThreadForm, B.ThreadForm})
+    for (const ThreadAddress &TA : ThreadForms[F]) {
+      std::optional<int64_t> W = onlyWave(TA, Shape, WaveSize);
+      if (!W || (Wave && *Wave != *W))
+        return false;
+      Wave = W;
+    }
+  return Wave.has_value();
+}
+
 unsigned AbstractProgram::stageLoop(const Location &L) const {
   if (!L.ThreadForm || L.ThreadForm >= ThreadForms.size())
     return 0;
@@ -449,7 +465,7 @@ void AbstractProgram::print(raw_ostream &OS) const {
     const Block &BB = Blocks[B];
     OS << "bb." << B << " freq=" << BB.Freq;
     if (BB.DivergentBranch)
-      OS << " divergent-branch";
+      OS << (BB.ConcurrentArms ? " concurrent-arms" : " divergent-branch");
     if (BB.NoBarrier)
       OS << " no-barrier";
     for (unsigned L = 1; L < StageInside.size(); ++L)
@@ -622,4 +638,45 @@ void llvm::ldsbarriers::markDivergentBlocks(AbstractProgram &P) {
       }
     }
   }
+}
+
+std::vector<ArmAccesses>
+llvm::ldsbarriers::concurrentArmAccesses(const AbstractProgram &P) {
+  std::vector<ArmAccesses> Out;
+  if (llvm::none_of(P.Blocks,
+                    [](const Block &BB) { return BB.ConcurrentArms; }))
+    return Out;
+  unsigned N = P.Blocks.size();
+  PostDominatorTree PDT(P);
+  std::vector<uint8_t> Reachable = P.reachableBlocks();
+  for (unsigned X = 0; X < N; ++X) {
+    if (!P.Blocks[X].ConcurrentArms || !Reachable[X])
+      continue;
+    // A block that cannot reach an exit has no join: its arms never meet.
+    unsigned Join = PDT.contains(X) ? PDT.ipdom(X) : N;
+    ArmAccesses A{X, {}};
+    for (unsigned S : P.Blocks[X].Succs) {
+      std::vector<EventRef> &Arm = A.Arms.emplace_back();
+      std::vector<uint8_t> Visited(N, 0);
+      SmallVector<unsigned, 8> Work = {S};
+      while (!Work.empty()) {
+        unsigned B = Work.pop_back_val();
+        if (B == Join || Visited[B])
+          continue;
+        Visited[B] = 1;
+        bool Stopped = false;
+        for (unsigned I = 0; I < P.Blocks[B].Events.size() && !Stopped; ++I) {
+          Event::EventKind K = P.Blocks[B].Events[I].Kind;
+          Stopped = K == Event::Barrier || K == Event::Signal ||
+                    K == Event::BarrierWait;
+          if (K == Event::Access)
+            Arm.push_back({B, I});
+        }
+        if (!Stopped)
+          Work.append(P.Blocks[B].Succs.begin(), P.Blocks[B].Succs.end());
+      }
+    }
+    Out.push_back(std::move(A));
+  }
+  return Out;
 }

@@ -140,6 +140,11 @@ struct Block {
   /// Whether the block ends in a branch that waves of one workgroup may take
   /// differently (EXEC-based, or on a per-wave value).
   bool DivergentBranch = false;
+  /// Whether that branch is on a per-wave value: a wave takes one successor
+  /// only, so waves that go different ways run them at the same time, with
+  /// no path from one to the other (the structurizer puts the arms of an
+  /// EXEC branch one after the other; a scalar branch keeps them apart).
+  bool ConcurrentArms = false;
   /// Set for blocks where a barrier is never allowed (see
   /// markDivergentBlocks).
   bool NoBarrier = false;
@@ -207,6 +212,9 @@ struct AbstractProgram {
   /// inline, as a kernel has about one form per access.
   std::vector<SmallVector<ThreadAddress, 1>> ThreadForms;
   WorkgroupShape Shape;
+  /// The subtarget's wave size, for the same-wave rule (oneWaveRunsBoth);
+  /// 0: not known, no access is taken as one wave's.
+  unsigned WaveSize = 0;
   /// For each stage loop L of thread forms (ThreadAddress::StageLoop):
   /// StageInside[L][B] when entering block B keeps the iteration of L (B is
   /// in the loop and not its header), and StageHeader[L], the header
@@ -246,6 +254,11 @@ struct AbstractProgram {
   /// byte, B after A with the iterations of stage loops related by \p Rel.
   bool mayOverlap(const Location &A, const Location &B,
                   IterationRelation Rel = {}) const;
+  /// Whether the thread forms of A and B prove that one wave runs every
+  /// work-item of both (onlyWave): then no other wave runs either, and the
+  /// wave's in-order DS operations order them (not so for an asynchronous
+  /// transfer, which the caller must rule out).
+  bool oneWaveRunsBoth(const Location &A, const Location &B) const;
   /// Whether the thread forms of A and B prove that different work-items
   /// touch different bytes.
   bool threadDisjoint(const Location &A, const Location &B,
@@ -335,6 +348,18 @@ std::vector<int> computeImmediatePostDominators(const AbstractProgram &P);
 /// whenever the program has a divergent branch (post-dominance says nothing
 /// about them).
 void markDivergentBlocks(AbstractProgram &P);
+
+/// The accesses of each reachable branch with concurrent arms
+/// (Block::ConcurrentArms), by successor: those each successor reaches
+/// before the branch's immediate post-dominator and before any barrier
+/// event. Waves that take different successors may run the accesses of
+/// different arms at the same time, and no barrier that every wave
+/// executes lies between them.
+struct ArmAccesses {
+  unsigned Fork;
+  std::vector<std::vector<EventRef>> Arms;
+};
+std::vector<ArmAccesses> concurrentArmAccesses(const AbstractProgram &P);
 
 } // namespace ldsbarriers
 } // namespace llvm

@@ -24,10 +24,13 @@
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/AMDGPUAddrSpace.h"
+#include "llvm/Support/Debug.h"
 #include <set>
 
 using namespace llvm;
 using namespace llvm::ldsbarriers;
+
+#define DEBUG_TYPE "amdgpu-lds-barriers"
 
 LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
                                const MachineAnalyses &Analyses,
@@ -37,6 +40,7 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
                                const AnalysisOptions *Hazards)
     : Facts(Facts), ThreadAnalysis(ThreadAnalysis) {
   Program.ThreadForms.emplace_back(); // Index 0: no form.
+  Program.WaveSize = Facts.getWaveSize();
   if (Earlier && ThreadAnalysis != ThreadAnalysisMode::Off) {
     // The same forms under the same ids; a new instruction gets its own.
     Program.ThreadForms = Earlier->Program.ThreadForms;
@@ -131,7 +135,9 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
   else if (!TrustScalarBranches)
     judgeScalarBranches(std::move(Assumed), Uniformity.get(), Hazards);
   for (unsigned B = 0; B < Blocks.size(); ++B)
-    Program.Blocks[B].DivergentBranch |= PerWaveBranches.contains(Blocks[B]);
+    if (PerWaveBranches.contains(Blocks[B]))
+      Program.Blocks[B].DivergentBranch = Program.Blocks[B].ConcurrentArms =
+          true;
   markDivergenceWithoutDecidedEdges(MF);
   // A function that is not a kernel gets no barrier: a call site may be
   // under a divergent branch or between the caller's own signal and wait,
@@ -174,6 +180,10 @@ void LDSAccessModel::judgeScalarBranches(BranchUniformity Assumed,
   if (!Hazards || !noAccessMeetsAnother(Program, *Hazards)) {
     startPhase(T, "uniformity", "Branch uniformity (in the model)");
     BU = Walk->finish();
+  } else {
+    LLVM_DEBUG(dbgs() << "uniformity: not needed (no access meets another); "
+                      << BU.PerWave.size()
+                      << " scalar branches taken as per wave\n");
   }
   PerWaveBranches = std::move(BU.PerWave);
   UniformVCCBranches = BU.UniformVCCBranches;

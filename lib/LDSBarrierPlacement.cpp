@@ -13,12 +13,21 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <set>
 #include <tuple>
 
 using namespace llvm;
 using namespace llvm::ldsbarriers;
+
+#define DEBUG_TYPE "amdgpu-lds-barriers"
+
+/// Prints \p Pt as bb.Block:Index, the program's own numbering.
+static raw_ostream &operator<<(raw_ostream &OS, Point Pt) {
+  return OS << "bb." << Pt.Block << ":" << Pt.Index;
+}
 
 namespace {
 
@@ -383,6 +392,13 @@ static bool coverLargeInstance(PlacementContext &C,
   });
   Cv = coverRangesGreedily(C, Ranges, Order);
   Result.ProvenOptimal = false;
+  LLVM_DEBUG({
+    dbgs() << "cover (greedy, " << Total << " cutting points in "
+           << Order.size() << " windows):";
+    for (Point Pt : Cv.Points)
+      dbgs() << " " << Pt;
+    dbgs() << "\n";
+  });
   return true;
 }
 
@@ -413,8 +429,26 @@ static Cover coverExactly(PlacementContext &C, const std::vector<Window> &Ws,
   std::vector<double> Cost(C.Cands.size());
   for (unsigned G = 0; G < C.Cands.size(); ++G)
     Cost[G] = C.freq(G);
+  LLVM_DEBUG({
+    for (unsigned I = 0; I < Ws.size(); ++I) {
+      if (!Keep[I])
+        continue;
+      dbgs() << "cut: window " << Ws[I].Producer << " -> " << Ws[I].Consumer
+             << ":";
+      for (unsigned G : Cuts[I])
+        dbgs() << " " << C.Cands[G];
+      dbgs() << "\n";
+    }
+  });
   HittingSet HS = solveHittingSet(Cuts, Cost, C.POpts.SearchBudget);
   Result.ProvenOptimal &= HS.Optimal;
+  LLVM_DEBUG({
+    dbgs() << "cover (" << (HS.Optimal ? "optimal" : "search budget spent")
+           << "):";
+    for (unsigned G : HS.Points)
+      dbgs() << " " << C.Cands[G];
+    dbgs() << "\n";
+  });
   return coverByCandidates(C, HS.Points, Cuts);
 }
 
@@ -464,6 +498,8 @@ static void repairLeftWindows(PlacementContext &C, Placement &Result) {
     }
     if (Left.empty() || Round == 8)
       break;
+    LLVM_DEBUG(dbgs() << "repair: " << Left.size()
+                      << " windows left by the cover\n");
     Result.ProvenOptimal = false;
     for (const Window &W : Left)
       coverLeftWindow(C, W, Result);
@@ -483,6 +519,11 @@ static Placement placeOptimally(const AbstractProgram &P,
   const std::vector<Window> &Ws = Result.Windows;
   std::vector<uint8_t> Keep = keepWindowsThatMatter(C, Ws);
   dropNestedWindows(P, Ws, C.IsCandidate, Keep);
+  LLVM_DEBUG(dbgs() << "windows: " << Result.InitialWindows.size()
+                    << " in the input, " << Ws.size()
+                    << " left once existing barriers are completed, "
+                    << llvm::count(Keep, 1) << " kept to cover, of "
+                    << C.Cands.size() << " candidate points\n");
   Cover Cv;
   std::vector<CandRanges> Ranges;
   std::vector<uint8_t> HaveRanges;
@@ -524,6 +565,20 @@ Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
   Placement Result = placeOptimally(P, Options, POpts, Restricted);
   if (Restricted)
     preferPlainPlacement(P, Options, POpts, Result);
+  // Accesses in the concurrent arms of a per-wave branch: the analysis
+  // above sees them only along a path, if any, and no barrier orders them.
+  // Each pair is reported once, as what it is.
+  std::vector<Window> Arms = concurrentArmWindows(P, Options);
+  LLVM_DEBUG(if (!Arms.empty()) dbgs()
+             << "concurrent arms: " << Arms.size() << " pairs\n");
+  std::set<std::pair<EventRef, EventRef>> Pairs;
+  for (const Window &W : Arms)
+    Pairs.insert({W.Producer, W.Consumer});
+  llvm::erase_if(Result.Uncoverable, [&](const Window &W) {
+    return Pairs.count(
+        {std::min(W.Producer, W.Consumer), std::max(W.Producer, W.Consumer)});
+  });
+  llvm::append_range(Result.Uncoverable, Arms);
   return Result;
 }
 

@@ -47,6 +47,11 @@ const char *raceKind(const AbstractProgram &P, const Event &Earlier,
     Kind = EarlierWrites ? "RAW" : "WAR";
   if (!Kind || !P.mayOverlap(Earlier.Loc, Later.Loc, Rel))
     return nullptr;
+  // One wave runs both: its DS operations execute in order. Not so when
+  // either is an asynchronous transfer.
+  if (!Earlier.Async && !Later.Async &&
+      P.oneWaveRunsBoth(Earlier.Loc, Later.Loc))
+    return nullptr;
   return Kind;
 }
 
@@ -72,6 +77,7 @@ public:
     Reachable = P.reachableBlocks();
     checkAlternation();
     checkDivergence();
+    checkConcurrentArms();
     for (unsigned B = 0; B < P.Blocks.size(); ++B)
       if (Reachable[B])
         for (unsigned I = 0; I < P.Blocks[B].Events.size(); ++I)
@@ -101,7 +107,8 @@ private:
       case Event::Access:
         if (const char *Why = raceKind(P, AE, E, Opts.WAW, Opts.AsyncWAW,
                                        P.relation(Pr.Iteration, E.Loc)))
-          if (Reported.insert({A, {B, I}}).second)
+          if (!ArmPairs.count({std::min(A, {B, I}), std::max(A, {B, I})}) &&
+              Reported.insert({A, {B, I}}).second)
             Out.push_back({Violation::Race, A, {B, I}, Why});
         // The issuing wave itself must not touch the bytes of its own
         // asynchronous transfer before the transfer's counter says so.
@@ -254,9 +261,66 @@ private:
     }
   }
 
+  /// Waves that take different successors of a branch on a per-wave value
+  /// run both at the same time: every access one successor floods to
+  /// before the join (or a barrier, a divergent one, reported above) meets
+  /// every access another one floods to.
+  void checkConcurrentArms() {
+    unsigned N = P.Blocks.size();
+    std::vector<int> IPDom;
+    for (unsigned X = 0; X < N; ++X) {
+      if (!P.Blocks[X].ConcurrentArms || !Reachable[X])
+        continue;
+      if (IPDom.empty())
+        IPDom = computeImmediatePostDominators(P);
+      std::vector<std::vector<EventRef>> Arms;
+      for (unsigned S : P.Blocks[X].Succs) {
+        std::vector<EventRef> &Arm = Arms.emplace_back();
+        std::set<unsigned> Seen;
+        std::vector<unsigned> Work = {S};
+        while (!Work.empty()) {
+          unsigned B = Work.back();
+          Work.pop_back();
+          if (int(B) == IPDom[X] || !Seen.insert(B).second)
+            continue;
+          const auto &Events = P.Blocks[B].Events;
+          unsigned I = 0;
+          for (; I < Events.size(); ++I) {
+            if (Events[I].Kind == Event::Barrier ||
+                Events[I].Kind == Event::Signal ||
+                Events[I].Kind == Event::BarrierWait)
+              break;
+            if (Events[I].Kind == Event::Access)
+              Arm.push_back({B, I});
+          }
+          if (I == Events.size())
+            for (unsigned T : P.Blocks[B].Succs)
+              Work.push_back(T);
+        }
+      }
+      for (unsigned K = 0; K < Arms.size(); ++K)
+        for (unsigned L = K + 1; L < Arms.size(); ++L)
+          for (EventRef A : Arms[K])
+            for (EventRef B : Arms[L]) {
+              EventRef First = std::min(A, B), Second = std::max(A, B);
+              if (First == Second)
+                continue;
+              const char *Why =
+                  raceKind(P, P.event(First), P.event(Second), Opts.WAW,
+                           Opts.AsyncWAW, IterationRelation());
+              if (Why && ArmPairs.insert({First, Second}).second)
+                Out.push_back(
+                    {Violation::Race, First, Second, Why, /*Fork=*/int(X)});
+            }
+    }
+  }
+
   const AbstractProgram &P;
   const VerifierOptions &Opts;
   std::set<std::pair<EventRef, EventRef>> Reported, ReportedInFlight;
+  /// Races of concurrent arms, in block order: not reported again along a
+  /// path.
+  std::set<std::pair<EventRef, EventRef>> ArmPairs;
   std::vector<Violation> Out;
   std::vector<uint8_t> Reachable;
 };

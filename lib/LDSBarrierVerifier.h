@@ -37,6 +37,10 @@ struct Violation {
   EventRef Earlier, Later;
   /// Race: "RAW", "WAR", "WAW", "atomic" or "opaque"; others: explanation.
   std::string What;
+  /// Race: the block of the branch on a per-wave value in whose different
+  /// arms the two accesses run at the same time (in block order, with no
+  /// path between them), or -1 for a race along a path.
+  int Fork = -1;
 };
 
 struct VerifierOptions {

@@ -676,6 +676,10 @@ BranchUniformity Analysis::run() {
     else if (VCC[I])
       ++Result.UniformVCCBranches;
   }
+  LLVM_DEBUG(dbgs() << "uniformity: " << Result.PerWave.size()
+                    << " scalar branches per wave, "
+                    << Result.UniformVCCBranches
+                    << " VCC branches workgroup-uniform\n");
   return Result;
 }
 

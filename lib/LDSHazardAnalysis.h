@@ -144,12 +144,23 @@ struct Window {
   /// consumer only when issued some iterations earlier, and only that
   /// instance needs completing.
   unsigned Iteration = 0;
+  /// For a window of two accesses in different arms of a branch with
+  /// concurrent arms (concurrentArmWindows), the block of that branch: no
+  /// path joins them, and no barrier can order them. -1 otherwise.
+  int Fork = -1;
   bool isAnchored() const { return Anchor.Block != ~0u; }
   /// The first point of the window's paths.
   Point start() const {
     return isAnchored() ? Anchor : Point{Producer.Block, Producer.Index + 1};
   }
 };
+
+/// The pairs of conflicting accesses that waves taking different arms of a
+/// branch with concurrent arms run at the same time
+/// (concurrentArmAccesses), each once, the earlier in block order as the
+/// producer. No barrier can cover them.
+std::vector<Window> concurrentArmWindows(const AbstractProgram &P,
+                                         const AnalysisOptions &Opts);
 
 /// Synchronization to assume on top of the program's own events: what the
 /// placement proposes to insert.

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <set>
 #include <tuple>
 
 using namespace llvm;
@@ -61,9 +62,37 @@ bool llvm::ldsbarriers::accessesConflict(
   std::optional<HazardKind> K = conflictKind(Earlier, Later, Opts);
   if (!K || !P.mayOverlap(Earlier.Loc, Later.Loc, Rel))
     return false;
+  // Issued by one wave only, in its order (a transfer completes later).
+  if (!Earlier.Async && !Later.Async &&
+      P.oneWaveRunsBoth(Earlier.Loc, Later.Loc))
+    return false;
   if (Kind)
     *Kind = *K;
   return true;
+}
+
+std::vector<Window>
+llvm::ldsbarriers::concurrentArmWindows(const AbstractProgram &P,
+                                        const AnalysisOptions &Opts) {
+  std::vector<Window> Out;
+  std::set<std::pair<EventRef, EventRef>> Seen;
+  for (const ArmAccesses &F : concurrentArmAccesses(P))
+    for (unsigned I = 0; I < F.Arms.size(); ++I)
+      for (unsigned J = I + 1; J < F.Arms.size(); ++J)
+        for (EventRef X : F.Arms[I])
+          for (EventRef Y : F.Arms[J]) {
+            if (X == Y)
+              continue; // One instruction in several waves: a self-race.
+            EventRef A = std::min(X, Y), B = std::max(X, Y);
+            HazardKind K;
+            if (accessesConflict(P, P.event(A), P.event(B), Opts, &K) &&
+                Seen.insert({A, B}).second) {
+              Window W{A, B, K};
+              W.Fork = F.Fork;
+              Out.push_back(W);
+            }
+          }
+  return Out;
 }
 
 std::vector<uint8_t> llvm::ldsbarriers::accessesMeetingNone(

@@ -1022,3 +1022,18 @@ bool llvm::ldsbarriers::wavesMayOverlap(const ThreadAddress &A,
   return Bases.size() > 1 &&
          Bases.back() - Bases.front() > (int64_t(1) << 32) - int64_t(A.Size);
 }
+
+std::optional<int64_t> llvm::ldsbarriers::onlyWave(const ThreadAddress &A,
+                                                   const WorkgroupShape &Shape,
+                                                   unsigned WaveSize) {
+  if (!WaveSize)
+    return std::nullopt;
+  for (unsigned D : {1, 2})
+    if (A.IdLo[D] > 0 || std::min(A.IdHi[D], Shape.MaxDim[D] - 1) > 0)
+      return std::nullopt;
+  int64_t Lo = std::max<int64_t>(A.IdLo[0], 0);
+  int64_t Hi = std::min({A.IdHi[0], Shape.MaxDim[0] - 1, Shape.MaxFlat - 1});
+  if (Lo > Hi || Lo / WaveSize != Hi / WaveSize)
+    return std::nullopt;
+  return Lo / WaveSize;
+}

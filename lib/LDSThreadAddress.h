@@ -370,6 +370,14 @@ bool isWaveUniform(const ThreadAddress &A, const WorkgroupShape &Shape,
 bool wavesMayOverlap(const ThreadAddress &A, const WorkgroupShape &Shape,
                      unsigned WaveSize);
 
+/// The one wave (of \p WaveSize work-items, by flat id) that runs every
+/// work-item \p A's id conditions admit in launches of \p Shape, if there
+/// is one: the conditions keep the y and z ids at 0 (or the launch does),
+/// so that the flat id is the x id, and keep the x id within one run of
+/// WaveSize ids (a warp-synchronous tail under `if (t < 32)`).
+std::optional<int64_t> onlyWave(const ThreadAddress &A,
+                                const WorkgroupShape &Shape, unsigned WaveSize);
+
 /// Derives ThreadAddresses from the IR of one function.
 class ThreadAddressBuilder {
 public:

@@ -16,6 +16,11 @@ config.substitutions.append(
     ("%llc", os.path.join(config.llvm_tools_dir, "llc") + " -load=" + config.plugin +
      " -amdgpu-lds-barriers-self-check"))
 config.substitutions.append(("%plugin", config.plugin))
+# %debug_only_option registers -debug-only in an llc that lacks it; the
+# plugin prints its stages (LLVM_DEBUG) when built with assertions.
+config.substitutions.append(("%debug_only_option", config.debug_only_option))
+if config.lds_asserts.upper() in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("asserts")
 # %lds_opcode_names prints the amdgcn opcode names (test/Patches).
 config.substitutions.append(("%lds_opcode_names", config.opcode_names))
 config.substitutions.append(("%python", sys.executable))

@@ -25,7 +25,8 @@ configure() {
 
 failed=()
 echo "check: building the plugin (and the llvm-patches/ sources, as patched into LLVM)"
-if ! ninja -C "$build" AMDGPULDSBarriers AMDGPULDSBarriersInTreeCheck LDSOpcodeNames; then
+if ! ninja -C "$build" AMDGPULDSBarriers AMDGPULDSBarriersInTreeCheck LDSOpcodeNames \
+    LDSDebugOnlyOption; then
   echo "check: FAILED: the plugin does not build" >&2
   exit 1
 fi

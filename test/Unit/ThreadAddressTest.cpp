@@ -533,6 +533,46 @@ TEST(ThreadAddressTest, CachedFamiliesAgreeWithUncached) {
 // numberDistinct against a map: keys drawn from few values, so that most
 // repeat and the table's probes run into other keys; the numbers must
 // follow first appearance and every item get its key's number.
+// onlyWave against the waves of every launch: with waves of 2, 4 or 8
+// work-items (flat id x + X * (y + Y * z) divided by the wave size), every
+// work-item that passes the access's id bounds in any launch of the shape
+// is in the wave onlyWave names. Small shapes stand for wave64 and 1024
+// work-items; the rule only divides and compares.
+TEST(ThreadAddressTest, OnlyWaveAgreesWithEnumeration) {
+  std::mt19937 R(777);
+  unsigned Named = 0, Trials = 3000;
+  for (unsigned Iter = 0; Iter < Trials; ++Iter) {
+    WorkgroupShape S = randomShape(R);
+    ThreadAddress T = randomAddress(R, nullptr);
+    // Bounds on x that often keep it within one wave.
+    if (R() % 2) {
+      T.IdLo[0] = R() % 4;
+      T.IdHi[0] = T.IdLo[0] + R() % 4;
+    }
+    if (R() % 2)
+      T.IdLo[1] = T.IdHi[1] = T.IdLo[2] = T.IdHi[2] = 0;
+    unsigned WaveSize = 2u << (R() % 3);
+    std::optional<int64_t> W = onlyWave(T, S, WaveSize);
+    if (!W)
+      continue;
+    ++Named;
+    for (const std::vector<Id> &Items : launches(S)) {
+      int64_t X = 0, Y = 0;
+      for (const Id &I : Items) {
+        X = std::max(X, I[0] + 1);
+        Y = std::max(Y, I[1] + 1);
+      }
+      for (const Id &I : Items)
+        if (runs(T, I))
+          ASSERT_EQ((I[0] + X * (I[1] + Y * I[2])) / WaveSize, *W)
+              << T.str() << " in " << describe(S) << ", wave size "
+              << WaveSize;
+    }
+  }
+  // The rule must name a wave often enough to matter.
+  EXPECT_GT(Named, Trials / 10);
+}
+
 TEST(NumberDistinct, NumbersKeysInOrderOfFirstAppearance) {
   std::mt19937_64 Rng(7);
   for (unsigned Count : {0u, 1u, 5u, 300u, 5000u}) {

@@ -170,6 +170,71 @@ TEST(Verifier, AgreesWithTheAnalysisOnRandomPrograms) {
   }
 }
 
+TEST(Verifier, FlagsConflictsInConcurrentArms) {
+  // if (per-wave) { W0 } else { R0 }: no path joins the arms.
+  ProgramBuilder B;
+  unsigned E = B.block(""), Then = B.block("W0"), Else = B.block("R0 R1");
+  unsigned Join = B.block("R1");
+  B.edge(E, Then);
+  B.edge(E, Else);
+  B.edge(Then, Join);
+  B.edge(Else, Join);
+  // A branch all waves take alike, or an EXEC branch (whose arms the
+  // structurizer would have put on one path): nothing.
+  EXPECT_TRUE(verify(B.program()).empty());
+  B.divergent(E);
+  EXPECT_TRUE(verify(B.program()).empty());
+  B.program().Blocks[E].ConcurrentArms = true;
+  std::vector<Violation> V = verify(B.program());
+  ASSERT_EQ(V.size(), 1u);
+  EXPECT_EQ(V[0].Kind, Violation::Race);
+  EXPECT_EQ(V[0].Fork, int(E));
+  EXPECT_EQ(V[0].Earlier, (EventRef{Then, 0}));
+  EXPECT_EQ(V[0].Later, (EventRef{Else, 0}));
+  EXPECT_EQ(V[0].What, "RAW");
+  // A barrier in an arm ends what that arm runs concurrently (the barrier
+  // itself is reported as one some waves skip).
+  B.program().Blocks[Else].Events.insert(
+      B.program().Blocks[Else].Events.begin(), Event::barrier());
+  V = verify(B.program());
+  EXPECT_EQ(count(V, Violation::Race), 0u);
+  EXPECT_EQ(count(V, Violation::DivergentBarrier), 1u);
+}
+
+// The placer's concurrent-arm windows (flooding up to the join of LLVM's
+// post-dominator tree) and the verifier's races of concurrent arms
+// (flooding up to its own immediate post-dominators): on random programs
+// with random per-wave branches, the same pairs. The races along paths are
+// still the analysis's windows, but for the pairs of concurrent arms,
+// which are reported once, as such.
+TEST(Verifier, AgreesWithThePlacerOnConcurrentArms) {
+  std::mt19937 Rng(4242);
+  unsigned WithArms = 0;
+  for (unsigned Iter = 0; Iter < 1000; ++Iter) {
+    AbstractProgram P = randomProgram(Rng);
+    if (Iter % 2)
+      addRandomThreadForms(P, Rng);
+    for (Block &BB : P.Blocks)
+      if (BB.Succs.size() > 1 && Rng() % 2)
+        BB.DivergentBranch = BB.ConcurrentArms = true;
+    std::set<std::pair<EventRef, EventRef>> Arms, Paths, ArmRaces, PathRaces;
+    for (const Window &W : concurrentArmWindows(P, AnalysisOptions()))
+      Arms.insert({W.Producer, W.Consumer});
+    for (const Window &W : analyzeHazards(P, AnalysisOptions()).Windows)
+      if (!Arms.count({std::min(W.Producer, W.Consumer),
+                       std::max(W.Producer, W.Consumer)}))
+        Paths.insert({W.Producer, W.Consumer});
+    for (const Violation &V : verify(P))
+      if (V.Kind == Violation::Race)
+        (V.Fork >= 0 ? ArmRaces : PathRaces).insert({V.Earlier, V.Later});
+    WithArms += !Arms.empty();
+    EXPECT_EQ(Arms, ArmRaces) << "iteration " << Iter;
+    EXPECT_EQ(Paths, PathRaces) << "iteration " << Iter;
+  }
+  // The programs exercise the rule.
+  EXPECT_GT(WithArms, 50u);
+}
+
 TEST(Verifier, PlacementOutputVerifiesClean) {
   std::mt19937 Rng(2718);
   for (unsigned Iter = 0; Iter < 300; ++Iter) {

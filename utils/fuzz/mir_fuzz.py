@@ -50,9 +50,10 @@ branch, which guards an LDS access that conflicts with one before the
 first branch, in its arm or at its join: a barrier placed between them
 inside the guarded block hangs the waves that skip it. Some merges are in
 a counted loop; half have no other LDS access in their arms and guarded
-block (fewer windows no barrier can cover). The else arms of per-wave if/elses (here and of the test)
-hold no LDS access: different waves run the two arms between the same
-barriers, and no path joins them, so the pass has no window for them.
+block (fewer windows no barrier can cover). The two arms of a per-wave
+if/else may both access LDS: different waves run them at the same time,
+with no path between them, and the pass must report each conflicting pair
+of them as a window no barrier can cover (the checker as a race).
 
 --mode chooses which of them appear:
   mixed      everything (the default);
@@ -649,13 +650,13 @@ class Gen:
             cur.lines.append(self.define(val, 0, move=True))
         placed = [where != "arm"]
 
-        def fill(b, dp, dv, k, quiet=False):
+        def fill(b, dp, dv, k):
             if k is not None:
                 b.lines.append(self.define(val, k))
             if not placed[0]:
                 b.lines.append(first)
                 placed[0] = True
-            return self.arm(b, dp, dv, busy and not quiet and (lds or kind != "untouched"))
+            return self.arm(b, dp, dv, busy and (lds or kind != "untouched"))
 
         if kind in ("exec_if", "exec_if_else") or (kind == "untouched" and r.randrange(2)):
             m = self.lane_cond(cur, d)
@@ -721,12 +722,10 @@ class Gen:
                 tail.succs = [join]
                 self.blocks.append(els)
                 # Different waves run the two arms of a per-wave if/else
-                # between the same barriers, and no path joins the arms: an
-                # access in each would race whatever the pass does, and the
-                # pass, whose windows lie on paths, does not report it. The
-                # else arm of a divergent one has no LDS access.
-                tail = fill(els, depth + 1, arm_div, r.choice([2, None]),
-                            quiet=kind != "uni_if")
+                # at the same time, with no path between them: conflicting
+                # accesses in the two arms race whatever the pass does, and
+                # it must say so.
+                tail = fill(els, depth + 1, arm_div, r.choice([2, None]))
             tail.succs = [join]
             self.blocks.append(join)
         elif kind == "uni_loop":

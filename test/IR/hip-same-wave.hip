@@ -1,0 +1,86 @@
+// Same-wave pairs: accesses that only the work-items of one wave run (the
+// conditions on the id that dominate them keep the x id within one wave's
+// run and the y and z ids at 0) are ordered by that wave's in-order DS
+// operations: no barrier, no warning, no race report.
+//
+// reduce_tail: a tree reduction whose last six steps run under t < 32, one
+//   wave on every target, without barriers. The author's three barriers
+//   are all kept; with --strip-barriers the pass places two on wave64 (the
+//   t < 64 step is wave 0's too) and three on wave32.
+// tail64: the same steps under t < 64: one wave on gfx942, two on gfx1030,
+//   where the WAR between them cannot be covered inside the branch.
+// The oracle runs every wave of the stripped outputs: no race.
+//
+// RUN: %hip_compile --arch=gfx942 %s -o /dev/null 2>&1 | count 0
+// RUN: %hip_compile --check --arch=gfx942 %s -o /dev/null 2>&1 | count 0
+// RUN: %hip_compile --arch=gfx942 %s -o - | FileCheck %s
+// RUN: %hip_compile --arch=gfx1030 %s -o /dev/null 2>&1 | FileCheck --check-prefix=W32 %s
+// RUN: %hip_compile --arch=gfx1030 %s -o - 2>/dev/null | FileCheck %s
+// RUN: %hip_compile --strip-barriers --arch=gfx942 %s -o - 2>&1 | FileCheck --check-prefix=STRIP64 %s
+// RUN: %hip_compile --strip-barriers --arch=gfx1030 %s -o - 2>/dev/null | FileCheck --check-prefix=STRIP32 %s
+// RUN: %hip_compile --strip-barriers --mir --arch=gfx942 %s -o %t.942.mir
+// RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --function _Z11reduce_tailPKfPf %t.942.mir | FileCheck --check-prefix=ORACLE %s
+// RUN: %hip_compile --strip-barriers --mir --arch=gfx1030 %s -o %t.1030.mir 2>/dev/null
+// RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx1030 --function _Z11reduce_tailPKfPf %t.1030.mir | FileCheck --check-prefix=ORACLE %s
+#include <hip/hip_runtime.h>
+
+__global__ void __launch_bounds__(256) reduce_tail(const float *In,
+                                                   float *Out) {
+  __shared__ float S[256];
+  unsigned T = threadIdx.x;
+  S[T] = In[blockIdx.x * 256 + T];
+  __syncthreads();
+  for (unsigned K = 128; K > 32; K >>= 1) {
+    if (T < K)
+      S[T] += S[T + K];
+    __syncthreads();
+  }
+  if (T < 32) {
+    S[T] += S[T + 32];
+    S[T] += S[T + 16];
+    S[T] += S[T + 8];
+    S[T] += S[T + 4];
+    S[T] += S[T + 2];
+    S[T] += S[T + 1];
+  }
+  if (T == 0)
+    Out[blockIdx.x] = S[0];
+}
+
+__global__ void __launch_bounds__(256) tail64(const float *In, float *Out) {
+  __shared__ float S[256];
+  unsigned T = threadIdx.x;
+  S[T] = In[blockIdx.x * 256 + T];
+  __syncthreads();
+  if (T < 64) {
+    S[T] += S[T + 64];
+    S[T] += S[T + 32];
+  }
+  if (T == 0)
+    Out[blockIdx.x] = S[0];
+}
+
+// W32: warning: in function '_Z6tail64PKfPf': amdgpu-lds-barriers: WAR hazard on LDS[0, 1024) between DS_READ{{.*}} cannot be covered: every point that separates them depends on the divergent branch
+// W32-NEXT: 1 warning generated
+// CHECK-LABEL: _Z11reduce_tailPKfPf:
+// CHECK-COUNT-3: s_barrier
+// CHECK-NOT: s_barrier
+// CHECK-LABEL: _Z6tail64PKfPf:
+// CHECK-COUNT-1: s_barrier
+// CHECK-NOT: s_barrier
+// CHECK: .end_amdhsa_kernel
+
+// STRIP64-NOT: warning
+// STRIP64-LABEL: _Z11reduce_tailPKfPf:
+// STRIP64-COUNT-2: s_barrier
+// STRIP64-NOT: s_barrier
+// STRIP64-LABEL: _Z6tail64PKfPf:
+// STRIP64-COUNT-1: s_barrier
+// STRIP64-NOT: s_barrier
+// STRIP64: .end_amdhsa_kernel
+// STRIP32-LABEL: _Z11reduce_tailPKfPf:
+// STRIP32-COUNT-3: s_barrier
+// STRIP32-NOT: s_barrier
+// STRIP32-LABEL: _Z6tail64PKfPf:
+
+// ORACLE: _Z11reduce_tailPKfPf: executed (21/21 runs complete), races: 0, hangs: 0
