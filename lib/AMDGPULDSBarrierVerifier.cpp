@@ -182,15 +182,16 @@ bool AMDGPULDSBarrierVerifier::runOnMachineFunction(MachineFunction &MF) {
       getAnalysis<MachineLoopInfoWrapperPass>().getLI(),
       getAnalysis<MachinePostDominatorTreeWrapperPass>().getPostDomTree(),
       getAnalysis<MachineCycleInfoWrapperPass>().getCycleInfo()};
-  LDSAccessModel Model(MF, Facts, Analyses, VerifyTrustScalar,
-                       threadAnalysis());
+  LDSAccessModel Model(MF, Facts, Analyses,
+                       ModelOptions{VerifyTrustScalar, threadAnalysis(), {}});
   if (!Model.unmodeledBarriers().empty()) {
     diagnose(F, nearestDebugLoc(*Model.unmodeledBarriers().front().MI),
              describeInstr(*Model.unmodeledBarriers().front().MI) + ": " +
                  Model.unmodeledBarriers().front().Reason + "; not verified");
     return false;
   }
-  if (!Model.hasLDSAccesses() || isSingleWave(F, Facts.getWaveSize()))
+  if (!Model.hasLDSAccesses() ||
+      isSingleWave(Model.launch(), Facts.getWaveSize()))
     return false;
   VerifierOptions Opts;
   wawPolicy(VerifyWAW, Opts.WAW, Opts.AsyncWAW);

@@ -260,8 +260,8 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   auto BuildModel = [&]() {
     startPhase(Phase, "model", "Access model");
     auto M = std::make_unique<LDSAccessModel>(
-        MF, Facts, Analyses, TrustScalarBranches, threadAnalysis(),
-        /*Earlier=*/nullptr, &AOpts);
+        MF, Facts, Analyses,
+        ModelOptions{TrustScalarBranches, threadAnalysis(), AOpts});
     Phase.reset();
     return M;
   };
@@ -278,7 +278,7 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
     return false;
   // One wave per workgroup: nothing to order between waves, but the wave's
   // own asynchronous transfers still need their counter waits.
-  WorkgroupShape Launch = getWorkgroupShape(F);
+  const WorkgroupShape &Launch = Model->launch();
   bool SingleWave = isSingleWave(Launch, Facts.getWaveSize());
   const std::string &Ignored = Launch.Ignored;
   if (!Ignored.empty())
@@ -372,7 +372,6 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   if (selfCheckEnabled()) {
     startPhase(Phase, "self-check", "Self-check (model and verifier)");
     SelfCheckOptions SC;
-    SC.TrustScalarBranches = TrustScalarBranches;
     SC.WAW = EnableWAW;
     SC.SingleWave = SingleWave;
     selfCheck(MF, Facts, Analyses, R, *Model, SC);

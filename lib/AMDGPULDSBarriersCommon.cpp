@@ -48,10 +48,6 @@ bool llvm::ldsbarriers::isSingleWave(const WorkgroupShape &Shape,
   return Shape.MaxFlat <= WaveSize;
 }
 
-bool llvm::ldsbarriers::isSingleWave(const Function &F, unsigned WaveSize) {
-  return isSingleWave(getWorkgroupShape(F), WaveSize);
-}
-
 void llvm::ldsbarriers::diagnose(const Function &F, const DebugLoc &DL,
                                  const Twine &Msg,
                                  DiagnosticSeverity Severity) {
@@ -145,4 +141,36 @@ std::string llvm::ldsbarriers::moreOfCause(const CauseItem &Item,
   return " (and " + std::to_string(Count - 1) +
          (hasLines(Item) ? " more between the same source lines)"
                          : " more of this kind)");
+}
+
+std::string llvm::ldsbarriers::boundHint(const AbstractProgram &P,
+                                         const Location &A, const Location &B) {
+  if (!A.ThreadForm || !B.ThreadForm)
+    return "";
+  WorkgroupShape OneD = P.Shape;
+  OneD.MaxDim[1] = OneD.MaxDim[2] = 1;
+  bool Is1D = P.Shape.MaxDim[1] == 1 && P.Shape.MaxDim[2] == 1;
+  if (!Is1D && P.threadDisjointIn(A, B, OneD))
+    return "; disjoint if the workgroup is one-dimensional (a 1-D launch: "
+           "-amdgpu-lds-barriers-assume-1d-workgroups)";
+  // A smaller bound is advice only for a kernel that declares none: one
+  // that does was written for its size.
+  if (P.Shape.MaxFlat < 1024 || P.Shape.Required)
+    return "";
+  // The largest bound that proves it.
+  for (int64_t N = 512; N >= 64; N /= 2)
+    for (bool Flat : {false, true}) {
+      if (Flat && Is1D)
+        continue;
+      WorkgroupShape S = Flat ? OneD : P.Shape;
+      S.MaxFlat = N;
+      for (int64_t &M : S.MaxDim)
+        M = std::min(M, N);
+      if (P.threadDisjointIn(A, B, S))
+        return "; disjoint with at most " + std::to_string(N) + " work-items" +
+               (Flat ? " in one dimension" : "") + " (__launch_bounds__(" +
+               std::to_string(N) + ")" + (Flat ? " and a 1-D launch" : "") +
+               ")";
+    }
+  return "";
 }

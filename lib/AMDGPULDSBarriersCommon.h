@@ -9,6 +9,7 @@
 #ifndef AMDGPU_LDS_BARRIERS_AMDGPULDSBARRIERSCOMMON_H
 #define AMDGPU_LDS_BARRIERS_AMDGPULDSBARRIERSCOMMON_H
 
+#include "LDSAbstractProgram.h"
 #include "LDSThreadAddress.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -31,10 +32,8 @@ namespace ldsbarriers {
 class LDSAccessModel;
 struct Violation;
 
-/// Whether every workgroup that runs \p F fits in one wave
+/// Whether every workgroup of launches \p Shape fits in one wave
 /// (amdgpu-flat-work-group-size or reqd_work_group_size).
-bool isSingleWave(const Function &F, unsigned WaveSize);
-/// The same for the launch bounds already read (getWorkgroupShape).
 bool isSingleWave(const WorkgroupShape &Shape, unsigned WaveSize);
 
 /// Whether the thread-index analysis is on
@@ -97,6 +96,11 @@ SmallVector<std::pair<unsigned, unsigned>>
 groupByCause(ArrayRef<CauseItem> Items);
 /// What a cause's diagnostic adds for its other \p Count - 1 items.
 std::string moreOfCause(const CauseItem &Item, unsigned Count);
+
+/// What launch bound would prove two accesses disjoint between work-items,
+/// as advice for a remark or warning; empty when none would.
+std::string boundHint(const AbstractProgram &P, const Location &A,
+                      const Location &B);
 
 /// How violations are reported.
 enum class VerifyMode { Remark, Warning, Error };

@@ -34,38 +34,6 @@ STATISTIC(NumOpaque, "Number of windows involving an opaque access");
 STATISTIC(NumRedundant, "Number of existing barriers that order nothing");
 STATISTIC(NumUncoverable, "Number of hazard windows no barrier can cover");
 
-std::string llvm::ldsbarriers::boundHint(const AbstractProgram &P,
-                                         const Location &A, const Location &B) {
-  if (!A.ThreadForm || !B.ThreadForm)
-    return "";
-  WorkgroupShape OneD = P.Shape;
-  OneD.MaxDim[1] = OneD.MaxDim[2] = 1;
-  bool Is1D = P.Shape.MaxDim[1] == 1 && P.Shape.MaxDim[2] == 1;
-  if (!Is1D && P.threadDisjointIn(A, B, OneD))
-    return "; disjoint if the workgroup is one-dimensional (a 1-D launch: "
-           "-amdgpu-lds-barriers-assume-1d-workgroups)";
-  // A smaller bound is advice only for a kernel that declares none: one
-  // that does was written for its size.
-  if (P.Shape.MaxFlat < 1024 || P.Shape.Required)
-    return "";
-  // The largest bound that proves it.
-  for (int64_t N = 512; N >= 64; N /= 2)
-    for (bool Flat : {false, true}) {
-      if (Flat && Is1D)
-        continue;
-      WorkgroupShape S = Flat ? OneD : P.Shape;
-      S.MaxFlat = N;
-      for (int64_t &M : S.MaxDim)
-        M = std::min(M, N);
-      if (P.threadDisjointIn(A, B, S))
-        return "; disjoint with at most " + std::to_string(N) + " work-items" +
-               (Flat ? " in one dimension" : "") + " (__launch_bounds__(" +
-               std::to_string(N) + ")" + (Flat ? " and a 1-D launch" : "") +
-               ")";
-    }
-  return "";
-}
-
 /// Why no barrier can serve \p W: the divergent branch its accesses depend
 /// on (with its source location), and what the author can do.
 static std::string explainUncoverable(const AbstractProgram &P,
@@ -128,6 +96,56 @@ void llvm::ldsbarriers::countWindows(const Placement &R) {
       break;
     }
   }
+}
+
+/// Existing barriers (and split-barrier signals) that order nothing: with
+/// the placement in \p R, removing one of them alone would open no window.
+/// Checked for at most \p Limit barriers (one analysis each).
+static std::vector<EventRef> redundantBarriers(const AbstractProgram &P,
+                                               const AnalysisOptions &Opts,
+                                               const Placement &R,
+                                               unsigned Limit = 32) {
+  std::vector<EventRef> Out;
+  // Without barriers in the input there is nothing to judge (and no need
+  // for the baseline analysis).
+  if (llvm::none_of(P.Blocks, [](const Block &BB) {
+        return llvm::any_of(BB.Events, [](const Event &E) {
+          return E.Kind == Event::Barrier || E.Kind == Event::Signal;
+        });
+      }))
+    return Out;
+  Augmentation Aug = R.augmentation();
+  size_t Baseline = analyzeHazards(P, Opts, Aug).Windows.size();
+  unsigned Checked = 0;
+  for (unsigned B = 0; B < P.Blocks.size(); ++B)
+    for (unsigned I = 0; I < P.Blocks[B].Events.size(); ++I) {
+      Event::EventKind K = P.Blocks[B].Events[I].Kind;
+      // A split barrier is judged by its signal; its wait goes with it.
+      if (K != Event::Barrier && K != Event::Signal)
+        continue;
+      if (++Checked > Limit)
+        return Out;
+      AbstractProgram Without = P;
+      Without.Blocks[B].Events[I] = Event::wait(WaitThresholds());
+      if (K == Event::Signal) {
+        // Neutralize the wait that pairs with it: the next one in the block,
+        // if any (a pair that spans blocks is kept).
+        auto &Events = Without.Blocks[B].Events;
+        auto It = std::find_if(
+            Events.begin() + I + 1, Events.end(),
+            [](const Event &E) { return E.Kind == Event::BarrierWait; });
+        if (It == Events.end())
+          continue;
+        *It = Event::wait(WaitThresholds());
+      }
+      Augmentation Kept = R.augmentation();
+      llvm::erase_if(Kept.CompletedBarriers, [&](const auto &CB) {
+        return CB.Barrier == EventRef{B, I};
+      });
+      if (analyzeHazards(Without, Opts, Kept).Windows.size() <= Baseline)
+        Out.push_back({B, I});
+    }
+  return Out;
 }
 
 void llvm::ldsbarriers::reportRedundantBarriers(
@@ -323,8 +341,7 @@ void llvm::ldsbarriers::selfCheck(MachineFunction &MF, const TargetFacts &Facts,
                                   const SelfCheckOptions &SC) {
   MachineAnalyses Unweighted = Analyses;
   Unweighted.Frequencies = nullptr;
-  LDSAccessModel After(MF, Facts, Unweighted, SC.TrustScalarBranches,
-                       threadAnalysis(), &Before);
+  LDSAccessModel After(MF, Facts, Unweighted, Before);
   VerifierOptions Opts;
   wawPolicy(SC.WAW, Opts.WAW, Opts.AsyncWAW);
   // Barrier events the input already had: their divergence or pairing is

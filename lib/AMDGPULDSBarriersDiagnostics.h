@@ -8,7 +8,7 @@
 #ifndef AMDGPU_LDS_BARRIERS_AMDGPULDSBARRIERSDIAGNOSTICS_H
 #define AMDGPU_LDS_BARRIERS_AMDGPULDSBARRIERSDIAGNOSTICS_H
 
-#include "LDSBarrierPlacement.h"
+#include "LDSPlacementSteps.h"
 #include <string>
 
 namespace llvm {
@@ -55,11 +55,6 @@ void reportThreadDisjointPairs(const AbstractProgram &P,
 void reportSelfRaces(const Function &F, const AbstractProgram &P,
                      const LDSAccessModel &Model, unsigned WaveSize);
 
-/// What launch bound would prove two accesses disjoint between work-items,
-/// as advice for a remark or warning; empty when none would.
-std::string boundHint(const AbstractProgram &P, const Location &A,
-                      const Location &B);
-
 /// The windows and the placement chosen, for -debug-only=amdgpu-lds-barriers
 /// (a build with assertions).
 void dumpPlacement(const AbstractProgram &P, const LDSAccessModel &Model,
@@ -67,7 +62,6 @@ void dumpPlacement(const AbstractProgram &P, const LDSAccessModel &Model,
 
 /// The pass options the self-check must model and judge with.
 struct SelfCheckOptions {
-  bool TrustScalarBranches = false;
   /// -amdgpu-lds-barriers-waw, a cl::boolOrDefault (wawPolicy).
   int WAW = 0;
   /// One wave per workgroup: races between waves are not reported.

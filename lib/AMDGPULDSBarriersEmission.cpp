@@ -7,10 +7,9 @@
 
 #include "AMDGPULDSBarriersEmission.h"
 #include "AMDGPULDSBarriersCommon.h"
-#include "AMDGPULDSBarriersDiagnostics.h"
 #include "LDSAccessModel.h"
 #include "LDSBarrierEmitter.h"
-#include "LDSSyncOrder.h"
+#include "LDSHazardAnalysis.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/CodeGen/MachineOptimizationRemarkEmitter.h"

@@ -1,14 +1,14 @@
 //===- AMDGPULDSBarriersEmission.h - Emitting a placement -------*- C++ -*-===//
 //
 // Inserts what a placement decided into the machine function, in the order
-// of LDSSyncOrder.h, with a remark for each insertion.
+// of SyncOrder (LDSHazardAnalysis.h), with a remark for each insertion.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef AMDGPU_LDS_BARRIERS_AMDGPULDSBARRIERSEMISSION_H
 #define AMDGPU_LDS_BARRIERS_AMDGPULDSBARRIERSEMISSION_H
 
-#include "LDSBarrierPlacement.h"
+#include "LDSPlacementSteps.h"
 
 namespace llvm {
 class MachineOptimizationRemarkEmitter;

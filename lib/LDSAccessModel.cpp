@@ -34,30 +34,38 @@ using namespace llvm::ldsbarriers;
 
 LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
                                const MachineAnalyses &Analyses,
-                               bool TrustScalarBranches,
-                               ThreadAnalysisMode ThreadAnalysis,
-                               const LDSAccessModel *Earlier,
-                               const AnalysisOptions *Hazards)
-    : Facts(Facts), ThreadAnalysis(ThreadAnalysis) {
+                               const ModelOptions &Opts)
+    : LDSAccessModel(MF, Facts, Analyses, Opts, nullptr) {}
+
+LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
+                               const MachineAnalyses &Analyses,
+                               const LDSAccessModel &Earlier)
+    : LDSAccessModel(MF, Facts, Analyses,
+                     {Earlier.Options.TrustScalarBranches,
+                      Earlier.Options.ThreadAnalysis, std::nullopt},
+                     &Earlier) {}
+
+LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
+                               const MachineAnalyses &Analyses,
+                               const ModelOptions &Opts,
+                               const LDSAccessModel *Earlier)
+    : Facts(Facts), Options(Opts),
+      Launch(Earlier ? Earlier->Launch : getWorkgroupShape(MF.getFunction())) {
   Program.ThreadForms.emplace_back(); // Index 0: no form.
   Program.WaveSize = Facts.getWaveSize();
-  if (Earlier && ThreadAnalysis != ThreadAnalysisMode::Off) {
+  bool ThreadAnalysis = Opts.ThreadAnalysis != ThreadAnalysisMode::Off;
+  if (Earlier && ThreadAnalysis) {
     // The same forms under the same ids; a new instruction gets its own.
     Program.ThreadForms = Earlier->Program.ThreadForms;
     Program.Shape = Earlier->Program.Shape;
+    Program.StageInside = Earlier->Program.StageInside;
+    Program.StageHeader = Earlier->Program.StageHeader;
     for (const Block &BB : Earlier->Program.Blocks)
       for (const Event &E : BB.Events)
         if (E.Kind == Event::Access)
           LentForms[Earlier->Instrs[E.Tag]] = E.Loc.ThreadForm;
-  } else if (ThreadAnalysis != ThreadAnalysisMode::Off) {
-    ThreadAddresses = std::make_unique<ThreadAddressBuilder>(
-        MF.getFunction(),
-        assumesOneDimensional(MF.getFunction(), ThreadAnalysis));
-    Program.Shape = ThreadAddresses->shape();
-  }
-  if (Earlier && ThreadAnalysis != ThreadAnalysisMode::Off) {
-    Program.StageInside = Earlier->Program.StageInside;
-    Program.StageHeader = Earlier->Program.StageHeader;
+  } else if (ThreadAnalysis) {
+    Program.Shape = threadAddresses(MF.getFunction()).shape();
   }
   DenseMap<const MachineBasicBlock *, unsigned> Index;
   for (MachineBasicBlock &MBB : MF) {
@@ -72,7 +80,7 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
   // be needed (judgeScalarBranches).
   BranchUniformity Assumed;
   std::unique_ptr<BranchUniformityWalk> Uniformity;
-  if (!Earlier && !TrustScalarBranches) {
+  if (!Earlier && !Opts.TrustScalarBranches) {
     Assumed = assumeScalarBranchesPerWave(MF, Facts);
     if (!Assumed.PerWave.empty())
       Uniformity = std::make_unique<BranchUniformityWalk>(
@@ -128,12 +136,12 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
       llvm::erase_if(AB.Events,
                      [](const Event &E) { return E.Kind == Event::Tick; });
 
-  if (Hazards && !Earlier)
-    findSilentAccesses(*Hazards);
+  if (Opts.Hazards && !Earlier)
+    findSilentAccesses(*Opts.Hazards);
   if (Earlier)
     PerWaveBranches = Earlier->PerWaveBranches;
-  else if (!TrustScalarBranches)
-    judgeScalarBranches(std::move(Assumed), Uniformity.get(), Hazards);
+  else if (!Opts.TrustScalarBranches)
+    judgeScalarBranches(std::move(Assumed), Uniformity.get());
   for (unsigned B = 0; B < Blocks.size(); ++B)
     if (PerWaveBranches.contains(Blocks[B]))
       Program.Blocks[B].DivergentBranch = Program.Blocks[B].ConcurrentArms =
@@ -171,13 +179,12 @@ void LDSAccessModel::findSilentAccesses(const AnalysisOptions &Hazards) {
 /// the analysis would find, and its fixpoint, the larger part of its cost,
 /// is not run.
 void LDSAccessModel::judgeScalarBranches(BranchUniformity Assumed,
-                                         BranchUniformityWalk *Walk,
-                                         const AnalysisOptions *Hazards) {
+                                         BranchUniformityWalk *Walk) {
   BranchUniformity BU = std::move(Assumed);
   if (BU.PerWave.empty())
     return; // Nothing to judge.
   std::optional<NamedRegionTimer> T;
-  if (!Hazards || !noAccessMeetsAnother(Program, *Hazards)) {
+  if (!Options.Hazards || !noAccessMeetsAnother(Program, *Options.Hazards)) {
     startPhase(T, "uniformity", "Branch uniformity (in the model)");
     BU = Walk->finish();
   } else {
@@ -501,16 +508,20 @@ void LDSAccessModel::assignThreadForms() {
   PendingForms.clear();
 }
 
+ThreadAddressBuilder &LDSAccessModel::threadAddresses(const Function &F) {
+  if (!ThreadAddresses)
+    ThreadAddresses = std::make_unique<ThreadAddressBuilder>(
+        F, Launch, assumesOneDimensional(F, Options.ThreadAnalysis));
+  return *ThreadAddresses;
+}
+
 unsigned LDSAccessModel::threadForm(const MachineInstr &MI,
                                     uint64_t WaveBytes) {
-  if (ThreadAnalysis == ThreadAnalysisMode::Off)
+  if (Options.ThreadAnalysis == ThreadAnalysisMode::Off)
     return 0;
   if (auto It = LentForms.find(&MI); It != LentForms.end())
     return It->second;
-  if (!ThreadAddresses)
-    ThreadAddresses = std::make_unique<ThreadAddressBuilder>(
-        MI.getMF()->getFunction(),
-        assumesOneDimensional(MI.getMF()->getFunction(), ThreadAnalysis));
+  threadAddresses(MI.getMF()->getFunction());
   SmallVector<ThreadAddress, 1> Forms;
   for (const MachineMemOperand *MMO : MI.memoperands()) {
     if (MMO->getAddrSpace() != AMDGPUAS::LOCAL_ADDRESS)

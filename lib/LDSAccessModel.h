@@ -51,26 +51,34 @@ struct MachineAnalyses {
   const MachineBlockFrequencyInfo *Frequencies = nullptr;
 };
 
+/// How a function is modelled.
+struct ModelOptions {
+  /// Take every scalar branch as workgroup-uniform; otherwise those on
+  /// per-wave values count as divergent.
+  bool TrustScalarBranches = false;
+  /// With thread analysis, DS accesses get their addresses as functions of
+  /// the work-item (LDSThreadAddress.h).
+  ThreadAnalysisMode ThreadAnalysis = ThreadAnalysisMode::Off;
+  /// The hazard policy placement will use, if any: the program keeps
+  /// whether each access meets another (AbstractProgram::SilentAccesses)
+  /// for the hazard analyses, and a function without synchronization of
+  /// its own where none does skips the branch-uniformity analysis (its
+  /// answer cannot matter there) and the placement.
+  std::optional<AnalysisOptions> Hazards;
+};
+
 class LDSAccessModel {
 public:
-  /// Builds the model of \p MF. Unless \p TrustScalarBranches, scalar branches
-  /// on per-wave values count as divergent. With thread analysis, DS accesses
-  /// get their addresses as functions of the work-item (LDSThreadAddress.h).
-  /// \p Earlier, a model of the same function before instructions were
-  /// inserted (with the same options), lends its per-wave branches and the
-  /// address forms of the instructions it modelled: re-modelling after
-  /// insertion (the self-check) need not derive them again. \p Hazards,
-  /// the hazard policy placement will use: the program keeps whether each
-  /// access meets another (AbstractProgram::SilentAccesses) for the hazard
-  /// analyses, and a function without synchronization of its own where
-  /// none does skips the branch-uniformity analysis (its answer cannot
-  /// matter there) and the placement.
+  /// Builds the model of \p MF.
+  LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
+                 const MachineAnalyses &Analyses, const ModelOptions &Opts);
+  /// Re-models \p MF after instructions were inserted into it (the
+  /// self-check), with \p Earlier's options: \p Earlier, the model before,
+  /// lends its per-wave branches and the address forms of the instructions
+  /// it modelled, which need not be derived again.
   LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
                  const MachineAnalyses &Analyses,
-                 bool TrustScalarBranches = false,
-                 ThreadAnalysisMode ThreadAnalysis = ThreadAnalysisMode::Off,
-                 const LDSAccessModel *Earlier = nullptr,
-                 const AnalysisOptions *Hazards = nullptr);
+                 const LDSAccessModel &Earlier);
   ~LDSAccessModel();
 
   const AbstractProgram &program() const { return Program; }
@@ -111,8 +119,15 @@ public:
   std::string describeThreadForm(const Location &L) const;
   /// The workgroup bounds the thread-index analysis used.
   std::string describeShape() const;
+  /// The launches the function's attributes allow (getWorkgroupShape).
+  const WorkgroupShape &launch() const { return Launch; }
 
 private:
+  LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
+                 const MachineAnalyses &Analyses, const ModelOptions &Opts,
+                 const LDSAccessModel *Earlier);
+  /// The thread-address builder, made on first use.
+  ThreadAddressBuilder &threadAddresses(const Function &F);
   void addInstr(unsigned B, MachineInstr &MI);
   Event dsAccessEvent(const MachineInstr &MI, const OpcodeInfo &Info);
   bool dmaExists(const MachineInstr &MI, const OpcodeInfo &Info);
@@ -165,11 +180,13 @@ private:
   void boundTrackedForms();
   void markDivergenceWithoutDecidedEdges(const MachineFunction &MF);
   void findSilentAccesses(const AnalysisOptions &Hazards);
-  void judgeScalarBranches(BranchUniformity Assumed, BranchUniformityWalk *Walk,
-                           const AnalysisOptions *Hazards);
+  void judgeScalarBranches(BranchUniformity Assumed,
+                           BranchUniformityWalk *Walk);
   int objectId(const GlobalVariable &GV, int64_t &Begin);
 
   const TargetFacts &Facts;
+  ModelOptions Options;
+  WorkgroupShape Launch;
   AbstractProgram Program;
   std::vector<MachineBasicBlock *> Blocks;
   std::vector<MachineInstr *> Instrs;
@@ -184,7 +201,6 @@ private:
   /// variableOf's answer by alias scope list.
   DenseMap<const MDNode *, unsigned> ScopeVariables;
   std::vector<const GlobalVariable *> Objects;
-  ThreadAnalysisMode ThreadAnalysis;
   std::unique_ptr<ThreadAddressBuilder> ThreadAddresses;
   /// The ids of the thread forms by the hash of their addresses.
   DenseMap<size_t, SmallVector<unsigned, 1>> ThreadFormIds;

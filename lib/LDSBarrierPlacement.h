@@ -24,14 +24,6 @@ namespace ldsbarriers {
 Placement placeBarriers(const AbstractProgram &P, const AnalysisOptions &AOpts,
                         const PlacementOptions &POpts = PlacementOptions());
 
-/// Existing barriers (and split-barrier signals) that order nothing: with
-/// the placement in \p R, removing one of them alone would open no window.
-/// Checked for at most \p Limit barriers (one analysis each).
-std::vector<EventRef> redundantBarriers(const AbstractProgram &P,
-                                        const AnalysisOptions &Opts,
-                                        const Placement &R,
-                                        unsigned Limit = 32);
-
 } // namespace ldsbarriers
 } // namespace llvm
 

@@ -11,7 +11,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "LDSHazardAnalysis.h"
-#include "LDSSyncOrder.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/ErrorHandling.h"
 #include <algorithm>
@@ -85,8 +84,8 @@ bool join(State &Into, const State &From) {
 }
 
 /// Synchronization the placement proposes, at one point, in the order it
-/// applies (LDSSyncOrder.h). Waits completing existing barriers are applied
-/// with the barrier's event instead (CompletedWaits).
+/// applies (SyncOrder, LDSHazardAnalysis.h). Waits completing existing barriers
+/// are applied with the barrier's event instead (CompletedWaits).
 struct NewSyncEvent {
   unsigned Index;
   SyncOrder Order;
@@ -717,4 +716,33 @@ const HazardResult &HazardAnalysis::result() const { return Impl->result(); }
 std::vector<std::vector<PendingAccess>>
 HazardAnalysis::pendingAt(ArrayRef<Point> Queries) const {
   return Impl->pendingAt(Queries);
+}
+
+std::vector<SyncItem> llvm::ldsbarriers::orderedSync(
+    ArrayRef<Augmentation::NewBarrier> Barriers,
+    ArrayRef<Augmentation::CompletedBarrier> Completed,
+    ArrayRef<Augmentation::NewWait> Waits) {
+  std::vector<SyncItem> Items;
+  for (unsigned I = 0; I < Waits.size(); ++I)
+    Items.push_back({Waits[I].At, SyncOrder::OwnWait, I, Waits[I].Waits});
+  for (unsigned I = 0; I < Completed.size(); ++I)
+    Items.push_back({Completed[I].Barrier, SyncOrder::CompletedWait, I,
+                     Completed[I].Waits});
+  size_t FirstBarrier = Items.size();
+  for (unsigned I = 0; I < Barriers.size(); ++I) {
+    const Augmentation::NewBarrier &NB = Barriers[I];
+    if (NB.isSplit()) {
+      Items.push_back({NB.At, SyncOrder::BarrierWait, I, {}});
+      Items.push_back({NB.SignalAt, SyncOrder::Signal, I, NB.Waits});
+    } else {
+      Items.push_back({NB.At, SyncOrder::Barrier, I, NB.Waits});
+    }
+  }
+  std::sort(Items.begin() + FirstBarrier, Items.end(),
+            [](const SyncItem &A, const SyncItem &B) {
+              if (!(A.At == B.At))
+                return A.At < B.At;
+              return A.What != B.What ? A.What < B.What : A.Index < B.Index;
+            });
+  return Items;
 }

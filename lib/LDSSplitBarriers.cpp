@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LDSSplitBarriers.h"
-#include "LDSSyncOrder.h"
+#include "LDSHazardAnalysis.h"
 #include "llvm/ADT/SmallVector.h"
 #include <algorithm>
 

@@ -381,9 +381,11 @@ std::optional<int64_t> onlyWave(const ThreadAddress &A,
 /// Derives ThreadAddresses from the IR of one function.
 class ThreadAddressBuilder {
 public:
+  /// \p Launch: the launches \p F's attributes allow (getWorkgroupShape).
   /// With \p Assume1D, every launch has y and z sizes 1 (HIP has no way to
   /// say so: reqd_work_group_size is OpenCL only).
-  explicit ThreadAddressBuilder(const Function &F, bool Assume1D = false);
+  ThreadAddressBuilder(const Function &F, WorkgroupShape Launch,
+                       bool Assume1D = false);
   ~ThreadAddressBuilder();
 
   /// The address of a Size-byte access at pointer \p Ptr plus \p Offset

@@ -140,13 +140,11 @@ struct ThreadAddressBuilder::LinearCache {
 
 static const Module *moduleOf(const Function &F) { return F.getParent(); }
 
-ThreadAddressBuilder::ThreadAddressBuilder(const Function &F, bool Assume1D)
+ThreadAddressBuilder::ThreadAddressBuilder(const Function &F,
+                                           WorkgroupShape Launch, bool Assume1D)
     : F(F), Assume1D(Assume1D), Linearized(std::make_unique<LinearCache>()) {
   if (Assume1D)
-    Shape.MaxDim[1] = Shape.MaxDim[2] = 1;
-  WorkgroupShape Launch = getWorkgroupShape(F);
-  Launch.MaxDim[1] = std::min(Launch.MaxDim[1], Shape.MaxDim[1]);
-  Launch.MaxDim[2] = std::min(Launch.MaxDim[2], Shape.MaxDim[2]);
+    Launch.MaxDim[1] = Launch.MaxDim[2] = 1;
   Shape = Launch;
   ReqdSize = Shape.Required;
   for (int64_t &M : Shape.MaxDim)

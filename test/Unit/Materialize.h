@@ -2,7 +2,8 @@
 //
 // Inserts the barriers, signals, waits and counter waits of a placement into
 // a copy of the abstract program, in the order the emitter inserts them
-// (orderedSync, LDSSyncOrder.h), so that the verifier can check the result.
+// (orderedSync, LDSHazardAnalysis.h), so that the verifier can check the
+// result.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,7 +11,7 @@
 #define AMDGPU_LDS_BARRIERS_TEST_MATERIALIZE_H
 
 #include "LDSBarrierPlacement.h"
-#include "LDSSyncOrder.h"
+#include "LDSHazardAnalysis.h"
 
 namespace llvm {
 namespace ldsbarriers {

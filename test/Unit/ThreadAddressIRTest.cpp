@@ -238,7 +238,7 @@ TEST(ThreadAddressIRTest, RandomExpressionsAgreeWithTheInterpreter) {
     // Launch shapes: the builder's bounds come from the attribute.
     int64_t MaxFlat = G.pick(2, 24);
     F->addFnAttr("amdgpu-flat-work-group-size", "1," + std::to_string(MaxFlat));
-    ThreadAddressBuilder TB(*F);
+    ThreadAddressBuilder TB(*F, getWorkgroupShape(*F));
     std::optional<ThreadAddress> TA[2];
     for (unsigned S = 0; S < 2; ++S) {
       Value *Ptr = B.CreateGEP(B.getInt8Ty(), Lds, Idx[S]);
@@ -332,7 +332,7 @@ struct Case {
   }
   bool mayOverlap(Value *IdxA, uint64_t SizeA, Value *IdxB, uint64_t SizeB,
                   bool OneD) {
-    ThreadAddressBuilder TB(*F, OneD);
+    ThreadAddressBuilder TB(*F, getWorkgroupShape(*F), OneD);
     auto A = TB.build(B.CreateGEP(B.getInt8Ty(), Lds, IdxA), 0, SizeA, nullptr);
     auto C = TB.build(B.CreateGEP(B.getInt8Ty(), Lds, IdxB), 0, SizeB, nullptr);
     EXPECT_TRUE(A && C);
