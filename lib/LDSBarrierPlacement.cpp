@@ -25,7 +25,7 @@ using namespace llvm::ldsbarriers;
 #define DEBUG_TYPE "amdgpu-lds-barriers"
 
 /// Prints \p Pt as bb.Block:Index, the program's own numbering.
-static raw_ostream &operator<<(raw_ostream &OS, Point Pt) {
+[[maybe_unused]] static raw_ostream &operator<<(raw_ostream &OS, Point Pt) {
   return OS << "bb." << Pt.Block << ":" << Pt.Index;
 }
 

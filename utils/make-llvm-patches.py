@@ -386,7 +386,9 @@ def in_tree_tests():
             if any(s in text for s in OUT_OF_TREE):
                 continue
             text = in_tree_note(path, text)
-            tests.append(("lds-barriers-" + n, text.replace("%llc", "llc")))
+            # The same RUN lines as the project's, self-check included.
+            tests.append(("lds-barriers-" + n,
+                          text.replace("%llc", "llc -amdgpu-lds-barriers-self-check")))
     return tests
 
 
