@@ -282,6 +282,13 @@ bool AbstractProgram::oneWaveRunsBoth(const Location &A,
   return Wave.has_value();
 }
 
+bool AbstractProgram::wavesMayMeet(const Event &Earlier, const Event &Later,
+                                   IterationRelation Rel) const {
+  if (!Earlier.Async && !Later.Async && oneWaveRunsBoth(Earlier.Loc, Later.Loc))
+    return false;
+  return mayOverlap(Earlier.Loc, Later.Loc, Rel);
+}
+
 unsigned AbstractProgram::stageLoop(const Location &L) const {
   if (!L.ThreadForm || L.ThreadForm >= ThreadForms.size())
     return 0;

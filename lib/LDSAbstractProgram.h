@@ -259,6 +259,11 @@ struct AbstractProgram {
   /// wave's in-order DS operations order them (not so for an asynchronous
   /// transfer, which the caller must rule out).
   bool oneWaveRunsBoth(const Location &A, const Location &B) const;
+  /// Whether accesses \p Earlier and \p Later of different waves may share
+  /// a byte: mayOverlap, unless neither is an asynchronous transfer and one
+  /// wave alone runs both (oneWaveRunsBoth, the cheaper test, first).
+  bool wavesMayMeet(const Event &Earlier, const Event &Later,
+                    IterationRelation Rel = {}) const;
   /// Whether the thread forms of A and B prove that different work-items
   /// touch different bytes.
   bool threadDisjoint(const Location &A, const Location &B,

@@ -45,12 +45,7 @@ const char *raceKind(const AbstractProgram &P, const Event &Earlier,
     Kind = (Earlier.Async || Later.Async ? AsyncWAW : WAW) ? "WAW" : nullptr;
   else
     Kind = EarlierWrites ? "RAW" : "WAR";
-  if (!Kind || !P.mayOverlap(Earlier.Loc, Later.Loc, Rel))
-    return nullptr;
-  // One wave runs both: its DS operations execute in order. Not so when
-  // either is an asynchronous transfer.
-  if (!Earlier.Async && !Later.Async &&
-      P.oneWaveRunsBoth(Earlier.Loc, Later.Loc))
+  if (!Kind || !P.wavesMayMeet(Earlier, Later, Rel))
     return nullptr;
   return Kind;
 }

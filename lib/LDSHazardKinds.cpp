@@ -60,11 +60,7 @@ bool llvm::ldsbarriers::accessesConflict(
     const AnalysisOptions &Opts, HazardKind *Kind, IterationRelation Rel) {
   // The kinds first: they are cheap, the bytes (thread forms) are not.
   std::optional<HazardKind> K = conflictKind(Earlier, Later, Opts);
-  if (!K || !P.mayOverlap(Earlier.Loc, Later.Loc, Rel))
-    return false;
-  // Issued by one wave only, in its order (a transfer completes later).
-  if (!Earlier.Async && !Later.Async &&
-      P.oneWaveRunsBoth(Earlier.Loc, Later.Loc))
+  if (!K || !P.wavesMayMeet(Earlier, Later, Rel))
     return false;
   if (Kind)
     *Kind = *K;

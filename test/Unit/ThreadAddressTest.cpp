@@ -530,9 +530,6 @@ TEST(ThreadAddressTest, CachedFamiliesAgreeWithUncached) {
   EXPECT_LT(Met, Pairs * 4 / 5);
 }
 
-// numberDistinct against a map: keys drawn from few values, so that most
-// repeat and the table's probes run into other keys; the numbers must
-// follow first appearance and every item get its key's number.
 // onlyWave against the waves of every launch: with waves of 2, 4 or 8
 // work-items (flat id x + X * (y + Y * z) divided by the wave size), every
 // work-item that passes the access's id bounds in any launch of the shape
@@ -565,14 +562,16 @@ TEST(ThreadAddressTest, OnlyWaveAgreesWithEnumeration) {
       for (const Id &I : Items)
         if (runs(T, I))
           ASSERT_EQ((I[0] + X * (I[1] + Y * I[2])) / WaveSize, *W)
-              << T.str() << " in " << describe(S) << ", wave size "
-              << WaveSize;
+              << T.str() << " in " << describe(S) << ", wave size " << WaveSize;
     }
   }
   // The rule must name a wave often enough to matter.
   EXPECT_GT(Named, Trials / 10);
 }
 
+// numberDistinct against a map: keys drawn from few values, so that most
+// repeat and the table's probes run into other keys; the numbers must
+// follow first appearance and every item get its key's number.
 TEST(NumberDistinct, NumbersKeysInOrderOfFirstAppearance) {
   std::mt19937_64 Rng(7);
   for (unsigned Count : {0u, 1u, 5u, 300u, 5000u}) {
