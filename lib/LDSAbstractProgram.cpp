@@ -586,11 +586,65 @@ private:
 };
 } // namespace
 
+/// The early exits of markDivergentBlocks: per block, whether its branch
+/// sends some waves to their end with nothing of theirs pending. Forward
+/// dataflow over the graph for "an LDS access or a split signal reaches the
+/// block's entry" (a wave must not signal and then end), backward for "the
+/// block reaches an LDS access or a barrier event".
+static std::vector<uint8_t> earlyExits(const AbstractProgram &P) {
+  unsigned N = P.Blocks.size();
+  std::vector<uint8_t> Exits(N, 0);
+  if (!P.ExitEndsWave)
+    return Exits;
+  auto Has = [&](unsigned B, auto Pred) {
+    return llvm::any_of(P.Blocks[B].Events, Pred);
+  };
+  auto IsPending = [](const Event &E) {
+    return E.Kind == Event::Access || E.Kind == Event::Signal;
+  };
+  auto IsSync = [](const Event &E) {
+    return E.Kind == Event::Access || E.Kind == Event::Barrier ||
+           E.Kind == Event::Signal || E.Kind == Event::BarrierWait;
+  };
+  std::vector<SmallVector<unsigned, 2>> Preds = P.predecessors();
+  SmallVector<unsigned, 16> Work;
+  // Marks what Work reaches along Next from the blocks Seed selects.
+  auto Flood = [&](std::vector<uint8_t> &Mark, auto Seed, auto Next) {
+    for (unsigned B = 0; B < N; ++B)
+      if (Seed(B))
+        Work.push_back(B);
+    while (!Work.empty())
+      for (unsigned S : Next(Work.pop_back_val()))
+        if (!Mark[S]) {
+          Mark[S] = 1;
+          Work.push_back(S);
+        }
+  };
+  // PendingIn[B]: an LDS access or a split signal reaches B's entry.
+  std::vector<uint8_t> PendingIn(N, 0), SyncAhead(N, 0);
+  Flood(
+      PendingIn, [&](unsigned B) { return Has(B, IsPending); },
+      [&](unsigned B) { return ArrayRef<unsigned>(P.Blocks[B].Succs); });
+  // SyncAhead[B]: from B's entry a path reaches an access or a barrier.
+  for (unsigned B = 0; B < N; ++B)
+    SyncAhead[B] = Has(B, IsSync);
+  Flood(
+      SyncAhead, [&](unsigned B) { return SyncAhead[B] != 0; },
+      [&](unsigned B) { return ArrayRef<unsigned>(Preds[B]); });
+  for (unsigned X = 0; X < N; ++X)
+    Exits[X] = P.Blocks[X].DivergentBranch && !PendingIn[X] &&
+               !Has(X, IsPending) &&
+               llvm::any_of(P.Blocks[X].Succs,
+                            [&](unsigned S) { return !SyncAhead[S]; });
+  return Exits;
+}
+
 void llvm::ldsbarriers::markDivergentBlocks(AbstractProgram &P) {
   unsigned N = P.Blocks.size();
+  std::vector<uint8_t> EarlyExit = earlyExits(P);
   bool AnyDivergent = false;
-  for (const Block &BB : P.Blocks)
-    AnyDivergent |= BB.DivergentBranch;
+  for (unsigned B = 0; B < N; ++B)
+    AnyDivergent |= P.Blocks[B].DivergentBranch && !EarlyExit[B];
   if (!AnyDivergent)
     return;
 
@@ -613,7 +667,7 @@ void llvm::ldsbarriers::markDivergentBlocks(AbstractProgram &P) {
   std::vector<unsigned> Work;
   std::vector<uint8_t> Queued(N, 0);
   for (unsigned X = 0; X < N; ++X)
-    if (P.Blocks[X].DivergentBranch && Reachable[X]) {
+    if (P.Blocks[X].DivergentBranch && !EarlyExit[X] && Reachable[X]) {
       Work.push_back(X);
       Queued[X] = 1;
     }

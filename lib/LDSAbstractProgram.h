@@ -212,6 +212,9 @@ struct AbstractProgram {
   /// inline, as a kernel has about one form per access.
   std::vector<SmallVector<ThreadAddress, 1>> ThreadForms;
   WorkgroupShape Shape;
+  /// Whether a block without successors ends the wave (S_ENDPGM: a
+  /// kernel), rather than returning to a caller that goes on.
+  bool ExitEndsWave = false;
   /// The subtarget's wave size, for the same-wave rule (oneWaveRunsBoth);
   /// 0: not known, no access is taken as one wave's.
   unsigned WaveSize = 0;
@@ -351,7 +354,11 @@ std::vector<int> computeImmediatePostDominators(const AbstractProgram &P);
 /// transitively (a block inside a divergent region is divergent whatever
 /// branch leads to it there). Blocks that cannot reach an exit are unsafe
 /// whenever the program has a divergent branch (post-dominance says nothing
-/// about them).
+/// about them). An early exit is not divergent: when exits end the wave
+/// (ExitEndsWave), no LDS access reaches the branch, and from one of its
+/// successors no path reaches an LDS access or a barrier event, the waves
+/// that take that successor end without anything pending, and a barrier
+/// waits for the waves that have not ended only (Design.rst, "Early exit").
 void markDivergentBlocks(AbstractProgram &P);
 
 /// The accesses of each reachable branch with concurrent arms

@@ -53,6 +53,7 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
       Launch(Earlier ? Earlier->Launch : getWorkgroupShape(MF.getFunction())) {
   Program.ThreadForms.emplace_back(); // Index 0: no form.
   Program.WaveSize = Facts.getWaveSize();
+  Program.ExitEndsWave = isKernel(MF.getFunction());
   bool ThreadAnalysis = Opts.ThreadAnalysis != ThreadAnalysisMode::Off;
   if (Earlier && ThreadAnalysis) {
     // The same forms under the same ids; a new instruction gets its own.

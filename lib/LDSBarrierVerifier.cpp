@@ -223,8 +223,9 @@ private:
     unsigned N = P.Blocks.size();
     std::vector<int> IPDom = computeImmediatePostDominators(P);
     std::vector<uint8_t> InRegion(N, 0);
+    std::vector<bool> LeavesEarly = earlyExits();
     for (unsigned X = 0; X < N; ++X) {
-      if (!P.Blocks[X].DivergentBranch || !Reachable[X])
+      if (!P.Blocks[X].DivergentBranch || !Reachable[X] || LeavesEarly[X])
         continue;
       int Join = IPDom[X];
       std::vector<unsigned> Work(P.Blocks[X].Succs.begin(),
@@ -254,6 +255,67 @@ private:
                          {B, I},
                          "barrier in control flow that some waves may skip"});
     }
+  }
+
+  /// The early exits: per divergent branch, whether waves that take one of
+  /// its successors end (the program is a kernel) with no LDS access or
+  /// split signal behind them and no access or barrier ahead; a barrier
+  /// waits for the waves that have not ended only. Behind floods forwards
+  /// from the blocks with an access or a signal, Ahead backwards from the
+  /// blocks with an access or any barrier event.
+  std::vector<bool> earlyExits() const {
+    unsigned N = P.Blocks.size();
+    std::vector<bool> Leaves(N, false);
+    if (!P.ExitEndsWave)
+      return Leaves;
+    std::vector<std::vector<unsigned>> Into(N);
+    for (unsigned B = 0; B < N; ++B)
+      for (unsigned S : P.Blocks[B].Succs)
+        Into[S].push_back(B);
+    auto Holds = [&](unsigned B, bool Barriers) {
+      return llvm::any_of(P.Blocks[B].Events, [&](const Event &E) {
+        return E.Kind == Event::Access || E.Kind == Event::Signal ||
+               (Barriers &&
+                (E.Kind == Event::Barrier || E.Kind == Event::BarrierWait));
+      });
+    };
+    // Behind[B]: B or a block before it holds an access or a signal.
+    std::vector<bool> Behind(N, false), Ahead(N, false);
+    std::vector<unsigned> Work;
+    for (unsigned B = 0; B < N; ++B)
+      if (Holds(B, /*Barriers=*/false)) {
+        Behind[B] = true;
+        Work.push_back(B);
+      }
+    while (!Work.empty()) {
+      unsigned B = Work.back();
+      Work.pop_back();
+      for (unsigned S : P.Blocks[B].Succs)
+        if (!Behind[S]) {
+          Behind[S] = true;
+          Work.push_back(S);
+        }
+    }
+    // Ahead[B]: B or a block after it holds an access or a barrier event.
+    for (unsigned B = 0; B < N; ++B)
+      if (Holds(B, /*Barriers=*/true)) {
+        Ahead[B] = true;
+        Work.push_back(B);
+      }
+    while (!Work.empty()) {
+      unsigned B = Work.back();
+      Work.pop_back();
+      for (unsigned Q : Into[B])
+        if (!Ahead[Q]) {
+          Ahead[Q] = true;
+          Work.push_back(Q);
+        }
+    }
+    for (unsigned X = 0; X < N; ++X)
+      Leaves[X] = P.Blocks[X].DivergentBranch && !Behind[X] &&
+                  llvm::any_of(P.Blocks[X].Succs,
+                               [&](unsigned S) { return !Ahead[S]; });
+    return Leaves;
   }
 
   /// Waves that take different successors of a branch on a per-wave value

@@ -40,7 +40,8 @@
 # are not rebuilt); it must not change .td files or code outside the AMDGPU
 # target. Run as root on a fresh Debian 12 machine, it installs what it needs
 # with apt-get (and the deb-src entry); otherwise the packages must be there.
-# Every heavy command runs under `nice -n 19`. Exits non-zero when a step
+# Every heavy command runs under `nice -n 19`. The series is copied to
+# WORK/series first (it may change while this runs). Exits non-zero when a step
 # fails or a test fails; the output ends with lit's summary.
 set -euo pipefail
 
@@ -52,8 +53,8 @@ while [ $# -gt 0 ]; do
     --work) work=$2; shift ;;
     --jobs) jobs=$2; shift ;;
     --keep) keep=1 ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
-    *) echo "intree-check: unknown argument $1" >&2; sed -n '7,11p' "$0" >&2; exit 2 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    *) echo "intree-check: unknown argument $1" >&2; sed -n '7,12p' "$0" >&2; exit 2 ;;
   esac
   shift
 done
@@ -245,6 +246,7 @@ for f in "${changed[@]}"; do
     llvm/test/*) ;;
     $T/CMakeLists.txt | $T/*.def) ;;
     $T/*/*) die "$f: only files directly in $T are supported" ;;
+    $T/*.td) die "$f: a .td change needs the whole target rebuilt" ;;
     $T/*.cpp) [ "$f" = "${sources[0]}" ] || sources+=("$f") ;;
     $T/*.h)
       if cat "$series"/*.patch | awk -v f="$f" '
@@ -388,7 +390,7 @@ if ! "${NICE[@]}" ninja -C "$hyb" -j "$jobs" objs > "$logs/compile.log" 2>&1; th
   die "compile failed (full log: $logs/compile.log)"
 fi
 nwarn=$(grep -c 'warning:' "$logs/compile.log" || true)
-echo "$nwarn compiler warnings (LLVM's warning flags on the series' files; $logs/compile.log)"
+echo "$nwarn compiler warnings in the files compiled now (LLVM's warning flags on the series' files; $logs/compile.log)"
 grep 'warning:' "$logs/compile.log" | head -n 20 || true
 step_done
 
@@ -431,6 +433,17 @@ pipeline_check "legacy PM -O2" "SI Memory Legalizer" "AMDGPU LDS barrier placeme
   "SI insert wait instructions" -O2 -debug-pass=Structure
 pipeline_check "new PM -O2" "si-memory-legalizer" "amdgpu-lds-barriers" \
   "si-insert-waitcnts" -O2 -enable-new-pm -print-pipeline-passes
+# The new pass manager's pass (-passes=, which no test uses) does what the
+# legacy one (-run-pass=) does, on the series' MIR tests.
+n=0
+for f in "$src"/llvm/test/CodeGen/AMDGPU/lds-barriers/*.mir; do
+  args=(-mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 "$f" -o -)
+  cmp -s <("$llc" -passes=amdgpu-lds-barriers "${args[@]}" 2>&1) \
+         <("$llc" -run-pass=amdgpu-lds-barriers "${args[@]}" 2>&1) ||
+    die "-passes=amdgpu-lds-barriers and -run-pass=amdgpu-lds-barriers differ on $f"
+  n=$((n + 1))
+done
+echo "-passes=amdgpu-lds-barriers: the same output as -run-pass= on $n MIR tests"
 step_done
 
 # --- tests -------------------------------------------------------------------
@@ -471,7 +484,7 @@ config.available_features.add("asserts")
 EOF
 echo "$(find "$lt/tests/lds-barriers" -name '*.ll' -o -name '*.mir' | wc -l) in-tree tests"
 set +e
-"${NICE[@]}" "$LLVM/bin/lit" -sv -j "$jobs" "$lt/tests" 2>&1 | tee "$logs/lit.log"
+"${NICE[@]}" "$LLVM/bin/lit" -sv --no-progress-bar -j "$jobs" "$lt/tests" 2>&1 | tee "$logs/lit.log"
 lit_rc=${PIPESTATUS[0]}
 set -e
 step_done "lit exit $lit_rc"

@@ -4,7 +4,9 @@
 ; work-item that waves may take differently, so no barrier can be placed for
 ; it; the kernel keeps its own barrier (never less synchronization than the
 ; input), and a missed-optimization remark says why. @unguarded is stripped
-; and gets the pass's barrier back.
+; and gets the pass's barrier back. (The read of @flag after the join keeps
+; the waves that skip the exchange from ending at once; without it the
+; branch would be an early exit, whose region takes barriers: MIR/early-exit.mir.)
 ; RUN: %llc -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 -amdgpu-lds-barriers-in-pipeline -amdgpu-lds-barriers-strip-existing -pass-remarks-missed=amdgpu-lds-barriers -amdgpu-lds-barriers-self-check=false %s -o - 2>%t.err | FileCheck %s
 ; RUN: FileCheck --check-prefix=REMARK %s < %t.err
 ; RUN: %llc -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 -amdgpu-lds-barriers-in-pipeline -amdgpu-lds-barriers-strip-existing -pass-remarks-missed=amdgpu-lds-barriers -amdgpu-lds-barriers-self-check=false %s -o - 2>%t12.err | FileCheck --check-prefix=GFX12 %s
@@ -37,6 +39,7 @@
 ; GFX12: ds_load_b32
 
 @s = internal addrspace(3) global [256 x i32] poison, align 4
+@flag = internal addrspace(3) global i32 poison, align 4
 
 define amdgpu_kernel void @guarded(ptr addrspace(1) %out, i32 %n) {
 entry:
@@ -56,6 +59,8 @@ body:
   store i32 %v, ptr addrspace(1) %o
   br label %exit
 exit:
+  %f = load i32, ptr addrspace(3) @flag
+  store i32 %f, ptr addrspace(1) %out
   ret void
 }
 

@@ -106,6 +106,8 @@ AbstractProgram randomProgram(std::mt19937 &Rng) {
     B.edge(Rng() % N, Rng() % N);
   if (Rng() % 3 == 0)
     B.divergent(Rng() % N);
+  // A kernel's exits end the wave: early exits are not divergent.
+  B.program().ExitEndsWave = Rng() % 2;
   return B.program();
 }
 
@@ -273,16 +275,26 @@ TEST(Verifier, PlacementOutputVerifiesClean) {
 // post-dominator tree) and the verifier's (flooding each divergent branch's
 // region up to its immediate post-dominator) are different algorithms for
 // one fact: on random CFGs, with and without nesting, they must mark the same
-// blocks. A barrier in every block makes the verifier report each block it
-// considers divergent.
+// blocks. The verifier reports each block with a barrier that it considers
+// divergent. Most blocks have one; the others, with or without an access,
+// and exits that end the wave (a kernel) or not, make early exits, which
+// neither marks (each finds them its own way).
 TEST(Verifier, AgreesWithThePlacerOnDivergentBlocks) {
   std::mt19937 Rng(20261124);
-  unsigned Compared = 0;
-  for (unsigned Iter = 0; Iter < 3000; ++Iter) {
+  unsigned Compared = 0, EarlyExits = 0;
+  for (unsigned Iter = 0; Iter < 4000; ++Iter) {
     ProgramBuilder B;
     unsigned N = 2 + Rng() % 10;
-    for (unsigned I = 0; I < N; ++I)
-      B.block("|");
+    static const char *const Specs[] = {"|", "|", "R0 |", "", "", "R0"};
+    std::vector<bool> HasBarrier;
+    for (unsigned I = 0; I < N; ++I) {
+      // Half the programs end in an empty block, as kernels do.
+      std::string Spec =
+          I + 1 == N && Rng() % 2 ? "" : Specs[Rng() % std::size(Specs)];
+      HasBarrier.push_back(Spec.find('|') != std::string::npos);
+      B.block(Spec);
+    }
+    B.program().ExitEndsWave = Rng() % 2;
     for (unsigned I = 0; I + 1 < N; ++I) {
       // Mostly forward edges, some back-edges; the last block exits.
       B.edge(I, I + 1 + Rng() % (N - I - 1));
@@ -323,10 +335,16 @@ TEST(Verifier, AgreesWithThePlacerOnDivergentBlocks) {
       AllExit &= IPDom[I] >= 0;
     if (!AllExit)
       continue;
+    // The blocks a divergent branch's region would hold, were no branch an
+    // early exit: those not marked are in the region of an early exit only.
+    AbstractProgram Strict = P;
+    Strict.ExitEndsWave = false;
+    markDivergentBlocks(Strict);
     for (unsigned I = 0; I < N; ++I) {
-      if (!Reach[I])
+      if (!Reach[I] || !HasBarrier[I])
         continue;
       ++Compared;
+      EarlyExits += Strict.Blocks[I].NoBarrier && !Marked.Blocks[I].NoBarrier;
       EXPECT_EQ(Marked.Blocks[I].NoBarrier, Flagged.count(I) != 0)
           << "block " << I << " of program " << Iter << ":\n"
           << [&] {
@@ -338,6 +356,7 @@ TEST(Verifier, AgreesWithThePlacerOnDivergentBlocks) {
     }
   }
   EXPECT_GT(Compared, 5000u);
+  EXPECT_GT(EarlyExits, 25u);
 }
 
 // A uniform branch inside a divergent region: the blocks under it are

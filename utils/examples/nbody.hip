@@ -1,10 +1,10 @@
 // All-pairs n-body forces with a shared-memory tile of positions, in the
 // shape of a common HIP sample: the whole computation, tile loop included,
-// sits under `if (i < n)`, a condition on the work-item. With its barriers
-// the kernel is wrong when n is not a multiple of the workgroup size (the
-// waves past n skip them); without them, no barrier can go inside the
-// divergent region: the pass warns, naming the branch, and leaves the
-// hazards to the author.
+// sits under `if (i < n)`, a condition on the work-item, and nothing
+// follows it. The waves past n end there before any LDS access, and a
+// barrier waits only for the waves that have not ended: an early exit, so
+// the barriers inside are right, and the pass places the same two when
+// the kernel's own are stripped.
 #include <hip/hip_runtime.h>
 
 struct Body {

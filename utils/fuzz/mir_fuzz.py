@@ -55,6 +55,11 @@ if/else may both access LDS: different waves run them at the same time,
 with no path between them, and the pass must report each conflicting pair
 of them as a window no barrier can cover (the checker as a race).
 
+--shape early_exit puts a random region under a divergent branch at the
+start of the function, with nothing after it: the waves that skip it end
+with nothing pending, so barriers may go inside (the pass's and, but in
+divergent mode, the input's), and the checker must agree.
+
 --mode chooses which of them appear:
   mixed      everything (the default);
   uniform    no lane-dependent branch at all: SCC branches on kernel
@@ -109,17 +114,18 @@ SYNC_UNIFORM = ("uni_if", "untouched", "uni_loop")
 
 OLD_SHAPES = ("straight", "diamond", "divergent", "loop", "nested")
 NEW_SHAPES = ("hoisted", "vcc_uniform", "div_loop", "vcc_lane", "exec_cmp", "random",
-              "if_else", "sync_dependence")
+              "if_else", "sync_dependence", "early_exit")
 SHAPES = {
     "mixed": OLD_SHAPES + NEW_SHAPES,
     "uniform": ("straight", "diamond", "loop", "nested", "hoisted", "vcc_uniform",
                 "random", "random", "if_else", "sync_dependence"),
     "divergent": ("divergent", "div_loop", "div_loop", "vcc_lane", "exec_cmp", "random",
-                  "random", "random", "sync_dependence", "sync_dependence"),
+                  "random", "random", "sync_dependence", "sync_dependence", "early_exit"),
 }
 UNIFORM_SHAPES = ("straight", "diamond", "loop", "nested", "hoisted", "vcc_uniform",
                   "if_else", "sync_dependence")
-DIVERGENT_SHAPES = ("divergent", "div_loop", "vcc_lane", "exec_cmp", "sync_dependence")
+DIVERGENT_SHAPES = ("divergent", "div_loop", "vcc_lane", "exec_cmp", "sync_dependence",
+                    "early_exit")
 
 LIVEINS = ("$vgpr0, $vgpr1, $vgpr2_vgpr3, $sgpr0, $sgpr1, $sgpr4_sgpr5, $sgpr8_sgpr9,"
            " $m0")
@@ -840,7 +846,8 @@ class Gen:
         else:
             self.u0, self.u1 = "$sgpr48", "$sgpr49"
             entry.lines += ["$sgpr48 = S_MOV_B32 $sgpr0", "$sgpr49 = S_MOV_B32 $sgpr1"]
-        entry.lines += self.body(r.randrange(0, 3))
+        if shape != "early_exit":
+            entry.lines += self.body(r.randrange(0, 3))
         cur = entry
 
         def code(b, depth, div):
@@ -893,9 +900,19 @@ class Gen:
                 cur = self.loop(cur, 0, False, kind="vcc_lane")
             else:
                 cur = self.if_(cur, 0, False, kind=shape)
+        elif shape == "early_exit":
+            # if (t < k) { ... } and the end: the waves that skip the region
+            # end with nothing pending, so it is not divergent (its own
+            # branches may be): barriers, the input's too, may go there. In
+            # divergent mode the input has none there: a uniform loop branch
+            # may be judged per-wave (inline asm clobbers its counter).
+            cur = self.if_(cur, 0, False, kind=r.choice(DIVERGENT_IF),
+                           then=lambda b, depth, div: self.region(
+                               b, depth, self.mode == "divergent"))
         else:
             cur = self.region(cur, 0, False)
-        cur.lines += self.body(r.randrange(0, 3))
+        if shape != "early_exit":
+            cur.lines += self.body(r.randrange(0, 3))
         cur.term.append("S_ENDPGM 0")
         if self.mode == "divergent" and not any(
                 k in self.kinds for k in DIVERGENT_IF + tuple("loop_" + k for k in DIVERGENT_LOOP)
