@@ -89,6 +89,12 @@ static cl::opt<bool> TrustScalarBranches(
              "V_READFIRSTLANE of lane data, the wave id, a timer)"),
     cl::init(false));
 
+static cl::opt<bool> PrintTargetFacts(
+    "amdgpu-lds-barriers-print-target-facts", cl::Hidden,
+    cl::desc("Print what the pass knows of every opcode and register of the "
+             "first function's subtarget to the standard error, once"),
+    cl::init(false));
+
 static cl::opt<bool> StripExisting(
     "amdgpu-lds-barriers-strip-existing", cl::Hidden,
     cl::desc("In kernels with LDS accesses, delete the workgroup barriers "
@@ -234,6 +240,10 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   const TargetSubtargetInfo &ST = MF.getSubtarget();
   const TargetInstrInfo &TII = *ST.getInstrInfo();
   TargetFacts Facts = TargetFacts::get(ST, TII);
+  if (PrintTargetFacts) {
+    printTargetFacts(Facts, TII, *ST.getRegisterInfo(), errs());
+    PrintTargetFacts = false;
+  }
   auto Unsupported = [&]() {
     diagnose(F, DebugLoc(),
              "target '" + Facts.getCPU() + "' (" +

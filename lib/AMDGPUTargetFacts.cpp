@@ -170,11 +170,10 @@ ScalarOp TargetFacts::scalarOp(unsigned Opcode) const {
   if (!Inserted)
     return It->second;
   StringRef G = getGenericOpcodeName(MII->getName(Opcode));
-  bool Width = G.ends_with("_B32") || G.ends_with("_B64");
   ScalarOp Op = ScalarOp::Other;
   if (G == "S_MOV_B32" || G == "S_MOV_B64")
     Op = ScalarOp::Move;
-  else if (Width && (G.starts_with("S_ANDN2_") || G.starts_with("S_AND_NOT1_")))
+  else if (G == "S_ANDN2_B32" || G == "S_ANDN2_B64")
     Op = ScalarOp::AndNot;
   else if (G == "S_AND_B32" || G == "S_AND_B64")
     Op = ScalarOp::And;
@@ -238,6 +237,10 @@ static ValueRole classifyValueRole(StringRef Name, StringRef G) {
     return ValueRole::PerWave;
   if (G.starts_with("S_LOAD_") || G.starts_with("S_BUFFER_LOAD_"))
     return ValueRole::ScalarLoad;
+  // Scratch is the wave's own memory: the same address holds another value
+  // in each wave.
+  if (G.starts_with("S_SCRATCH_LOAD_"))
+    return ValueRole::PerWave;
   if (G.starts_with("S_CSELECT_"))
     return ValueRole::ScalarSelect;
   if (G.starts_with("S_CMP") || G.starts_with("S_BITCMP"))

@@ -31,6 +31,10 @@
 #            checks that the pipeline without -amdgpu-lds-barriers-in-pipeline
 #            is Debian's llc's and that the option adds only the pass, right
 #            after the memory legalizer (both pass managers)
+#  facts     prints the target facts of the plugin (BUILD_DIR, default
+#            build/, loaded into Debian's llc) and of the built llc for five
+#            targets and compares them (utils/compare_target_facts.py): each
+#            difference must be explained in llvm-patches/target-facts.explained
 #  tests     Debian's lit on copies of the tests, with the built llc first on
 #            PATH and FileCheck/not/count/split-file from /usr/lib/llvm-22/bin
 #
@@ -444,6 +448,24 @@ for f in "$src"/llvm/test/CodeGen/AMDGPU/lds-barriers/*.mir; do
   n=$((n + 1))
 done
 echo "-passes=amdgpu-lds-barriers: the same output as -run-pass= on $n MIR tests"
+step_done
+
+# --- target facts ------------------------------------------------------------
+step facts "the in-tree target facts (SIInstrInfo) against the plugin's (names)"
+plugin=${BUILD_DIR:-$root/build}/lib/AMDGPULDSBarriers.so
+[ -f "$plugin" ] || die "$plugin: build the plugin first (utils/build.sh)"
+facts_args=()
+for cpu in gfx942 gfx1030 gfx1100 gfx1201 gfx1250; do
+  for side in plugin intree; do
+    tool=("$llc"); [ $side = intree ] || tool=("$stock" -load="$plugin")
+    "${tool[@]}" -mtriple=amdgcn-amd-amdhsa -mcpu=$cpu -amdgpu-lds-barriers-in-pipeline \
+      -amdgpu-lds-barriers-print-target-facts -o /dev/null "$hyb/empty.ll" \
+      2> "$logs/facts-$cpu-$side.txt" || die "$side facts of $cpu"
+  done
+  facts_args+=("$cpu:$logs/facts-$cpu-plugin.txt:$logs/facts-$cpu-intree.txt")
+done
+python3 "$root/utils/compare_target_facts.py" "$root/llvm-patches/target-facts.explained" \
+  "${facts_args[@]}" || die "the target facts differ unexplained (llvm-patches/target-facts.explained)"
 step_done
 
 # --- tests -------------------------------------------------------------------

@@ -74,15 +74,17 @@ std::optional<unsigned> TargetFacts::getOpcode(SyncOpcode Op) const {
 }
 
 /// The key of a DS atomic whose operation commutes with itself: the
-/// returning and non-returning forms, with and without M0 (_gfx9), share it.
-/// Null for every other opcode.
+/// returning and non-returning forms, with and without M0 (_gfx9), and the
+/// returning form into AGPRs share it, the name of the non-returning form
+/// (as the plugin's implementation names it). Null for every other opcode.
 static const char *getCommutativeKey(unsigned Opc) {
 #define DS_COMMUTATIVE(NoRet, Ret)                                             \
   case AMDGPU::DS_##NoRet:                                                     \
   case AMDGPU::DS_##NoRet##_gfx9:                                              \
   case AMDGPU::DS_##Ret:                                                       \
   case AMDGPU::DS_##Ret##_gfx9:                                                \
-    return #NoRet;
+  case AMDGPU::DS_##Ret##_agpr:                                                \
+    return "DS_" #NoRet;
   switch (Opc) {
     DS_COMMUTATIVE(ADD_U32, ADD_RTN_U32)
     DS_COMMUTATIVE(ADD_F32, ADD_RTN_F32)
@@ -108,17 +110,20 @@ static const char *getCommutativeKey(unsigned Opc) {
   // gfx90a+ only: no M0 form.
   case AMDGPU::DS_ADD_F64:
   case AMDGPU::DS_ADD_RTN_F64:
-    return "ADD_F64";
+  case AMDGPU::DS_ADD_RTN_F64_agpr:
+    return "DS_ADD_F64";
   case AMDGPU::DS_PK_ADD_F16:
   case AMDGPU::DS_PK_ADD_RTN_F16:
-    return "PK_ADD_F16";
+  case AMDGPU::DS_PK_ADD_RTN_F16_agpr:
+    return "DS_PK_ADD_F16";
   case AMDGPU::DS_PK_ADD_BF16:
   case AMDGPU::DS_PK_ADD_RTN_BF16:
-    return "PK_ADD_BF16";
+  case AMDGPU::DS_PK_ADD_RTN_BF16_agpr:
+    return "DS_PK_ADD_BF16";
   case AMDGPU::DS_APPEND:
-    return "APPEND";
+    return "DS_APPEND";
   case AMDGPU::DS_CONSUME:
-    return "CONSUME";
+    return "DS_CONSUME";
   default:
     return nullptr;
   }
@@ -367,6 +372,8 @@ static std::optional<ValueRole> varyingValueRole(unsigned Opc) {
   case AMDGPU::V_MBCNT_LO_U32_B32_e64:
   case AMDGPU::V_MBCNT_HI_U32_B32_e32:
   case AMDGPU::V_MBCNT_HI_U32_B32_e64:
+  case AMDGPU::V_MBCNT_LO_U32_B32_sdwa:
+  case AMDGPU::V_MBCNT_HI_U32_B32_sdwa:
   case AMDGPU::V_PERMLANE16_B32_e64:
   case AMDGPU::V_PERMLANEX16_B32_e64:
   case AMDGPU::V_PERMLANE16_VAR_B32_e64:
@@ -382,7 +389,9 @@ static std::optional<ValueRole> varyingValueRole(unsigned Opc) {
   case AMDGPU::V_PERMLANE_XOR_B32_e64:
   case AMDGPU::V_PERMLANE_IDX_GEN_B32_e64:
   case AMDGPU::DS_PERMUTE_B32:
+  case AMDGPU::DS_PERMUTE_B32_agpr:
   case AMDGPU::DS_BPERMUTE_B32:
+  case AMDGPU::DS_BPERMUTE_B32_agpr:
   case AMDGPU::DS_BPERMUTE_FI_B32:
   case AMDGPU::DS_SWIZZLE_B32:
   case AMDGPU::V_MOV_B64_DPP_PSEUDO:
@@ -405,6 +414,23 @@ static std::optional<ValueRole> varyingValueRole(unsigned Opc) {
   case AMDGPU::S_BARRIER_SIGNAL_ISFIRST_M0:
   case AMDGPU::S_TTRACEDATA:
   case AMDGPU::S_TTRACEDATA_IMM:
+  // Scratch is the wave's own memory: the same address holds another value
+  // in each wave.
+  case AMDGPU::S_SCRATCH_LOAD_DWORD_IMM:
+  case AMDGPU::S_SCRATCH_LOAD_DWORD_SGPR:
+  case AMDGPU::S_SCRATCH_LOAD_DWORD_SGPR_IMM:
+  case AMDGPU::S_SCRATCH_LOAD_DWORDX2_IMM:
+  case AMDGPU::S_SCRATCH_LOAD_DWORDX2_SGPR:
+  case AMDGPU::S_SCRATCH_LOAD_DWORDX2_SGPR_IMM:
+  case AMDGPU::S_SCRATCH_LOAD_DWORDX4_IMM:
+  case AMDGPU::S_SCRATCH_LOAD_DWORDX4_SGPR:
+  case AMDGPU::S_SCRATCH_LOAD_DWORDX4_SGPR_IMM:
+  case AMDGPU::S_SCRATCH_LOAD_DWORDX2_IMM_ec:
+  case AMDGPU::S_SCRATCH_LOAD_DWORDX2_SGPR_ec:
+  case AMDGPU::S_SCRATCH_LOAD_DWORDX2_SGPR_IMM_ec:
+  case AMDGPU::S_SCRATCH_LOAD_DWORDX4_IMM_ec:
+  case AMDGPU::S_SCRATCH_LOAD_DWORDX4_SGPR_ec:
+  case AMDGPU::S_SCRATCH_LOAD_DWORDX4_SGPR_IMM_ec:
     return ValueRole::PerWave;
   default:
     return std::nullopt;
