@@ -78,6 +78,30 @@ TEST(Verifier, FlagsBarrierInDivergentRegion) {
   EXPECT_TRUE(verify(B.program()).empty());
 }
 
+// if (t < n) { a[t] = x; barrier; y = a[t ^ 1]; } and the end of a kernel:
+// the waves that skip the region end with nothing pending, and a barrier
+// waits for the waves that have not ended only. Not so with an access
+// before the branch, or in a function that returns to its caller.
+TEST(Verifier, EarlyExitIsNotDivergent) {
+  for (const char *Before : {"", "R1"})
+    for (bool Kernel : {true, false}) {
+      ProgramBuilder B;
+      unsigned E = B.block(Before), Then = B.block("W0 w0 | R0"),
+               Join = B.block("");
+      B.ifThen(E, Then, Join);
+      B.divergent(E);
+      B.program().ExitEndsWave = Kernel;
+      bool Early = Kernel && !*Before;
+      EXPECT_EQ(count(verify(B.program()), Violation::DivergentBarrier),
+                Early ? 0u : 1u)
+          << "before: '" << Before << "', kernel: " << Kernel;
+      AbstractProgram Marked = B.program();
+      markDivergentBlocks(Marked);
+      EXPECT_EQ(Marked.Blocks[Then].NoBarrier, !Early)
+          << "before: '" << Before << "', kernel: " << Kernel;
+    }
+}
+
 TEST(Verifier, FlagsLoopHeaderBarrierWithoutWait) {
   // The stock-LLVM case: barrier at the top of a loop whose body ends with
   // a store; the store is in flight at the barrier on the next iteration.
@@ -276,22 +300,24 @@ TEST(Verifier, PlacementOutputVerifiesClean) {
 // region up to its immediate post-dominator) are different algorithms for
 // one fact: on random CFGs, with and without nesting, they must mark the same
 // blocks. The verifier reports each block with a barrier that it considers
-// divergent. Most blocks have one; the others, with or without an access,
-// and exits that end the wave (a kernel) or not, make early exits, which
-// neither marks (each finds them its own way).
+// divergent. Most blocks have one (a monolithic barrier, a split signal or
+// wait); the others, with or without an access, and exits that end the wave
+// (a kernel) or not, make early exits, which neither marks (each finds them
+// its own way; a signal before the branch keeps it divergent).
 TEST(Verifier, AgreesWithThePlacerOnDivergentBlocks) {
   std::mt19937 Rng(20261124);
   unsigned Compared = 0, EarlyExits = 0;
   for (unsigned Iter = 0; Iter < 4000; ++Iter) {
     ProgramBuilder B;
     unsigned N = 2 + Rng() % 10;
-    static const char *const Specs[] = {"|", "|", "R0 |", "", "", "R0"};
+    static const char *const Specs[] = {"|", "|",  "R0 |", "",
+                                        "",  "R0", "S",    "V"};
     std::vector<bool> HasBarrier;
     for (unsigned I = 0; I < N; ++I) {
       // Half the programs end in an empty block, as kernels do.
       std::string Spec =
           I + 1 == N && Rng() % 2 ? "" : Specs[Rng() % std::size(Specs)];
-      HasBarrier.push_back(Spec.find('|') != std::string::npos);
+      HasBarrier.push_back(Spec.find_first_of("|SV") != std::string::npos);
       B.block(Spec);
     }
     B.program().ExitEndsWave = Rng() % 2;
