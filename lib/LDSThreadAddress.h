@@ -7,8 +7,9 @@
 // wave's in-order DS operations keep ordered.
 //
 // ThreadAddress and workItemsMayOverlap are plain data and arithmetic (unit
-// tested against enumeration of every pair of work-items); ThreadAddressBuilder
-// derives a ThreadAddress from the IR value of a memoperand.
+// tested against enumeration of every pair of work-items);
+// ThreadAddressBuilder derives a ThreadAddress from the IR value of a
+// memoperand.
 //
 //===----------------------------------------------------------------------===//
 

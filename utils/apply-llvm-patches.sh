@@ -5,8 +5,11 @@
 #
 # usage: utils/apply-llvm-patches.sh LLVM_PROJECT_DIR [--build] [--clang]
 #                                    [--build-dir DIR] [--jobs N]
-# Every patch is checked before any is applied (git apply --check), so a
-# failure leaves the checkout untouched and names the hunk that does not fit.
+# The whole stack is checked before any patch is applied: the files it
+# changes are copied aside and the patches applied to the copies in order
+# (a later patch's context holds lines an earlier one adds), and no file it
+# adds may exist; so a failure leaves the checkout untouched and names the
+# hunk that does not fit.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 src= build=0 clang=0 bdir= jobs=$(nproc)
@@ -30,10 +33,26 @@ mapfile -t patches < "$root/llvm-patches/series"
 if [ -f "$src/llvm/lib/Target/AMDGPU/AMDGPULDSBarriers.cpp" ]; then
   echo "apply-llvm-patches: already applied (AMDGPULDSBarriers.cpp exists)"
 else
-  # Check the whole series first. 0001 and 0003 only add files; 0002 is
-  # checked on top of them by applying into a scratch index.
+  # Check the whole stack first, on copies of the files it changes.
+  scratch=$(mktemp -d)
+  trap 'rm -rf "$scratch"' EXIT
+  includes=()
   for p in "${patches[@]}"; do
-    git -C "$src" apply --check "$root/llvm-patches/$p" ||
+    while read -r f; do
+      [ -e "$scratch/$f" ] && continue
+      mkdir -p "$scratch/$(dirname "$f")"
+      cp "$src/$f" "$scratch/$f"
+      includes+=(--include="$f")
+    done < <(sed -n 's,^--- a/,,p' "$root/llvm-patches/$p")
+    while read -r f; do
+      [ ! -e "$src/$f" ] ||
+        { echo "apply-llvm-patches: $p adds $f, which exists" >&2; exit 1; }
+    done < <(awk '/^--- \/dev\/null/{n=1; next} /^\+\+\+ b\//{if (n) print substr($2, 3); n=0}' \
+               "$root/llvm-patches/$p")
+  done
+  for p in "${patches[@]}"; do
+    [ ${#includes[@]} -eq 0 ] ||
+      (cd "$scratch" && git apply "${includes[@]}" "$root/llvm-patches/$p") ||
       { echo "apply-llvm-patches: $p does not apply to $src" >&2; exit 1; }
   done
   for p in "${patches[@]}"; do

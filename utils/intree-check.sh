@@ -37,6 +37,10 @@
 #            difference must be explained in llvm-patches/target-facts.explained
 #  tests     Debian's lit on copies of the tests, with the built llc first on
 #            PATH and FileCheck/not/count/split-file from /usr/lib/llvm-22/bin
+#  stack     each prefix 1..k of the stack: the registration files as it
+#            leaves them, AMDGPUTargetMachine.cpp compiled from them, the
+#            series' references resolved within its objects, an llc linked
+#            with them, and its own tests run
 #
 # Limits of the hybrid build (checked, the script stops on them): the series
 # may add files, change .cpp files of lib/Target/AMDGPU and only add
@@ -510,6 +514,70 @@ set +e
 lit_rc=${PIPESTATUS[0]}
 set -e
 step_done "lit exit $lit_rc"
+
+# --- the stack ---------------------------------------------------------------
+# Each patch on the ones before it (the whole series is checked above): the
+# target files it modifies as patches 1..k leave them (the later patches'
+# hunks reverted), AMDGPUTargetMachine.cpp compiled from them, an llc
+# linked with the objects of patches 1..k only, every reference among the
+# series' objects resolved within them, and the tests of patches 1..k.
+step stack "each patch on the ones before it: builds, links, passes its tests"
+hyb_llc_objs=("${llc_objs[@]/#/$hyb/}")
+new_cpps() { # the .cpp files patch $1 adds to the target
+  awk -v t="$T/" '/^diff --git /{f=$4; sub(/^b\//, "", f); n=0}
+                   /^new file mode/{n=1}
+                   /^\+\+\+ /{if (n && index(f, t) == 1 && f ~ /\.cpp$/) print f}' "$1"
+}
+new_tests() { # the tests patch $1 adds
+  sed -n "s,^+++ b/llvm/test/CodeGen/AMDGPU/lds-barriers/,,p" "$1"
+}
+stack_rc=0
+for ((k = 1; k < ${#patches[@]}; k++)); do
+  sk=$work/stack/$k
+  rm -rf "$sk"; mkdir -p "$sk/src/$T" "$sk/bin" "$sk/lib" "$sk/tests/lds-barriers"
+  for f in "$T/AMDGPU.h" "$T/AMDGPUPassRegistry.def" "$T/AMDGPUTargetMachine.cpp"; do
+    cp "$src/$f" "$sk/src/$f"
+  done
+  for ((j = ${#patches[@]}; j > k; j--)); do
+    (cd "$sk/src" && git apply -R --include="$T/AMDGPU.h" \
+       --include="$T/AMDGPUPassRegistry.def" --include="$T/AMDGPUTargetMachine.cpp" \
+       "$series/${patches[j-1]}") || die "patch $j does not come out of the registration files"
+  done
+  mine=() tests=()
+  for ((j = 1; j <= k; j++)); do
+    while read -r f; do mine+=("$hyb/obj/target/$(basename "$f").o"); done \
+      < <(new_cpps "$series/${patches[j-1]}")
+    while read -r t; do tests+=("$t"); done < <(new_tests "$series/${patches[j-1]}")
+  done
+  # Every reference of the series' objects to each other stays within 1..k.
+  undef=$(comm -23 \
+    <("$LLVM/bin/llvm-nm" --undefined-only --format=just-symbols "${mine[@]}" | sort -u) \
+    <("$LLVM/bin/llvm-nm" --defined-only --format=just-symbols "${mine[@]}" | sort -u) |
+    grep -e ldsbarriers -e AMDGPULDS || true)
+  [ -z "$undef" ] || { echo "$undef" | head >&2; die "patches 1..$k use what a later patch defines"; }
+  "${NICE[@]}" "$CXX" -I"$sk/src/$T" "${target_inc[@]}" "${base_flags[@]}" \
+    -c "$sk/src/$T/AMDGPUTargetMachine.cpp" -o "$sk/AMDGPUTargetMachine.cpp.o" \
+    > "$logs/stack-$k.log" 2>&1 || die "patches 1..$k: AMDGPUTargetMachine.cpp does not compile ($logs/stack-$k.log)"
+  cp "$base_ar" "$sk/lib/libLLVMAMDGPUCodeGen.a"
+  "$LLVM/bin/llvm-ar" d "$sk/lib/libLLVMAMDGPUCodeGen.a" AMDGPUTargetMachine.cpp.o
+  "$LLVM/bin/llvm-ar" rs "$sk/lib/libLLVMAMDGPUCodeGen.a" "$sk/AMDGPUTargetMachine.cpp.o" "${mine[@]}"
+  "${NICE[@]}" "$CXX" "${linker[@]}" -o "$sk/bin/llc" "${hyb_llc_objs[@]}" -L"$sk/lib" \
+    -L"$LLVM/lib" $libs $syslibs >> "$logs/stack-$k.log" 2>&1 ||
+    die "patches 1..$k: llc does not link ($logs/stack-$k.log)"
+  for t in "${tests[@]}"; do cp "$src/llvm/test/CodeGen/AMDGPU/lds-barriers/$t" "$sk/tests/lds-barriers/"; done
+  sed -e "s,$lt/bin,$sk/bin," -e "s,$lt/out,$sk/out," "$lt/tests/lit.cfg.py" > "$sk/tests/lit.cfg.py"
+  if [ ${#tests[@]} -gt 0 ]; then
+    if "${NICE[@]}" "$LLVM/bin/lit" -q --no-progress-bar -j "$jobs" "$sk/tests" > "$logs/stack-lit-$k.log" 2>&1; then
+      echo "patches 1..$k: ${#mine[@]} objects, llc links, ${#tests[@]} tests pass"
+    else
+      cat "$logs/stack-lit-$k.log"; echo "patches 1..$k: tests FAIL" ; stack_rc=1
+    fi
+  else
+    echo "patches 1..$k: ${#mine[@]} objects, llc links, no tests of their own"
+  fi
+done
+[ "$stack_rc" -eq 0 ] || lit_rc=1
+step_done
 
 echo
 echo "== step times"

@@ -2,30 +2,46 @@
 """Generates the llvm-patches/ series from the sources in lib/ and the lit
 tests in test/, so that lib/ stays the one source of truth.
 
-  0001 adds the pass as new files in llvm/lib/Target/AMDGPU/, shaped as
-       upstream AMDGPU files are: every file gets the LLVM license header and
-       an LLVM_LIB_TARGET_AMDGPU_* include guard, the files without the AMDGPU
-       prefix are renamed (SERIES_NAMES), and the pass files include AMDGPU.h
-       where the plugin's include its stand-in, AMDGPULDSBarriersPasses.h.
-       The plugin's registration (AMDGPULDSBarriersPlugin.cpp) and that
-       stand-in stay out, and lib/intree/AMDGPUTargetFacts.cpp (SIInstrInfo,
-       AMDGPU:: opcodes, AMDGPUBaseInfo) replaces the plugin's
-       AMDGPUTargetFacts.cpp;
-  0002 registers the passes: CMake sources, AMDGPU.h declarations (those of
-       AMDGPULDSBarriersPasses.h), the legacy pass registry,
-       AMDGPUPassRegistry.def, and the placer after the memory legalizer in
-       both codegen pipelines (GCNPassConfig and AMDGPUCodeGenPassBuilder)
-       behind -amdgpu-lds-barriers-in-pipeline (default off), an option static in
-       AMDGPUTargetMachine.cpp;
-  0003 adds the lit tests that need only llc, as
-       llvm/test/CodeGen/AMDGPU/lds-barriers/*; those whose checks
-       utils/update_mir_checks.py generates carry upstream's NOTE line where
-       update_mir_test_checks.py would write the same checks, none otherwise.
+A stack of four patches, each of which applies, builds and carries its own
+tests on top of the ones before it:
+
+  0001 the access model: the target facts, the LDS accesses of a machine
+       function, branch uniformity, the thread-index and loop-stage
+       analyses and the hazard analysis, as new files in
+       llvm/lib/Target/AMDGPU/ with their CMake sources; nothing uses them
+       yet;
+  0002 the verifier pass (amdgpu-lds-barrier-verify): its files, CMake
+       sources, AMDGPU.h declarations and legacy registration, and the
+       tests that run only it;
+  0003 the placement pass (amdgpu-lds-barriers): its files, CMake sources,
+       AMDGPU.h declarations, legacy registration and
+       AMDGPUPassRegistry.def entry, and the tests that run it with
+       -run-pass;
+  0004 the placer in both codegen pipelines (GCNPassConfig and
+       AMDGPUCodeGenPassBuilder), right after the memory legalizer, behind
+       -amdgpu-lds-barriers-in-pipeline (default off), an option static in
+       AMDGPUTargetMachine.cpp, and the tests that compile IR with it.
+
+Files are shaped as upstream AMDGPU files are: every file gets the LLVM
+license header and an LLVM_LIB_TARGET_AMDGPU_* include guard, the files
+without the AMDGPU prefix are renamed (RENAMED_STEMS), and the pass files
+include AMDGPU.h where the plugin's include its stand-in,
+AMDGPULDSBarriersPasses.h. The plugin's registration
+(AMDGPULDSBarriersPlugin.cpp) and that stand-in stay out, and
+lib/intree/AMDGPUTargetFacts.cpp (SIInstrInfo, AMDGPU:: opcodes,
+AMDGPUBaseInfo) replaces the plugin's AMDGPUTargetFacts.cpp. The
+generator checks that no file includes a header of a later patch and
+that no test uses an option of a later patch. The tests are the
+project's MIR and IR tests that need only llc, as
+llvm/test/CodeGen/AMDGPU/lds-barriers/*, with the same RUN lines (the
+placer's self-check included); those whose checks
+utils/update_mir_checks.py generates carry upstream's NOTE line where
+update_mir_test_checks.py would write the same checks, none otherwise.
 
 usage: utils/make-llvm-patches.py                    rewrite llvm-patches/
        utils/make-llvm-patches.py --check            exit 1 if llvm-patches/ is stale
-       utils/make-llvm-patches.py --emit-sources DIR write 0001's files, and a stub
-                                                     AMDGPU.h with 0002's declarations,
+       utils/make-llvm-patches.py --emit-sources DIR write the series' files, and a
+                                                     stub AMDGPU.h with its declarations,
                                                      to DIR (the plugin build compiles
                                                      them)
 """
@@ -40,7 +56,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "llvm-patches")
 AMDGPU = "llvm/lib/Target/AMDGPU"
 TESTDIR = "llvm/test/CodeGen/AMDGPU/lds-barriers"
-# The revision the context lines of 0002 were taken from (see README.md).
+# The revision the context lines of the registration hunks were taken from
+# (see README.md).
 BASE = "llvm-project release/22.x"
 
 # What the target's AMDGPU.h declares of the passes in-tree; the plugin's
@@ -53,6 +70,24 @@ INTREE = "intree"
 OUT_OF_TREE = ["%python", "%clang_hip", "%hip_compile", "%examples",
                "%plugin", "%path_to_llc", "%S/../../utils",
                "-amdgpu-lds-barriers-checker-in-pipeline"]
+
+# The patch of the stack each lib/ file goes into, by stem: the verifier
+# and the placer; the access model (0001) holds the rest.
+MODEL, VERIFIER, PLACER = 1, 2, 3
+GROUPS = {
+    "LDSBarrierVerifier": VERIFIER, "AMDGPULDSBarrierVerifier": VERIFIER,
+    "LDSHittingSet": PLACER, "LDSPlacementSteps": PLACER,
+    "LDSBarrierPlacement": PLACER, "LDSSplitBarriers": PLACER,
+    "LDSBarrierEmitter": PLACER, "AMDGPULDSBarriersEmission": PLACER,
+    "AMDGPULDSBarriersDiagnostics": PLACER, "AMDGPULDSBarriers": PLACER,
+}
+# The tests go with the last patch whose pass or option they use.
+PIPELINE = 4
+
+
+def group_of(lib_name):
+    return GROUPS.get(os.path.splitext(lib_name)[0], MODEL)
+
 
 # Names in the series of the lib/ files without the AMDGPU prefix (and the
 # one whose prefixed name is taken by the verifier pass).
@@ -220,7 +255,9 @@ def placer_factory():
 
 
 def series_sources():
-    """(name in the series, text) of every file of 0001, sorted by name."""
+    """(name in the series, text, patch) of every source file of the series,
+    sorted by name. A file may include the headers of its own patch and of
+    the ones before it only."""
     lib = os.path.join(ROOT, "lib")
     intree = os.path.join(lib, INTREE)
     names = sorted(n for n in os.listdir(lib)
@@ -230,20 +267,40 @@ def series_sources():
         src = os.path.join(intree, n)
         if not os.path.exists(src):
             src = os.path.join(lib, n)
+        raw = open(src).read()
+        for inc in re.findall(r'^#include "(\w+\.h)"', raw, re.M):
+            if inc in names and group_of(inc) > group_of(n):
+                raise GeneratorError("%s (patch %d) includes %s of patch %d"
+                                     % (n, group_of(n), inc, group_of(inc)))
         ext = os.path.splitext(n)[1]
         out = series_name(n)
-        text = license_header(out, open(src).read())
+        text = license_header(out, raw)
         if ext == ".h":
             text = guard(text, out)
         text = rewrite_includes(text, out)
-        files.append((out, text))
+        files.append((out, text, group_of(n)))
     return sorted(files)
 
 
-def header(number, total, subject, body):
+def options_of(group):
+    """The -amdgpu-lds-barriers* options the lib/ files of patches up to
+    \p group define."""
+    lib = os.path.join(ROOT, "lib")
+    opts = set()
+    for n in os.listdir(lib):
+        if n.endswith(".cpp") and n not in PLUGIN_ONLY and group_of(n) <= group:
+            opts |= set(re.findall(r'cl::opt<[^(]*?>\s*\w+\(\s*"([\w-]+)"',
+                                   open(os.path.join(lib, n)).read()))
+    return opts
+
+
+TOTAL = 4
+
+
+def header(number, subject, body):
     return ("From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n"
             "From: amdgpu-lds-barriers <amdgpu-lds-barriers@invalid>\n"
-            "Subject: [PATCH %d/%d] %s\n\n%s\n---\n" % (number, total, subject, body))
+            "Subject: [PATCH %d/%d] %s\n\n%s\n---\n" % (number, TOTAL, subject, body))
 
 
 def new_file(path, text):
@@ -255,14 +312,27 @@ def new_file(path, text):
     return "".join(out)
 
 
-def patch_sources(files):
-    body = ("The LDS barrier placement pass, its verifier and the thread-index\n"
-            "analysis. The target facts (opcode roles, counter encodings) come\n"
-            "from SIInstrInfo, AMDGPU:: opcodes and AMDGPUBaseInfo; the rest is\n"
-            "written against the CodeGen API. Generated from lib/ by\n"
-            "utils/make-llvm-patches.py.")
-    return header(1, 3, "[AMDGPU] Add the LDS barrier placement pass", body) + \
-        "".join(new_file("%s/%s" % (AMDGPU, n), t) for n, t in files) + "--\n"
+def new_files(files, group):
+    return "".join(new_file("%s/%s" % (AMDGPU, n), t)
+                   for n, t, g in files if g == group)
+
+
+def new_tests(tests, group):
+    return "".join(new_file("%s/%s" % (TESTDIR, n), t)
+                   for n, t, g in tests if g == group)
+
+
+def cmake_sources(files, group):
+    """The hunk adding the .cpp files of \p group to the target's sources,
+    after the memory legalizer or the last file of the patch before."""
+    def cpp(g):
+        return [n for n, _, gg in files if gg == g and n.endswith(".cpp")]
+    before = "  SIMemoryLegalizer.cpp"
+    for g in range(MODEL, group):
+        if cpp(g):
+            before = "  " + cpp(g)[-1]
+    return hunk(AMDGPU + "/CMakeLists.txt", 180, [before],
+                ["  " + n for n in cpp(group)], ["  SIModeRegister.cpp"])
 
 
 def hunk(path, old_start, context_before, added, context_after):
@@ -292,58 +362,106 @@ ENABLE_OPTION = [
 ]
 
 
-def patch_registration(files):
-    cpp = [n for n, _ in files if n.endswith(".cpp")]
-    body = ("Registers amdgpu-lds-barriers and amdgpu-lds-barrier-verify with the\n"
-            "legacy pass registry in LLVMInitializeAMDGPUTarget and\n"
-            "amdgpu-lds-barriers in AMDGPUPassRegistry.def; -amdgpu-lds-barriers-in-pipeline\n"
-            "(default off) runs the placer right after si-memory-legalizer in\n"
-            "GCNPassConfig::addPreEmitPass and AMDGPUCodeGenPassBuilder::addPreEmitPass.\n"
-            "Context lines from %s." % BASE)
-    tm = AMDGPU + "/AMDGPUTargetMachine.cpp"
-    parts = [
-        hunk(AMDGPU + "/CMakeLists.txt", 180,
-             ["  SIMemoryLegalizer.cpp"], ["  " + n for n in cpp],
-             ["  SIModeRegister.cpp"]),
+def declarations(verifier):
+    """The AMDGPU.h declarations of the verifier or of the placer."""
+    return [d for d in amdgpu_h_declarations()
+            if ("Verifier" in d) == verifier]
+
+
+def initializations(verifier):
+    return ["  %s(*PR);" % f for f in registration_functions()
+            if ("Verifier" in f) == verifier]
+
+
+TM = AMDGPU + "/AMDGPUTargetMachine.cpp"
+
+
+def patch_model(files, tests):
+    body = ("The analyses the LDS barrier placement pass and its verifier share:\n"
+            "the target facts (opcode roles and counter encodings, from SIInstrInfo,\n"
+            "AMDGPU:: opcodes and AMDGPUBaseInfo), the LDS accesses of a machine\n"
+            "function and their events, which scalar branches all waves take\n"
+            "alike, the thread-index analysis (which bytes each work-item's access\n"
+            "touches), loop stages and the hazard analysis. Nothing uses them yet;\n"
+            "the next two patches add the passes. Generated from lib/ by\n"
+            "utils/make-llvm-patches.py.")
+    return header(1, "[AMDGPU] Add the LDS access model for barrier placement",
+                  body) + new_files(files, MODEL) + \
+        cmake_sources(files, MODEL) + "--\n"
+
+
+def patch_verifier(files, tests):
+    body = ("amdgpu-lds-barrier-verify checks the LDS synchronization of a machine\n"
+            "function as it is, with code of its own: every conflicting pair of\n"
+            "accesses of different waves separated by a barrier at which the first\n"
+            "is complete, split barriers alternating, no barrier that some waves\n"
+            "may skip. It reports what it finds and changes nothing; run with\n"
+            "-run-pass. Context lines from %s." % BASE)
+    return header(2, "[AMDGPU] Add an LDS synchronization verifier pass", body) + \
+        new_files(files, VERIFIER) + cmake_sources(files, VERIFIER) + \
         hunk(AMDGPU + "/AMDGPU.h", 50,
              ["FunctionPass *createSIMemoryLegalizerPass();"],
-             amdgpu_h_declarations(),
-             ["FunctionPass *createSIInsertWaitcntsPass();"]),
+             declarations(verifier=True),
+             ["FunctionPass *createSIInsertWaitcntsPass();"]) + \
+        hunk(TM, 560, ["  PassRegistry *PR = PassRegistry::getPassRegistry();"],
+             initializations(verifier=True),
+             ["  initializeR600ClauseMergePassPass(*PR);"]) + \
+        new_tests(tests, VERIFIER) + "--\n"
+
+
+def patch_placer(files, tests):
+    body = ("amdgpu-lds-barriers places the workgroup barriers and counter waits\n"
+            "that the LDS accesses of different waves need: S_BARRIER on gfx9-11,\n"
+            "split S_BARRIER_SIGNAL/S_BARRIER_WAIT on gfx12, vmcnt, asynccnt and\n"
+            "tensorcnt waits for asynchronous transfers, at the cheapest points\n"
+            "that cover every hazard window and that every wave executes; it\n"
+            "reports the windows no such point covers. Both pass managers; run\n"
+            "with -run-pass or -passes. Context lines from %s." % BASE)
+    verifier_decl = declarations(verifier=True)[0]
+    verifier_init = initializations(verifier=True)[0]
+    return header(3, "[AMDGPU] Add the LDS barrier placement pass", body) + \
+        new_files(files, PLACER) + cmake_sources(files, PLACER) + \
+        hunk(AMDGPU + "/AMDGPU.h", 50,
+             ["FunctionPass *createSIMemoryLegalizerPass();"],
+             declarations(verifier=False), [verifier_decl]) + \
         hunk(AMDGPU + "/AMDGPUPassRegistry.def", 148,
              ['MACHINE_FUNCTION_PASS("si-memory-legalizer", SIMemoryLegalizerPass())'],
              ['MACHINE_FUNCTION_PASS("amdgpu-lds-barriers", AMDGPULDSBarriersPass())'],
-             ['MACHINE_FUNCTION_PASS("si-mode-register", SIModeRegisterPass())']),
-        hunk(tm, 17,
-             ['#include "AMDGPUTargetMachine.h"', '#include "AMDGPU.h"'],
+             ['MACHINE_FUNCTION_PASS("si-mode-register", SIModeRegisterPass())']) + \
+        hunk(TM, 17, ['#include "AMDGPUTargetMachine.h"', '#include "AMDGPU.h"'],
              ['#include "AMDGPULDSBarriers.h"'],
-             ['#include "AMDGPUAliasAnalysis.h"']),
-        hunk(tm, 430,
-             ['static cl::opt<bool> EnableSetWavePriority("amdgpu-set-wave-priority",',
-              '                                           cl::desc("Adjust wave priority"),',
+             ['#include "AMDGPUAliasAnalysis.h"',
+              '#include "AMDGPUArgumentUsageInfo.h"']) + \
+        hunk(TM, 560, ["  PassRegistry *PR = PassRegistry::getPassRegistry();"],
+             initializations(verifier=False), [verifier_init]) + \
+        new_tests(tests, PLACER) + "--\n"
+
+
+def patch_pipeline(files, tests):
+    body = ("-amdgpu-lds-barriers-in-pipeline (default off) runs the placer right\n"
+            "after si-memory-legalizer in GCNPassConfig::addPreEmitPass and\n"
+            "AMDGPUCodeGenPassBuilder::addPreEmitPass, before si-insert-waitcnts,\n"
+            "which then sees its waits. Context lines from %s." % BASE)
+    return header(4, "[AMDGPU] Run LDS barrier placement in the codegen "
+                  "pipelines behind an option", body) + \
+        hunk(TM, 431,
+             ['                                           cl::desc("Adjust wave priority"),',
               '                                           cl::init(false), cl::Hidden);'],
              ENABLE_OPTION,
-             ['', 'static cl::opt<bool> EnableScalarIRPasses(']),
-        hunk(tm, 560,
-             ["  PassRegistry *PR = PassRegistry::getPassRegistry();"],
-             ["  %s(*PR);" % f for f in registration_functions()],
-             ["  initializeR600ClauseMergePassPass(*PR);"]),
-        hunk(tm, 1790,
-             ["  addPass(createSIMemoryLegalizerPass());"],
+             ['', 'static cl::opt<bool> EnableScalarIRPasses(']) + \
+        hunk(TM, 1790, ["  addPass(createSIMemoryLegalizerPass());"],
              ["  if (EnableLDSBarriers)",
               "    addPass(%s());" % placer_factory()],
-             ["  addPass(createSIInsertWaitcntsPass());"]),
-        hunk(tm, 2450,
-             ["  addMachineFunctionPass(SIMemoryLegalizerPass(), PMW);"],
+             ["  addPass(createSIInsertWaitcntsPass());"]) + \
+        hunk(TM, 2450, ["  addMachineFunctionPass(SIMemoryLegalizerPass(), PMW);"],
              ["  if (EnableLDSBarriers)",
               "    addMachineFunctionPass(AMDGPULDSBarriersPass(), PMW);"],
-             ["  addMachineFunctionPass(SIInsertWaitcntsPass(), PMW);"]),
-    ]
-    return header(2, 3, "[AMDGPU] Register the LDS barrier passes", body) + \
-        "".join(parts) + "--\n"
+             ["  addMachineFunctionPass(SIInsertWaitcntsPass(), PMW);"]) + \
+        new_tests(tests, PIPELINE) + "--\n"
 
 
 def stub_amdgpu_h():
-    """What 0002 adds to AMDGPU.h, as a header the plugin build compiles the
+    """What 0002 and 0003 add to AMDGPU.h, as a header the plugin build compiles the
     series' sources against."""
     return "\n".join([
         "// Generated by utils/make-llvm-patches.py --emit-sources: the",
@@ -374,6 +492,26 @@ def in_tree_note(path, text):
     return "\n".join(([UPSTREAM_NOTE] if same else []) + lines[1:])
 
 
+RUN_LINE_RE = re.compile(r"^\s*(#|;|//)?\s*RUN:")
+TEMP_RE = re.compile(r"%t[\w.-]*")
+TEMP_WRITE_RE = re.compile(r"(?:>|-o)\s*(%t[\w.-]*)")
+PLACER_RUN_RE = re.compile(
+    r"(-run-pass|-passes)=([\w-]+,)*amdgpu-lds-barriers(\s|,|$)", re.M)
+OPTION_RE = re.compile(r"-(amdgpu-lds-barriers[\w-]*)")
+
+
+def test_group(name, text):
+    """The patch a test goes with: the last one whose pass or option it uses
+    (the pipeline option's, the placer's, or the verifier's only)."""
+    if "-amdgpu-lds-barriers-in-pipeline" in text:
+        return PIPELINE
+    if PLACER_RUN_RE.search(text):
+        return PLACER
+    if "-run-pass=amdgpu-lds-barrier-verify" in text:
+        return VERIFIER
+    raise GeneratorError("%s: runs neither pass" % name)
+
+
 def in_tree_tests():
     tests = []
     for sub in ("MIR", "IR"):
@@ -383,36 +521,55 @@ def in_tree_tests():
                 continue
             path = os.path.join(d, n)
             text = open(path).read()
-            if any(s in text for s in OUT_OF_TREE):
+            # Without its RUN lines that need the project (the executable
+            # oracle, HIP, the plugin's own options), if any other is left.
+            lines = text.split("\n")
+            dropped = [l for l in lines if RUN_LINE_RE.match(l) and
+                       any(s in l for s in OUT_OF_TREE)]
+            kept = [l for l in lines if l not in dropped]
+            runs = [l for l in kept if RUN_LINE_RE.match(l)]
+            # Nothing left to run, or a kept line reads what a dropped one
+            # writes: the test stays out.
+            written = {t for l in dropped for t in TEMP_WRITE_RE.findall(l)}
+            if not any("%llc" in l for l in runs) or any(
+                    t in TEMP_RE.findall(l) for l in runs for t in written):
                 continue
-            text = in_tree_note(path, text)
-            # The same RUN lines as the project's, self-check included.
-            tests.append(("lds-barriers-" + n,
-                          text.replace("%llc", "llc -amdgpu-lds-barriers-self-check")))
+            text = in_tree_note(path, "\n".join(kept))
+            group = test_group(n, text)
+            # The same RUN lines as the project's, with the placer's
+            # self-check where the placer exists.
+            llc = "llc -amdgpu-lds-barriers-self-check" if group >= PLACER \
+                else "llc"
+            text = text.replace("%llc", llc)
+            known = options_of(group) | {"amdgpu-lds-barriers",
+                                         "amdgpu-lds-barriers-in-pipeline"}
+            unknown = set(OPTION_RE.findall(text)) - known
+            if unknown:
+                raise GeneratorError("%s (patch %d) uses options of a later patch: %s"
+                                     % (n, group, ", ".join(sorted(unknown))))
+            tests.append(("lds-barriers-" + n, text, group))
     return tests
-
-
-def patch_tests():
-    tests = in_tree_tests()
-    body = ("The MIR and IR lit tests of the pass that need only llc (%d files).\n"
-            "Generated from test/ by utils/make-llvm-patches.py." % len(tests))
-    return header(3, 3, "[AMDGPU] Add LDS barrier placement tests", body) + \
-        "".join(new_file("%s/%s" % (TESTDIR, n), t) for n, t in tests) + "--\n"
 
 
 def series():
     files = series_sources()
+    tests = in_tree_tests()
     return {
-        "0001-AMDGPU-Add-the-LDS-barrier-placement-pass.patch": patch_sources(files),
-        "0002-AMDGPU-Register-the-LDS-barrier-passes.patch": patch_registration(files),
-        "0003-AMDGPU-Add-LDS-barrier-placement-tests.patch": patch_tests(),
+        "0001-AMDGPU-Add-the-LDS-access-model-for-barrier-placement.patch":
+            patch_model(files, tests),
+        "0002-AMDGPU-Add-an-LDS-synchronization-verifier-pass.patch":
+            patch_verifier(files, tests),
+        "0003-AMDGPU-Add-the-LDS-barrier-placement-pass.patch":
+            patch_placer(files, tests),
+        "0004-AMDGPU-Run-LDS-barrier-placement-in-the-codegen-pipelines.patch":
+            patch_pipeline(files, tests),
     }
 
 
 def emit_sources(outdir):
     """Writes 0001's files and the stub AMDGPU.h to outdir; rewrites only the
     files whose text changed, so that a build does not recompile them."""
-    wanted = dict(series_sources())
+    wanted = {n: t for n, t, _ in series_sources()}
     wanted["stub/AMDGPU.h"] = stub_amdgpu_h()
     for name, text in sorted(wanted.items()):
         path = os.path.join(outdir, name)
@@ -430,7 +587,7 @@ def main():
             emit_sources(args[1])
             return 0
         if args[:1] == ["--list-sources"]:
-            print(";".join(n for n, _ in series_sources()))
+            print(";".join(n for n, _, _ in series_sources()))
             return 0
         check = "--check" in args
         wanted = series()
