@@ -41,6 +41,11 @@
 #            leaves them, AMDGPUTargetMachine.cpp compiled from them, the
 #            series' references resolved within its objects, an llc linked
 #            with them, and its own tests run
+#  clang     clang's driver sources linked with Debian's static clang
+#            libraries (libclang-22-dev, downloaded and unpacked) and the
+#            patched libLLVMAMDGPUCodeGen.a; it compiles utils/examples/
+#            reduction.hip with the pass in its pipeline, no plugin loaded, to
+#            the assembly Debian's clang gives with the plugin
 #
 # Limits of the hybrid build (checked, the script stops on them): the series
 # may add files, change .cpp files of lib/Target/AMDGPU and only add
@@ -591,6 +596,76 @@ for ((k = 1; k < ${#patches[@]}; k++)); do
   fi
 done
 [ "$stack_rc" -eq 0 ] || lit_rc=1
+step_done
+
+# --- clang -------------------------------------------------------------------
+# A clang with the series: clang's driver sources (clang/tools/driver of the
+# same tarball) linked with Debian's static clang libraries (the
+# libclang-22-dev package, downloaded and unpacked, not installed), the static
+# LLVM libraries and the patched libLLVMAMDGPUCodeGen.a. It compiles a bundled
+# HIP example with the pass in its pipeline and no plugin loaded, to the same
+# assembly as Debian's clang with the plugin.
+step clang "a clang with the series compiles a HIP example, no plugin loaded"
+cl=$work/clang
+mkdir -p "$cl/dev" "$cl/obj"
+if [ ! -f "$cl/dev/.unpacked" ]; then
+  (cd "$cl" && rm -f libclang-22-dev_*.deb && apt-get download libclang-22-dev > "$logs/clang-dev.log" 2>&1) ||
+    die "cannot download libclang-22-dev ($logs/clang-dev.log)"
+  dpkg-deb -x "$cl"/libclang-22-dev_*.deb "$cl/dev"
+  touch "$cl/dev/.unpacked"
+fi
+cldev=$cl/dev/usr/lib/llvm-22
+[ -f "$cl/src/driver.cpp" ] || {
+  mkdir -p "$cl/src"
+  tar -C "$cl/src" --strip-components=4 -xJf "$tarball" "${srcpkg}_${upver}/clang/tools/driver"
+}
+# The tool's main, as clang's CMake generates it; Debian links Polly into its
+# tools statically (an extension every PassBuilder calls), this clang has none.
+cat > "$cl/src/main.cpp" <<'EOF_MAIN'
+#include "llvm/Plugins/PassPlugin.h"
+#include "llvm/Support/LLVMDriver.h"
+int clang_main(int Argc, char **Argv, const llvm::ToolContext &);
+llvm::PassPluginLibraryInfo getPollyPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "Polly", "none", [](llvm::PassBuilder &) {}};
+}
+int main(int Argc, char **Argv) {
+  return clang_main(Argc, Argv, {Argv[0], nullptr, false});
+}
+EOF_MAIN
+clang_objs=()
+for f in driver cc1_main cc1as_main cc1gen_reproducer_main main; do
+  o=$cl/obj/$f.o
+  [ "$o" -nt "$cl/src/$f.cpp" ] || "${NICE[@]}" "$CXX" "${base_flags[@]}" -I"$cldev/include" \
+    -c "$cl/src/$f.cpp" -o "$o" >> "$logs/clang.log" 2>&1 || die "clang: $f.cpp ($logs/clang.log)"
+  clang_objs+=("$o")
+done
+mapfile -t clang_libs < <(ls "$cldev"/lib/libclang*.a | grep -v -e /libclangd -e Tidy \
+                            -e IncludeCleaner -e Daemon -e Query -e Doc -e Move -e Reorder \
+                            -e ApplyReplacements -e ChangeNamespace)
+"${NICE[@]}" "$CXX" "${linker[@]}" -o "$cl/clang" "${clang_objs[@]}" -Wl,--start-group \
+  "${clang_libs[@]}" $($LLVM_CONFIG --link-static --libs all | tr ' ' '\n' | grep -v -i polly) \
+  -Wl,--end-group \
+  -L"$hyb/lib" -L"$LLVM/lib" $syslibs >> "$logs/clang.log" 2>&1 || die "clang does not link ($logs/clang.log)"
+# The flags of utils/hip-compile.sh but the plugin's; the device libraries
+# of the plugin's build.
+hipflags=$(BUILD_DIR=${BUILD_DIR:-$root/build} "$root/utils/hip-compile.sh" --print-flags \
+             --arch=gfx942 "$root/utils/examples/reduction.hip" -o /dev/null |
+           sed -e 's/-Xclang -load -Xclang [^ ]*//' -e 's/-mllvm -amdgpu-lds-barriers-in-pipeline//')
+ex=$root/utils/examples/reduction.hip
+strip_ident() { grep -v -e '\.ident' -e '__hip_cuid' -e '\.file' "$1"; }
+"$cl/clang" -resource-dir "$LLVM/lib/clang/22" $hipflags -S "$ex" -o "$cl/stock.s" ||
+  die "the patched clang cannot compile $ex"
+"$cl/clang" -resource-dir "$LLVM/lib/clang/22" $hipflags -mllvm -amdgpu-lds-barriers-in-pipeline \
+  -mllvm -amdgpu-lds-barriers-strip-existing -S "$ex" -o "$cl/placed.s" ||
+  die "the patched clang cannot compile $ex with the pass"
+BUILD_DIR=${BUILD_DIR:-$root/build} "$root/utils/hip-compile.sh" --strip-barriers --arch=gfx942 \
+  "$ex" -o "$cl/plugin.s" 2> /dev/null || die "hip-compile.sh failed on $ex"
+nstock=$(grep -c '^\s*s_barrier$' "$cl/stock.s" || true)
+nplaced=$(grep -c '^\s*s_barrier$' "$cl/placed.s" || true)
+cmp -s <(strip_ident "$cl/placed.s") <(strip_ident "$cl/plugin.s") ||
+  die "the patched clang's output differs from Debian's clang with the plugin"
+echo "$cl/clang: reduction.hip for gfx942: $nstock barriers without the pass, $nplaced with it" \
+     "(the author's stripped), the same assembly as Debian's clang with the plugin"
 step_done
 
 echo
