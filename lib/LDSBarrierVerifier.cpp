@@ -268,49 +268,40 @@ private:
     std::vector<bool> Leaves(N, false);
     if (!P.ExitEndsWave)
       return Leaves;
-    std::vector<std::vector<unsigned>> Into(N);
+    std::vector<std::vector<unsigned>> From(N), Into(N);
     for (unsigned B = 0; B < N; ++B)
-      for (unsigned S : P.Blocks[B].Succs)
+      for (unsigned S : P.Blocks[B].Succs) {
+        From[B].push_back(S);
         Into[S].push_back(B);
-    auto Holds = [&](unsigned B, bool Barriers) {
-      return llvm::any_of(P.Blocks[B].Events, [&](const Event &E) {
-        return E.Kind == Event::Access || E.Kind == Event::Signal ||
-               (Barriers &&
-                (E.Kind == Event::Barrier || E.Kind == Event::BarrierWait));
-      });
+      }
+    // The blocks that hold an access or a signal (and, with Barriers, any
+    // barrier event), and every block Next leads to from them.
+    auto Flood = [&](bool Barriers,
+                     const std::vector<std::vector<unsigned>> &Next) {
+      std::vector<bool> Mark(N, false);
+      std::vector<unsigned> Work;
+      for (unsigned B = 0; B < N; ++B)
+        if (llvm::any_of(P.Blocks[B].Events, [&](const Event &E) {
+              return E.Kind == Event::Access || E.Kind == Event::Signal ||
+                     (Barriers && (E.Kind == Event::Barrier ||
+                                   E.Kind == Event::BarrierWait));
+            })) {
+          Mark[B] = true;
+          Work.push_back(B);
+        }
+      while (!Work.empty()) {
+        unsigned B = Work.back();
+        Work.pop_back();
+        for (unsigned S : Next[B])
+          if (!Mark[S]) {
+            Mark[S] = true;
+            Work.push_back(S);
+          }
+      }
+      return Mark;
     };
-    // Behind[B]: B or a block before it holds an access or a signal.
-    std::vector<bool> Behind(N, false), Ahead(N, false);
-    std::vector<unsigned> Work;
-    for (unsigned B = 0; B < N; ++B)
-      if (Holds(B, /*Barriers=*/false)) {
-        Behind[B] = true;
-        Work.push_back(B);
-      }
-    while (!Work.empty()) {
-      unsigned B = Work.back();
-      Work.pop_back();
-      for (unsigned S : P.Blocks[B].Succs)
-        if (!Behind[S]) {
-          Behind[S] = true;
-          Work.push_back(S);
-        }
-    }
-    // Ahead[B]: B or a block after it holds an access or a barrier event.
-    for (unsigned B = 0; B < N; ++B)
-      if (Holds(B, /*Barriers=*/true)) {
-        Ahead[B] = true;
-        Work.push_back(B);
-      }
-    while (!Work.empty()) {
-      unsigned B = Work.back();
-      Work.pop_back();
-      for (unsigned Q : Into[B])
-        if (!Ahead[Q]) {
-          Ahead[Q] = true;
-          Work.push_back(Q);
-        }
-    }
+    std::vector<bool> Behind = Flood(/*Barriers=*/false, From);
+    std::vector<bool> Ahead = Flood(/*Barriers=*/true, Into);
     for (unsigned X = 0; X < N; ++X)
       Leaves[X] = P.Blocks[X].DivergentBranch && !Behind[X] &&
                   llvm::any_of(P.Blocks[X].Succs,
