@@ -216,21 +216,36 @@ void llvm::ldsbarriers::reportThreadDisjointPairs(
                                         IterationRelation::distance(Loop, 0))))
         continue;
       ++Emitted;
+      // Apart in one iteration by their stage slots, or by a guard on a
+      // value of that iteration (a tree step's stride).
+      bool Slots = llvm::any_of(
+          std::initializer_list<unsigned>{A.Loc.ThreadForm, B.Loc.ThreadForm},
+          [&](unsigned F) {
+            return llvm::any_of(P.ThreadForms[F], [](const ThreadAddress &T) {
+              return !T.Stage.empty();
+            });
+          });
       const MachineInstr &MA = Model.instr(Accesses[I]);
       const MachineInstr &MB = Model.instr(Accesses[J]);
       std::string Why =
           "no hazard between " + describeInstr(MA) + " and " +
           describeInstr(MB) + (I == J ? " (itself, in other work-items)" : "") +
-          (Always ? ": different work-items touch different bytes; "
-                  : " in one iteration of their loop: they use different "
-                    "stage slots (across iterations they may meet); ") +
+          (Always  ? ": different work-items touch different bytes; "
+           : Slots ? " in one iteration of their loop: they use different "
+                     "stage slots (across iterations they may meet); "
+                   : " in one iteration of their loop: a guard on a value of "
+                     "that iteration keeps them apart (across iterations "
+                     "they may meet); ") +
           "addresses " + Model.describeThreadForm(A.Loc) + " and " +
           Model.describeThreadForm(B.Loc) + ", " + Model.describeShape();
       LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": " << Why << "\n");
       ORE.emit([&]() {
-        return MachineOptimizationRemarkAnalysis(
-                   DEBUG_TYPE, Always ? "ThreadDisjoint" : "StageSlots",
-                   MB.getDebugLoc(), MB.getParent())
+        return MachineOptimizationRemarkAnalysis(DEBUG_TYPE,
+                                                 Always  ? "ThreadDisjoint"
+                                                 : Slots ? "StageSlots"
+                                                         : "IterationGuard",
+                                                 MB.getDebugLoc(),
+                                                 MB.getParent())
                << Why;
       });
     }

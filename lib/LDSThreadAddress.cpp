@@ -377,7 +377,14 @@ bool ThreadAddress::operator==(const ThreadAddress &O) const {
   return Const == O.Const && Coef == O.Coef && SameFn && VarLo == O.VarLo &&
          VarHi == O.VarHi && VarAlign == O.VarAlign && Uniform == O.Uniform &&
          IdLo == O.IdLo && IdHi == O.IdHi && Size == O.Size &&
-         StageLoop == O.StageLoop && Stage == O.Stage;
+         StageLoop == O.StageLoop && Stage == O.Stage &&
+         BoundSym == O.BoundSym && BoundDim == O.BoundDim &&
+         BoundOff == O.BoundOff && BoundLo == O.BoundLo &&
+         BoundHi == O.BoundHi &&
+         (IterationTerms == O.IterationTerms ||
+          (IterationTerms && O.IterationTerms &&
+           IterationTerms->Const == O.IterationTerms->Const &&
+           IterationTerms->sameButConstant(*O.IterationTerms)));
 }
 
 std::string ThreadAddress::str() const {
@@ -408,6 +415,15 @@ std::string ThreadAddress::str() const {
   for (unsigned D = 0; D < 3; ++D)
     if (IdLo[D] > 0 || IdHi[D] < INT32_MAX)
       OS << ", " << IdLo[D] << " <= tid." << Dim[D] << " <= " << IdHi[D];
+  if (BoundSym)
+    OS << ", tid." << Dim[BoundDim] << " <= u" << BoundSym << " + " << BoundOff
+       << " for u" << BoundSym << " in [" << BoundLo << ", " << BoundHi << "]";
+  if (IterationTerms) {
+    ThreadAddress T;
+    static_cast<AddressTerms &>(T) = *IterationTerms;
+    T.Size = Size;
+    OS << "; in one iteration of loop " << StageLoop << ": " << T.str();
+  }
   OS << ")";
   return S;
 }
@@ -415,7 +431,7 @@ std::string ThreadAddress::str() const {
 void ThreadAddress::canonicalize() {
   if (!hasVar())
     VarAlign = 0;
-  if (Stage.empty())
+  if (Stage.empty() && !IterationTerms)
     StageLoop = 0;
   for (unsigned D = 0; D < 3; ++D) {
     IdLo[D] = std::max<int64_t>(IdLo[D], 0);
@@ -447,6 +463,7 @@ size_t ThreadAddress::hash() const {
   }
   Mix(Size);
   Mix(VarLo);
+  Mix(BoundSym);
   return size_t(H);
 }
 
@@ -825,12 +842,152 @@ ThreadIdCache::progression(const ThreadAddress &A, unsigned D,
   return It->second;
 }
 
+bool llvm::ldsbarriers::guardsKeepApart(const ThreadAddress &A,
+                                        const ThreadAddress &B,
+                                        const WorkgroupShape &Shape,
+                                        bool SameIteration) {
+  // A guard on a value of one iteration holds, and the terms of that
+  // iteration describe the address, against an access of that iteration.
+  auto Usable = [&](const ThreadAddress &T) {
+    return T.BoundSym && (!T.IterationTerms || SameIteration);
+  };
+  auto TermsOf = [&](const ThreadAddress &T) -> const AddressTerms & {
+    return SameIteration && T.IterationTerms ? *T.IterationTerms : T;
+  };
+  const AddressTerms &TA = TermsOf(A), &TB = TermsOf(B);
+  for (const ThreadAddress *T : {&A, &B})
+    if (!T->Stage.empty() && &TermsOf(*T) == T)
+      return false; // Slots of unrelated iterations.
+  // A's address minus B's: their shared values cancel; what is left must
+  // be a multiple K of the one value S that a guard bounds.
+  SmallVector<std::pair<unsigned, int64_t>, 2> Delta(TA.Uniform);
+  for (const std::pair<unsigned, int64_t> &U : TB.Uniform) {
+    auto *It =
+        llvm::find_if(Delta, [&](const auto &X) { return X.first == U.first; });
+    if (It == Delta.end())
+      Delta.push_back({U.first, -U.second});
+    else if (!(It->second = wrap32(It->second - U.second)))
+      Delta.erase(It);
+  }
+  if (Delta.size() > 1)
+    return false;
+  unsigned S = !Delta.empty() ? Delta[0].first
+               : Usable(A)    ? A.BoundSym
+                              : B.BoundSym;
+  int64_t K = Delta.empty() ? 0 : Delta[0].second;
+  bool GuardA = Usable(A) && A.BoundSym == S;
+  bool GuardB = Usable(B) && B.BoundSym == S;
+  if (!GuardA && !GuardB)
+    return false;
+  // The ids each side runs with, and the values of S for which it runs.
+  std::array<int64_t, 3> Lo[2], Hi[2];
+  int64_t SLo = INT64_MIN, SHi = INT64_MAX;
+  const ThreadAddress *Side[2] = {&A, &B};
+  bool Guard[2] = {GuardA, GuardB};
+  for (unsigned I = 0; I < 2; ++I) {
+    const ThreadAddress &T = *Side[I];
+    for (unsigned D = 0; D < 3; ++D) {
+      Lo[I][D] = std::max<int64_t>(T.IdLo[D], 0);
+      Hi[I][D] = std::min({T.IdHi[D], Shape.MaxDim[D] - 1, Shape.MaxFlat - 1});
+      if (Lo[I][D] > Hi[I][D])
+        return true; // No work-item runs it.
+    }
+    if (Guard[I]) {
+      SLo = std::max({SLo, T.BoundLo, Lo[I][T.BoundDim] - T.BoundOff});
+      SHi = std::min(SHi, T.BoundHi);
+    }
+  }
+  if (SLo > SHi)
+    return true;
+  auto Small = [](int64_t X) {
+    return X <= SmallMagnitude && X >= -SmallMagnitude;
+  };
+  int64_t DeltaC = wrap32(TA.Const - TB.Const);
+  if (!Small(DeltaC) || !Small(SLo) || !Small(SHi) || !Small(K) ||
+      !Small(K * SLo) || !Small(K * SHi))
+    return false;
+  // Bounds of one side's id terms, Sign * sum_d C[d] * t[d] (Upper: the
+  // largest), as alpha * S + beta: without the guard, and with it.
+  struct Linear {
+    int64_t Alpha, Beta;
+  };
+  auto IdTerms = [&](unsigned I, const AddressTerms &T, int64_t Sign,
+                     bool Upper, SmallVectorImpl<Linear> &Out) {
+    Linear Plain = {0, 0}, Guarded = {0, 0};
+    bool HasGuarded = false;
+    for (unsigned D = 0; D < 3; ++D) {
+      int64_t C = Sign * T.Coef[D];
+      if (!C)
+        continue;
+      if (!Small(C) || std::abs(C) > SmallMagnitude / 1024)
+        return false;
+      bool AtHi = (C > 0) == Upper;
+      int64_t At = C * (AtHi ? Hi[I][D] : Lo[I][D]);
+      Plain.Beta += At;
+      if (AtHi && Guard[I] && D == Side[I]->BoundDim) {
+        HasGuarded = true;
+        Guarded.Alpha += C;
+        Guarded.Beta += C * Side[I]->BoundOff;
+      } else {
+        Guarded.Beta += At;
+      }
+    }
+    if (T.Fn) {
+      auto [FnLo, FnHi] = T.Fn->range(Lo[I], Hi[I]);
+      if (FnHi >= (uint64_t(1) << 31) || std::abs(Sign) != 1)
+        return false;
+      int64_t V = (Sign > 0) == Upper ? int64_t(FnHi) : int64_t(FnLo);
+      Plain.Beta += Sign * V;
+      Guarded.Beta += Sign * V;
+    }
+    int64_t Var = (Sign > 0) == Upper ? T.VarHi : T.VarLo;
+    Plain.Beta += Sign * Var;
+    Guarded.Beta += Sign * Var;
+    Out.push_back(Plain);
+    if (HasGuarded)
+      Out.push_back(Guarded);
+    return llvm::all_of(Out, [&](const Linear &X) {
+      return Small(X.Alpha) && Small(X.Beta) && Small(X.Alpha * SLo) &&
+             Small(X.Alpha * SHi);
+    });
+  };
+  // The tightest bound on A's address minus B's over S's values: the
+  // largest (Upper) or the smallest.
+  auto Extreme = [&](bool Upper) -> std::optional<int64_t> {
+    SmallVector<Linear, 2> OfA, OfB;
+    if (!IdTerms(0, TA, 1, Upper, OfA) || !IdTerms(1, TB, -1, Upper, OfB))
+      return std::nullopt;
+    std::optional<int64_t> Best;
+    for (const Linear &X : OfA)
+      for (const Linear &Y : OfB) {
+        int64_t Alpha = X.Alpha + Y.Alpha + K;
+        int64_t Beta = X.Beta + Y.Beta + DeltaC;
+        int64_t V = Alpha * ((Alpha >= 0) == Upper ? SHi : SLo) + Beta;
+        Best = !Best ? V : Upper ? std::min(*Best, V) : std::max(*Best, V);
+      }
+    return Best;
+  };
+  std::optional<int64_t> Max = Extreme(true), Min = Extreme(false);
+  // Far inside 32 bits, the difference modulo 2^32 is the integer.
+  if (!Max || !Min || !Small(*Max) || !Small(*Min))
+    return false;
+  return *Max <= -int64_t(A.Size) || *Min >= int64_t(B.Size);
+}
+
 bool llvm::ldsbarriers::workItemsMayOverlap(const ThreadAddress &A,
                                             const ThreadAddress &B,
                                             const WorkgroupShape &Shape,
                                             ThreadIdCache *Cache,
                                             IterationRelation Rel) {
-  if (!A.Size || !B.Size || A.Uniform != B.Uniform)
+  if (!A.Size || !B.Size)
+    return true;
+  if ((A.BoundSym || B.BoundSym) &&
+      guardsKeepApart(A, B, Shape,
+                      Rel.K == IterationRelation::Distance && !Rel.Dist &&
+                          Rel.Loop && A.StageLoop == Rel.Loop &&
+                          B.StageLoop == Rel.Loop))
+    return false;
+  if (A.Uniform != B.Uniform)
     return true;
   // The dimensions that tell the two work-items apart in the address or in
   // who executes the accesses; in any other dimension two work-items may

@@ -18,6 +18,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/MathExtras.h"
 #include <array>
@@ -31,6 +32,7 @@ namespace llvm {
 class BasicBlock;
 class DominatorTree;
 class LoopInfo;
+class Loop;
 class Function;
 class GEPOperator;
 class Operator;
@@ -230,6 +232,16 @@ struct ThreadAddress : AddressTerms {
   /// none).
   unsigned StageLoop = 0;
   SmallVector<int64_t, 4> Stage;
+  /// A guard on the work-items that run the access, t[BoundDim] <= u +
+  /// BoundOff, with u the value of symbol BoundSym (0: none) in [BoundLo,
+  /// BoundHi]: `if (t < s)` with s a value the workgroup shares. When u is
+  /// a value of one iteration of loop StageLoop (a tree step's stride),
+  /// IterationTerms is set: the bound holds, and the address has those
+  /// terms (the loop's values as symbols), for accesses of one iteration.
+  unsigned BoundSym = 0;
+  uint8_t BoundDim = 0;
+  int64_t BoundOff = 0, BoundLo = 0, BoundHi = 0;
+  std::shared_ptr<const AddressTerms> IterationTerms;
 
   bool operator==(const ThreadAddress &O) const;
   std::string str() const;
@@ -359,6 +371,13 @@ bool workItemsMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
 std::optional<std::pair<int64_t, int64_t>>
 addressBytes(const ThreadAddress &A, const WorkgroupShape &Shape);
 
+/// Whether the guards of \p A and \p B (ThreadAddress::BoundSym) prove
+/// that no two work-items executing them touch a common byte: the tree
+/// step `if (t < s) a[t] += a[t + s]` writes below s and reads from s on.
+/// \p SameIteration: the two run in one iteration of their StageLoop.
+bool guardsKeepApart(const ThreadAddress &A, const ThreadAddress &B,
+                     const WorkgroupShape &Shape, bool SameIteration);
+
 /// Whether \p A is the same for every work-item of each wave (of
 /// \p WaveSize work-items) of every launch \p Shape allows: the base
 /// address of a transfer that takes it from the first active lane. Known
@@ -420,6 +439,15 @@ private:
                                           unsigned Depth);
   std::optional<Linear> linearizeLeaf(const Value *V);
   bool isInvariantUniform(const Value *V, unsigned Depth);
+  /// Whether \p V is the same for every work-item in each iteration of
+  /// one loop, which it sets in \p L (null: isInvariantUniform).
+  bool isIterationUniform(const Value *V, const Loop *&L,
+                          SmallPtrSetImpl<const Value *> &Assumed,
+                          unsigned Depth);
+  /// Adds to \p TA, an access at \p Ptr + \p Offset in \p At, the guard
+  /// of At's bounds (IdBounds::Guard), where it can be used.
+  void applyGuard(ThreadAddress &TA, const Value *Ptr, int64_t Offset,
+                  const BasicBlock *At);
   /// V as a function of the work-item id alone, evaluated exactly; null
   /// when it depends on anything else or not on the id.
   std::shared_ptr<const TidExpr> tidExpr(const Value *V);
@@ -438,9 +466,20 @@ private:
   DenseMap<const void *, unsigned> Symbols;
   /// The values linearized so far (see linearize).
   std::unique_ptr<LinearCache> Linearized;
+  /// While building the terms of one iteration of this loop (applyGuard):
+  /// its values the workgroup shares are symbols.
+  const Loop *IterLoop = nullptr;
   /// Id bounds from the conditions that dominate a block, by the block's
-  /// number (see applyConditions).
-  using IdBounds = std::pair<std::array<int64_t, 3>, std::array<int64_t, 3>>;
+  /// number (see applyConditions): constant bounds, and the innermost
+  /// guard t[GuardDim] <= Guard + GuardOff by a value Guard every
+  /// work-item shares (in each iteration of a loop, or always).
+  struct IdBounds {
+    std::array<int64_t, 3> Lo = {0, 0, 0};
+    std::array<int64_t, 3> Hi = {INT32_MAX, INT32_MAX, INT32_MAX};
+    const Value *Guard = nullptr;
+    unsigned GuardDim = 0;
+    int64_t GuardOff = 0;
+  };
   std::vector<std::optional<IdBounds>> BlockBounds;
   std::optional<IdBounds> &blockBounds(const BasicBlock *BB);
 };

@@ -215,9 +215,12 @@ static int workGroupDim(const Value *V) {
 
 /// Whether \p V has one value for every work-item of the workgroup and every
 /// time it is computed: a pure function of kernel arguments, workgroup ids
-/// and constants (no phis, and no loads but invariant loads of constant
-/// memory at such addresses: the kernel arguments once the backend has
-/// lowered them to loads from the kernarg segment).
+/// and constants (no phis, and no loads but loads of constant memory at
+/// such addresses: the kernel arguments once the backend has lowered them
+/// to loads from the kernarg segment, the launch sizes in the implicit
+/// arguments). The constant address space is read-only while the kernel
+/// runs (AMDGPU alias analysis takes it so), with or without
+/// !invariant.load.
 bool ThreadAddressBuilder::isInvariantUniform(const Value *V, unsigned Depth) {
   if (isa<Constant>(V))
     return true;
@@ -232,7 +235,6 @@ bool ThreadAddressBuilder::isInvariantUniform(const Value *V, unsigned Depth) {
   if (const auto *LI = dyn_cast<LoadInst>(V)) {
     unsigned AS = LI->getPointerAddressSpace();
     return !LI->isVolatile() && Depth <= 8 &&
-           LI->hasMetadata(LLVMContext::MD_invariant_load) &&
            (AS == AMDGPUAS::CONSTANT_ADDRESS ||
             AS == AMDGPUAS::CONSTANT_ADDRESS_32BIT) &&
            isInvariantUniform(LI->getPointerOperand(), Depth + 1);
@@ -259,7 +261,10 @@ ThreadAddressBuilder::linearize(const Value *V, unsigned Depth) {
   // the IR (its load or store) that nothing else needs.
   if (Depth == 0 || V->hasOneUse() || isa<ConstantInt>(V))
     return linearizeUncached(V, Depth);
-  auto Key = std::make_tuple(V, Depth, unsigned(Stages != nullptr));
+  auto Key =
+      std::make_tuple(V, Depth,
+                      unsigned(Stages != nullptr) |
+                          (IterLoop ? symbol(IterLoop->getHeader()) << 1 : 0));
   if (auto It = Linearized->Index.find(Key); It != Linearized->Index.end())
     return Linearized->Results[It->second];
   std::optional<Linear> L = linearizeUncached(V, Depth);
@@ -454,6 +459,13 @@ ThreadAddressBuilder::linearizeLeaf(const Value *V) {
       L.Fn = std::move(E);
       return L;
     }
+    const Loop *VL = nullptr;
+    SmallPtrSet<const Value *, 4> Assumed;
+    if (IterLoop && isIterationUniform(V, VL, Assumed, 0) && VL == IterLoop) {
+      Linear L;
+      L.Uniform.push_back({symbol(V), 1});
+      return L;
+    }
     if (Stages)
       if (std::optional<StageValue> S = Stages->get(V)) {
         Linear L;
@@ -590,7 +602,8 @@ void ThreadAddressBuilder::applyConditions(ThreadAddress &TA,
   if (!At || !DT)
     return;
   if (const std::optional<IdBounds> &Known = blockBounds(At)) {
-    std::tie(TA.IdLo, TA.IdHi) = *Known;
+    TA.IdLo = Known->Lo;
+    TA.IdHi = Known->Hi;
     return;
   }
   if (!DT->getNode(At))
@@ -626,13 +639,33 @@ void ThreadAddressBuilder::applyConditions(ThreadAddress &TA,
       std::swap(L, R);
       Pred = CmpInst::getSwappedPredicate(Pred);
     }
-    const auto *K = dyn_cast<ConstantInt>(R);
-    while (const auto *Cast = dyn_cast<CastInst>(L))
-      if (Cast->getOpcode() == Instruction::ZExt)
-        L = Cast->getOperand(0);
-      else
-        break;
+    auto StripZExt = [](const Value *V) {
+      while (const auto *Cast = dyn_cast<ZExtInst>(V))
+        V = Cast->getOperand(0);
+      return V;
+    };
+    if (workItemDim(StripZExt(R)) >= 0) {
+      std::swap(L, R);
+      Pred = CmpInst::getSwappedPredicate(Pred);
+    }
+    L = StripZExt(L);
     int D = workItemDim(L);
+    const auto *K = dyn_cast<ConstantInt>(R);
+    // t < s or t <= s, s the same for every work-item: the tree step's
+    // guard. Signed and unsigned orders agree on ids and on the values of
+    // s that applyGuard accepts.
+    const Loop *GuardLoop = nullptr;
+    SmallPtrSet<const Value *, 4> Assumed;
+    if (D >= 0 && !K &&
+        (Pred == CmpInst::ICMP_ULT || Pred == CmpInst::ICMP_SLT ||
+         Pred == CmpInst::ICMP_ULE || Pred == CmpInst::ICMP_SLE) &&
+        isIterationUniform(R, GuardLoop, Assumed, 0)) {
+      Cur.Guard = R;
+      Cur.GuardDim = D;
+      Cur.GuardOff =
+          Pred == CmpInst::ICMP_ULT || Pred == CmpInst::ICMP_SLT ? -1 : 0;
+      return;
+    }
     if (!K || D < 0 || K->getBitWidth() > 64)
       return;
     // The id is in [0, 1024): signed and unsigned orders agree on it for
@@ -642,7 +675,7 @@ void ThreadAddressBuilder::applyConditions(ThreadAddress &TA,
     int64_t V = K->getZExtValue();
     if (V >= INT32_MAX)
       return;
-    int64_t &Lo = Cur.first[D], &Hi = Cur.second[D];
+    int64_t &Lo = Cur.Lo[D], &Hi = Cur.Hi[D];
     switch (ICmpInst::getUnsignedPredicate(Pred)) {
     case CmpInst::ICMP_ULT:
       Hi = std::min(Hi, V - 1);
@@ -676,7 +709,7 @@ void ThreadAddressBuilder::applyConditions(ThreadAddress &TA,
     Chain.push_back(N);
   for (DomTreeNode *N : llvm::reverse(Chain)) {
     DomTreeNode *I = N->getIDom();
-    Cur = IdBounds{{0, 0, 0}, {INT32_MAX, INT32_MAX, INT32_MAX}};
+    Cur = IdBounds();
     if (I) {
       Cur = *blockBounds(I->getBlock());
       const auto *Br = dyn_cast<BranchInst>(I->getBlock()->getTerminator());
@@ -689,7 +722,99 @@ void ThreadAddressBuilder::applyConditions(ThreadAddress &TA,
     }
     blockBounds(N->getBlock()) = Cur;
   }
-  std::tie(TA.IdLo, TA.IdHi) = Cur;
+  TA.IdLo = Cur.Lo;
+  TA.IdHi = Cur.Hi;
+}
+
+bool ThreadAddressBuilder::isIterationUniform(
+    const Value *V, const Loop *&L, SmallPtrSetImpl<const Value *> &Assumed,
+    unsigned Depth) {
+  if (isInvariantUniform(V, 0))
+    return true;
+  if (Depth > 8 || !Loops)
+    return false;
+  if (const auto *Phi = dyn_cast<PHINode>(V)) {
+    // A header phi that enters the loop with one such value and takes one
+    // on every back-edge: in the n-th iteration, f^n(start) for everyone.
+    // (Different values on different back-edges would follow the path a
+    // work-item took.)
+    const Loop *PL = Loops->getLoopFor(Phi->getParent());
+    if (!PL || PL->getHeader() != Phi->getParent() || (L && L != PL))
+      return false;
+    L = PL;
+    if (!Assumed.insert(Phi).second)
+      return true;
+    const Value *Entering = nullptr, *Back = nullptr;
+    for (unsigned I = 0; I < Phi->getNumIncomingValues(); ++I) {
+      const Value *&Slot =
+          PL->contains(Phi->getIncomingBlock(I)) ? Back : Entering;
+      if (Slot && Slot != Phi->getIncomingValue(I))
+        return false;
+      Slot = Phi->getIncomingValue(I);
+    }
+    return Entering && Back && isInvariantUniform(Entering, 0) &&
+           isIterationUniform(Back, L, Assumed, Depth + 1);
+  }
+  const auto *I = dyn_cast<Instruction>(V);
+  if (!I || !(isa<BinaryOperator>(I) || isa<CastInst>(I)))
+    return false;
+  return llvm::all_of(I->operands(), [&](const Value *Op) {
+    return isIterationUniform(Op, L, Assumed, Depth + 1);
+  });
+}
+
+void ThreadAddressBuilder::applyGuard(ThreadAddress &TA, const Value *Ptr,
+                                      int64_t Offset, const BasicBlock *At) {
+  const std::optional<IdBounds> &Known = blockBounds(At);
+  if (!Known || !Known->Guard)
+    return;
+  const Value *Guard = Known->Guard;
+  const Loop *L = nullptr;
+  SmallPtrSet<const Value *, 4> Assumed;
+  if (!isIterationUniform(Guard, L, Assumed, 0) || (L && !L->contains(At)))
+    return;
+  unsigned Header = L ? symbol(L->getHeader()) : 0;
+  if (L && TA.StageLoop && TA.StageLoop != Header)
+    return; // Slots of another loop: no one iteration to speak of.
+  // The guard's value as u + C, u a symbol, in a range far inside 32 bits
+  // (so that t < s compares as integers, signed or not, and sums of it
+  // with addresses do not wrap).
+  const Loop *SavedLoop = IterLoop;
+  std::unique_ptr<LoopStageAnalysis> SavedStages = std::move(Stages);
+  IterLoop = L;
+  std::optional<Linear> G = linearize(Guard, 1);
+  std::optional<Linear> InIteration;
+  if (L) {
+    InIteration = linearize(Ptr, 0);
+    if (InIteration && !InIteration->add(Linear::constant(Offset)))
+      InIteration.reset();
+  }
+  IterLoop = SavedLoop;
+  Stages = std::move(SavedStages);
+  if (!G || G->Uniform.size() != 1 || G->Uniform[0].second != 1 ||
+      G->Coef != std::array<int64_t, 3>{0, 0, 0} || G->Fn || G->hasVar() ||
+      G->Stage || (L && !InIteration))
+    return;
+  const DataLayout &DL = moduleOf(F)->getDataLayout();
+  KnownBits Bits = computeKnownBits(Guard, DL);
+  ConstantRange R =
+      computeConstantRange(Guard, /*ForSigned=*/false)
+          .intersectWith(ConstantRange::fromKnownBits(Bits, false),
+                         ConstantRange::Unsigned);
+  if (R.isEmptySet() || R.isWrappedSet() ||
+      R.getUnsignedMax().uge(uint64_t(SmallMagnitude)))
+    return;
+  TA.BoundSym = G->Uniform[0].first;
+  TA.BoundDim = Known->GuardDim;
+  TA.BoundOff = Known->GuardOff + G->Const;
+  TA.BoundLo = int64_t(R.getUnsignedMin().getZExtValue()) - G->Const;
+  TA.BoundHi = int64_t(R.getUnsignedMax().getZExtValue()) - G->Const;
+  if (L) {
+    InIteration->Const = wrap32(InIteration->Const);
+    TA.IterationTerms = std::make_shared<AddressTerms>(*InIteration);
+    TA.StageLoop = Header;
+    StageHeaders[Header] = L->getHeader();
+  }
 }
 
 std::optional<ThreadAddress> ThreadAddressBuilder::build(const Value *Ptr,
@@ -729,5 +854,7 @@ std::optional<ThreadAddress> ThreadAddressBuilder::build(const Value *Ptr,
     TA.VarAlign = 0;
   TA.Size = Size;
   applyConditions(TA, At);
+  if (At)
+    applyGuard(TA, Ptr, Offset, At);
   return TA;
 }

@@ -569,6 +569,116 @@ TEST(ThreadAddressTest, OnlyWaveAgreesWithEnumeration) {
   EXPECT_GT(Named, Trials / 10);
 }
 
+/// A tree step's guard, t[D] <= u + Off for the value u of symbol 1 in
+/// [Lo, Hi], on a random address whose terms often hold u.
+ThreadAddress randomGuarded(std::mt19937 &R, const ThreadAddress *Like) {
+  auto Pick = [&](int64_t Lo, int64_t Hi) {
+    return std::uniform_int_distribution<int64_t>(Lo, Hi)(R);
+  };
+  ThreadAddress T = randomAddress(R, Like);
+  T.Uniform.clear();
+  if (Pick(0, 2)) // u times the stride, times a small factor: a[t + k*u].
+    T.Uniform.push_back({1, T.Coef[0] ? T.Coef[0] * Pick(-2, 2) : Pick(-8, 8)});
+  if (Pick(0, 3) == 0) // A value both share, or one side only.
+    T.Uniform.push_back({2, Pick(1, 2)});
+  llvm::erase_if(T.Uniform, [](const auto &U) { return U.second == 0; });
+  if (Like || Pick(0, 4)) {
+    T.BoundSym = 1;
+    T.BoundDim = Pick(0, 4) ? 0 : Pick(0, 2);
+    T.BoundOff = Pick(-2, 1);
+    T.BoundLo = Like && Like->BoundSym ? Like->BoundLo : Pick(0, 3);
+    T.BoundHi = Like && Like->BoundSym ? Like->BoundHi : T.BoundLo + Pick(0, 5);
+  }
+  return T;
+}
+
+/// Whether two different work-items of some launch overlap for some value
+/// of symbol 1 that both guards allow (any value of symbol 2).
+bool bruteForceGuarded(const ThreadAddress &A, const ThreadAddress &B,
+                       const WorkgroupShape &S) {
+  int64_t Lo = -3, Hi = 8;
+  for (const ThreadAddress *T : {&A, &B})
+    if (T->BoundSym) {
+      Lo = std::max(Lo, T->BoundLo);
+      Hi = std::min(Hi, T->BoundHi);
+    }
+  auto Runs = [](const ThreadAddress &T, const Id &I, int64_t U) {
+    return runs(T, I) && (!T.BoundSym || I[T.BoundDim] <= U + T.BoundOff);
+  };
+  auto Address = [](const ThreadAddress &T, const Id &I, int64_t Var, int64_t U,
+                    int64_t V) {
+    int64_t X = T.Const + Var;
+    for (unsigned D = 0; D < 3; ++D)
+      X += T.Coef[D] * I[D];
+    for (auto [Sym, C] : T.Uniform)
+      X += C * (Sym == 1 ? U : V);
+    return uint32_t(X);
+  };
+  for (const std::vector<Id> &Items : launches(S))
+    for (int64_t U = Lo; U <= Hi; ++U)
+      for (int64_t V : {0, 3, 1000})
+        for (const Id &T1 : Items)
+          for (const Id &T2 : Items) {
+            if (T1 == T2 || !Runs(A, T1, U) || !Runs(B, T2, U))
+              continue;
+            for (int64_t VA : varValues(A))
+              for (int64_t VB : varValues(B))
+                if (bytesOverlap(Address(A, T1, VA, U, V), A.Size,
+                                 Address(B, T2, VB, U, V), B.Size))
+                  return true;
+          }
+  return false;
+}
+
+// Guards on a value the workgroup shares (`if (t < s) a[t] += a[t + s]`):
+// every pair the guards prove apart is checked by enumerating the
+// launches, the values of the guarded symbol both guards allow and every
+// pair of different work-items; the analysis must prove the tree steps.
+TEST(ThreadAddressTest, GuardedPairsAgreeWithEnumeration) {
+  std::mt19937 R(20261128);
+  unsigned Apart = 0, Unsound = 0, Trials = 4000;
+  for (unsigned I = 0; I < Trials; ++I) {
+    WorkgroupShape S = randomShape(R);
+    ThreadAddress A = randomGuarded(R, nullptr);
+    ThreadAddress B = randomGuarded(R, &A);
+    if (!guardsKeepApart(A, B, S, /*SameIteration=*/true))
+      continue;
+    ++Apart;
+    EXPECT_FALSE(workItemsMayOverlap(A, B, S));
+    if (bruteForceGuarded(A, B, S)) {
+      ++Unsound;
+      ADD_FAILURE() << "unsound: " << A.str() << " vs " << B.str() << " with "
+                    << describe(S);
+    }
+  }
+  EXPECT_EQ(Unsound, 0u);
+  EXPECT_GT(Apart, Trials / 10) << "the guards prove too little";
+
+  // The tree step itself, 4 * t against 4 * t + 4 * u under t < u.
+  ThreadAddress Write, Read;
+  Write.Coef = Read.Coef = {4, 0, 0};
+  Write.Size = Read.Size = 4;
+  Read.Uniform.push_back({1, 4});
+  for (ThreadAddress *T : {&Write, &Read}) {
+    T->BoundSym = 1;
+    T->BoundOff = -1;
+    T->BoundLo = 0;
+    T->BoundHi = 512;
+  }
+  WorkgroupShape Launch;
+  EXPECT_TRUE(guardsKeepApart(Read, Write, Launch, true));
+  EXPECT_TRUE(guardsKeepApart(Write, Read, Launch, true));
+  // Reads reaching below u (a[t + u - 1]) meet the writes.
+  Read.Const = -4;
+  EXPECT_FALSE(guardsKeepApart(Read, Write, Launch, true));
+  Read.Const = 0;
+  // A guard on a value of one iteration says nothing across iterations.
+  Read.IterationTerms = std::make_shared<AddressTerms>(Read);
+  Write.IterationTerms = std::make_shared<AddressTerms>(Write);
+  EXPECT_TRUE(guardsKeepApart(Read, Write, Launch, true));
+  EXPECT_FALSE(guardsKeepApart(Read, Write, Launch, false));
+}
+
 // numberDistinct against a map: keys drawn from few values, so that most
 // repeat and the table's probes run into other keys; the numbers must
 // follow first appearance and every item get its key's number.

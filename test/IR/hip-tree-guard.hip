@@ -1,0 +1,100 @@
+// Guards on a value the workgroup shares: the tree step
+// `if (T < K) S[T] += S[T + K]` writes below K and reads from K on, so no
+// two work-items of one step meet, whatever K is. The guard and the
+// addresses hold K as one symbol; when K is a value of one loop iteration
+// (the stride halved each time round), that holds only for accesses of
+// one iteration, and the steps of different iterations still need a
+// barrier between them.
+//
+// tree_stride: K from blockDim.x / 2 down to 1. With --strip-barriers the
+//   pass places one barrier, at the top of the loop (it also covers the
+//   loads before the loop); the author wrote two. --check is quiet.
+// tree_nounroll: K from 128 down, the loop kept; the oracle runs all four
+//   waves (eight on wave32): no race.
+// step_arg: one step on a kernel argument (an unsigned short, so that
+//   T + N cannot wrap around).
+// half_overlap: reads S[T + K / 2], which other work-items of the same
+//   step write: the pass warns, and --check reports the race.
+//
+// RUN: %hip_compile --strip-barriers --arch=gfx942 %s -o %t.942.s 2>%t.942.err
+// RUN: FileCheck --check-prefix=STRIP %s < %t.942.s
+// RUN: FileCheck --check-prefix=WARN --implicit-check-not=warning %s < %t.942.err
+// RUN: %hip_compile --strip-barriers --arch=gfx1201 %s -o %t.1201.s 2>%t.1201.err
+// RUN: FileCheck --check-prefix=WARN --implicit-check-not=warning %s < %t.1201.err
+// RUN: not %hip_compile --check --arch=gfx942 %s -o /dev/null 2>&1 | FileCheck --check-prefix=RACE --implicit-check-not=error: %s
+// RUN: %hip_compile --strip-barriers --mir --arch=gfx942 %s -o %t.942.mir 2>/dev/null
+// RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --items 256 --function _Z13tree_nounrollPKfPf %t.942.mir | FileCheck --check-prefix=ORACLE %s
+// RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --items 256 --function _Z8step_argPKfPft %t.942.mir | FileCheck --check-prefix=ORACLE %s
+// RUN: %hip_compile --strip-barriers --mir --arch=gfx1201 %s -o %t.1201.mir 2>/dev/null
+// RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx1201 --items 256 --function _Z13tree_nounrollPKfPf %t.1201.mir | FileCheck --check-prefix=ORACLE %s
+#include <hip/hip_runtime.h>
+
+__global__ void tree_stride(const float *In, float *Out) {
+  __shared__ float S[1024];
+  unsigned T = threadIdx.x;
+  S[T] = In[blockIdx.x * blockDim.x + T];
+  __syncthreads();
+  for (unsigned K = blockDim.x / 2; K != 0; K /= 2) {
+    if (T < K)
+      S[T] += S[T + K];
+    __syncthreads();
+  }
+  if (T == 0)
+    Out[blockIdx.x] = S[0];
+}
+
+__global__ void __launch_bounds__(256) tree_nounroll(const float *In,
+                                                     float *Out) {
+  __shared__ float S[256];
+  unsigned T = threadIdx.x;
+  S[T] = In[blockIdx.x * 256 + T];
+  __syncthreads();
+#pragma nounroll
+  for (unsigned K = 128; K != 0; K >>= 1) {
+    if (T < K)
+      S[T] += S[T + K];
+    __syncthreads();
+  }
+  if (T == 0)
+    Out[blockIdx.x] = S[0];
+}
+
+__global__ void __launch_bounds__(256) step_arg(const float *In, float *Out,
+                                                unsigned short N) {
+  __shared__ float S[512];
+  unsigned T = threadIdx.x;
+  S[T] = In[T];
+  S[T + 256] = In[T + 256];
+  __syncthreads();
+  if (T < N)
+    S[T] += S[T + N];
+  __syncthreads();
+  Out[T] = S[T];
+}
+
+__global__ void __launch_bounds__(256) half_overlap(const float *In,
+                                                    float *Out) {
+  __shared__ float S[512];
+  unsigned T = threadIdx.x;
+  S[T] = In[T];
+  __syncthreads();
+  for (unsigned K = 128; K != 0; K >>= 1) {
+    if (T < K)
+      S[T] += S[T + K / 2];
+      // RACE: error: {{.*}}hip-tree-guard.hip:[[#@LINE-1]]:12: {{.*}}WAR race on LDS[0, 2048) between DS_READ{{.*}} and DS_WRITE_B32
+    __syncthreads();
+  }
+  Out[T] = S[T];
+}
+
+// WARN: warning: in function '_Z12half_overlapPKfPf': amdgpu-lds-barriers: WAR hazard on LDS[0, 2048) between DS_READ{{.*}} cannot be covered
+// WARN-NEXT: 1 warning generated
+
+// STRIP-LABEL: _Z11tree_stridePKfPf:
+// STRIP-COUNT-1: s_barrier
+// STRIP-NOT: s_barrier
+// STRIP-LABEL: _Z13tree_nounrollPKfPf:
+
+// RACE: 1 error generated
+
+// ORACLE: executed ({{[0-9]+}}/{{[0-9]+}} runs complete), races: 0, hangs: 0
