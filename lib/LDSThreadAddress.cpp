@@ -875,10 +875,19 @@ bool llvm::ldsbarriers::guardsKeepApart(const ThreadAddress &A,
                : Usable(A)    ? A.BoundSym
                               : B.BoundSym;
   int64_t K = Delta.empty() ? 0 : Delta[0].second;
-  bool GuardA = Usable(A) && A.BoundSym == S;
-  bool GuardB = Usable(B) && B.BoundSym == S;
+  // Every work-item is bounded by the launch size, t[d] <= u - 1.
+  int LaunchDim = launchSizeDim(S);
+  bool GuardA = LaunchDim >= 0 || (Usable(A) && A.BoundSym == S);
+  bool GuardB = LaunchDim >= 0 || (Usable(B) && B.BoundSym == S);
   if (!GuardA && !GuardB)
     return false;
+  auto BoundOf = [&](const ThreadAddress &T) {
+    if (LaunchDim >= 0)
+      return std::make_tuple(unsigned(LaunchDim), int64_t(-1), int64_t(1),
+                             Shape.MaxDim[LaunchDim]);
+    return std::make_tuple(unsigned(T.BoundDim), T.BoundOff, T.BoundLo,
+                           T.BoundHi);
+  };
   // The ids each side runs with, and the values of S for which it runs.
   std::array<int64_t, 3> Lo[2], Hi[2];
   int64_t SLo = INT64_MIN, SHi = INT64_MAX;
@@ -893,8 +902,9 @@ bool llvm::ldsbarriers::guardsKeepApart(const ThreadAddress &A,
         return true; // No work-item runs it.
     }
     if (Guard[I]) {
-      SLo = std::max({SLo, T.BoundLo, Lo[I][T.BoundDim] - T.BoundOff});
-      SHi = std::min(SHi, T.BoundHi);
+      auto [Dim, Off, BLo, BHi] = BoundOf(T);
+      SLo = std::max({SLo, BLo, Lo[I][Dim] - Off});
+      SHi = std::min(SHi, BHi);
     }
   }
   if (SLo > SHi)
@@ -915,6 +925,9 @@ bool llvm::ldsbarriers::guardsKeepApart(const ThreadAddress &A,
                      bool Upper, SmallVectorImpl<Linear> &Out) {
     Linear Plain = {0, 0}, Guarded = {0, 0};
     bool HasGuarded = false;
+    auto Bound = BoundOf(*Side[I]);
+    unsigned BoundDim = std::get<0>(Bound);
+    int64_t BoundOff = std::get<1>(Bound);
     for (unsigned D = 0; D < 3; ++D) {
       int64_t C = Sign * T.Coef[D];
       if (!C)
@@ -924,10 +937,10 @@ bool llvm::ldsbarriers::guardsKeepApart(const ThreadAddress &A,
       bool AtHi = (C > 0) == Upper;
       int64_t At = C * (AtHi ? Hi[I][D] : Lo[I][D]);
       Plain.Beta += At;
-      if (AtHi && Guard[I] && D == Side[I]->BoundDim) {
+      if (AtHi && Guard[I] && D == BoundDim) {
         HasGuarded = true;
         Guarded.Alpha += C;
-        Guarded.Beta += C * Side[I]->BoundOff;
+        Guarded.Beta += C * BoundOff;
       } else {
         Guarded.Beta += At;
       }
@@ -981,7 +994,12 @@ bool llvm::ldsbarriers::workItemsMayOverlap(const ThreadAddress &A,
                                             IterationRelation Rel) {
   if (!A.Size || !B.Size)
     return true;
-  if ((A.BoundSym || B.BoundSym) &&
+  auto LaunchSize = [](const ThreadAddress &T) {
+    return llvm::any_of(T.Uniform, [](const std::pair<unsigned, int64_t> &U) {
+      return launchSizeDim(U.first) >= 0;
+    });
+  };
+  if ((A.BoundSym || B.BoundSym || LaunchSize(A) || LaunchSize(B)) &&
       guardsKeepApart(A, B, Shape,
                       Rel.K == IterationRelation::Distance && !Rel.Dist &&
                           Rel.Loop && A.StageLoop == Rel.Loop &&

@@ -85,6 +85,13 @@ std::vector<unsigned> numberDistinct(unsigned Count, KeyFn Key,
   return First;
 }
 
+/// Symbols 1, 2 and 3 (AddressTerms::Uniform) are the workgroup's sizes in
+/// x, y and z (blockDim): every work-item's id in dimension d is below
+/// symbol d + 1, which lies in [1, WorkgroupShape::MaxDim[d]].
+inline int launchSizeDim(unsigned Symbol) {
+  return Symbol >= 1 && Symbol <= 3 ? int(Symbol) - 1 : -1;
+}
+
 /// The low \p Width bits of \p V, zero-extended.
 inline uint64_t lowBits(uint64_t V, unsigned Width) {
   return Width >= 64 ? V : V & ((uint64_t(1) << Width) - 1);
@@ -371,10 +378,12 @@ bool workItemsMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
 std::optional<std::pair<int64_t, int64_t>>
 addressBytes(const ThreadAddress &A, const WorkgroupShape &Shape);
 
-/// Whether the guards of \p A and \p B (ThreadAddress::BoundSym) prove
-/// that no two work-items executing them touch a common byte: the tree
-/// step `if (t < s) a[t] += a[t + s]` writes below s and reads from s on.
-/// \p SameIteration: the two run in one iteration of their StageLoop.
+/// Whether the guards of \p A and \p B (ThreadAddress::BoundSym, and the
+/// launch sizes, launchSizeDim) prove that no two work-items executing them
+/// touch a common byte: the tree step `if (t < s) a[t] += a[t + s]` writes
+/// below s and reads from s on; a halo `a[t + blockDim.x]` lies above every
+/// `a[t]`. \p SameIteration: the two run in one iteration of their
+/// StageLoop.
 bool guardsKeepApart(const ThreadAddress &A, const ThreadAddress &B,
                      const WorkgroupShape &Shape, bool SameIteration);
 

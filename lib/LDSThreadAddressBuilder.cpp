@@ -140,12 +140,17 @@ struct ThreadAddressBuilder::LinearCache {
 
 static const Module *moduleOf(const Function &F) { return F.getParent(); }
 
+/// Keys of the launch-size symbols (launchSizeDim), reserved first.
+static const char LaunchSizeKeys[3] = {};
+
 ThreadAddressBuilder::ThreadAddressBuilder(const Function &F,
                                            WorkgroupShape Launch, bool Assume1D)
     : F(F), Assume1D(Assume1D), Linearized(std::make_unique<LinearCache>()) {
   if (Assume1D)
     Launch.MaxDim[1] = Launch.MaxDim[2] = 1;
   Shape = Launch;
+  for (unsigned D = 0; D < 3; ++D)
+    symbol(&LaunchSizeKeys[D]);
   ReqdSize = Shape.Required;
   for (int64_t &M : Shape.MaxDim)
     M = std::min(M, Shape.MaxFlat);
@@ -184,6 +189,45 @@ std::string ThreadAddressBuilder::describeShape() const {
     OS << " (" << Shape.MaxDim[0] << "x" << Shape.MaxDim[1] << "x"
        << Shape.MaxDim[2] << ")";
   return S;
+}
+
+/// The module's amdhsa_code_object_version (500 for version 5), 0 when it
+/// does not say.
+static uint64_t codeObjectVersion(const Module &M) {
+  if (const auto *V = mdconst::extract_or_null<ConstantInt>(
+          M.getModuleFlag("amdhsa_code_object_version")))
+    return V->getZExtValue();
+  return 0;
+}
+
+/// The dimension whose workgroup size \p V loads (blockDim), or -1: a
+/// 16-bit load of the dispatch packet's workgroup_size_{x,y,z} (offsets 4,
+/// 6, 8 from llvm.amdgcn.dispatch.ptr) or, from code object version 5 on,
+/// of the implicit arguments' hidden_group_size_{x,y,z} (offsets 12, 14,
+/// 16), possibly zero-extended. AMDGPULowerKernelAttributes reads the same
+/// fields.
+static int launchSizeLoadDim(const Value *V, const DataLayout &DL) {
+  while (const auto *Z = dyn_cast<ZExtInst>(V))
+    V = Z->getOperand(0);
+  const auto *LI = dyn_cast<LoadInst>(V);
+  if (!LI || LI->isVolatile() || !LI->getType()->isIntegerTy(16))
+    return -1;
+  int64_t Offset = 0;
+  const auto *Base = dyn_cast<IntrinsicInst>(
+      GetPointerBaseWithConstantOffset(LI->getPointerOperand(), Offset, DL));
+  if (!Base)
+    return -1;
+  int64_t First;
+  if (Base->getIntrinsicID() == Intrinsic::amdgcn_dispatch_ptr)
+    First = 4;
+  else if (Base->getIntrinsicID() == Intrinsic::amdgcn_implicitarg_ptr &&
+           codeObjectVersion(*LI->getModule()) >= 500)
+    First = 12;
+  else
+    return -1;
+  if (Offset < First || Offset > First + 4 || (Offset - First) % 2)
+    return -1;
+  return (Offset - First) / 2;
 }
 
 unsigned ThreadAddressBuilder::symbol(const void *Key) {
@@ -449,6 +493,11 @@ std::optional<ThreadAddressBuilder::Linear>
 ThreadAddressBuilder::linearizeLeaf(const Value *V) {
   const DataLayout &DL = moduleOf(F)->getDataLayout();
   if (V->getType()->isIntegerTy() && V->getType()->getIntegerBitWidth() <= 64) {
+    if (int D = launchSizeLoadDim(V, DL); D >= 0) {
+      Linear L;
+      L.Uniform.push_back({symbol(&LaunchSizeKeys[D]), 1});
+      return L;
+    }
     if (isInvariantUniform(V, 0)) {
       Linear L;
       L.Uniform.push_back({symbol(V), 1});

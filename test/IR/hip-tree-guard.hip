@@ -15,6 +15,11 @@
 //   T + N cannot wrap around).
 // half_overlap: reads S[T + K / 2], which other work-items of the same
 //   step write: the pass warns, and --check reports the race.
+// halo: a stencil tile whose right halo S[T + blockDim.x + R] lies above
+//   every work-item's own S[T + R] (the id is below the launch size, an
+//   implicit guard): one barrier, as the author wrote (two before, for a
+//   write-after-write between them). The oracle does not run it: it draws
+//   blockDim.x like any loaded value, not as the launch's size.
 //
 // RUN: %hip_compile --strip-barriers --arch=gfx942 %s -o %t.942.s 2>%t.942.err
 // RUN: FileCheck --check-prefix=STRIP %s < %t.942.s
@@ -87,6 +92,22 @@ __global__ void __launch_bounds__(256) half_overlap(const float *In,
   Out[T] = S[T];
 }
 
+__global__ void halo(const float *In, float *Out) {
+  extern __shared__ float S[];
+  int T = threadIdx.x;
+  int G = blockIdx.x * blockDim.x + T;
+  S[T + 3] = In[G];
+  if (T < 3) {
+    S[T] = G >= 3 ? In[G - 3] : 0.f;
+    S[T + blockDim.x + 3] = In[G + blockDim.x];
+  }
+  __syncthreads();
+  float Sum = 0;
+  for (int K = 0; K <= 6; ++K)
+    Sum += S[T + K];
+  Out[G] = Sum;
+}
+
 // WARN: warning: in function '_Z12half_overlapPKfPf': amdgpu-lds-barriers: WAR hazard on LDS[0, 2048) between DS_READ{{.*}} cannot be covered
 // WARN-NEXT: 1 warning generated
 
@@ -94,6 +115,10 @@ __global__ void __launch_bounds__(256) half_overlap(const float *In,
 // STRIP-COUNT-1: s_barrier
 // STRIP-NOT: s_barrier
 // STRIP-LABEL: _Z13tree_nounrollPKfPf:
+// STRIP-LABEL: _Z4haloPKfPf:
+// STRIP-COUNT-1: s_barrier
+// STRIP-NOT: s_barrier
+// STRIP: .end_amdhsa_kernel
 
 // RACE: 1 error generated
 

@@ -112,7 +112,7 @@ ThreadAddress randomAddress(std::mt19937 &R, const ThreadAddress *Like) {
     T.VarHi = T.VarLo + Pick(0, 3);
   }
   if (Like ? !Like->Uniform.empty() : Pick(0, 3) == 0)
-    T.Uniform.push_back({1, Like ? Like->Uniform[0].second : Pick(1, 3)});
+    T.Uniform.push_back({4, Like ? Like->Uniform[0].second : Pick(1, 3)});
   for (unsigned D = 0; D < 3; ++D)
     if (Pick(0, 4) == 0) {
       T.IdLo[D] = Pick(0, 2);
@@ -569,21 +569,26 @@ TEST(ThreadAddressTest, OnlyWaveAgreesWithEnumeration) {
   EXPECT_GT(Named, Trials / 10);
 }
 
-/// A tree step's guard, t[D] <= u + Off for the value u of symbol 1 in
-/// [Lo, Hi], on a random address whose terms often hold u.
+/// A tree step's guard, t[D] <= u + Off for the value u of symbol 4 in
+/// [Lo, Hi], on a random address whose terms often hold u, or the launch
+/// size in x (symbol 1: a halo a[t + blockDim.x]).
 ThreadAddress randomGuarded(std::mt19937 &R, const ThreadAddress *Like) {
   auto Pick = [&](int64_t Lo, int64_t Hi) {
     return std::uniform_int_distribution<int64_t>(Lo, Hi)(R);
   };
   ThreadAddress T = randomAddress(R, Like);
   T.Uniform.clear();
+  unsigned Stride = Pick(0, 3) ? 4 : 1;
+  if (Like && !Like->Uniform.empty() && Like->Uniform[0].first <= 4)
+    Stride = Like->Uniform[0].first;
   if (Pick(0, 2)) // u times the stride, times a small factor: a[t + k*u].
-    T.Uniform.push_back({1, T.Coef[0] ? T.Coef[0] * Pick(-2, 2) : Pick(-8, 8)});
+    T.Uniform.push_back(
+        {Stride, T.Coef[0] ? T.Coef[0] * Pick(-2, 2) : Pick(-8, 8)});
   if (Pick(0, 3) == 0) // A value both share, or one side only.
-    T.Uniform.push_back({2, Pick(1, 2)});
+    T.Uniform.push_back({5, Pick(1, 2)});
   llvm::erase_if(T.Uniform, [](const auto &U) { return U.second == 0; });
   if (Like || Pick(0, 4)) {
-    T.BoundSym = 1;
+    T.BoundSym = 4;
     T.BoundDim = Pick(0, 4) ? 0 : Pick(0, 2);
     T.BoundOff = Pick(-2, 1);
     T.BoundLo = Like && Like->BoundSym ? Like->BoundLo : Pick(0, 3);
@@ -593,7 +598,8 @@ ThreadAddress randomGuarded(std::mt19937 &R, const ThreadAddress *Like) {
 }
 
 /// Whether two different work-items of some launch overlap for some value
-/// of symbol 1 that both guards allow (any value of symbol 2).
+/// of symbol 4 that both guards allow (any value of symbol 5; symbols 1 to
+/// 3 are the launch's sizes).
 bool bruteForceGuarded(const ThreadAddress &A, const ThreadAddress &B,
                        const WorkgroupShape &S) {
   int64_t Lo = -3, Hi = 8;
@@ -605,16 +611,19 @@ bool bruteForceGuarded(const ThreadAddress &A, const ThreadAddress &B,
   auto Runs = [](const ThreadAddress &T, const Id &I, int64_t U) {
     return runs(T, I) && (!T.BoundSym || I[T.BoundDim] <= U + T.BoundOff);
   };
-  auto Address = [](const ThreadAddress &T, const Id &I, int64_t Var, int64_t U,
-                    int64_t V) {
-    int64_t X = T.Const + Var;
-    for (unsigned D = 0; D < 3; ++D)
-      X += T.Coef[D] * I[D];
-    for (auto [Sym, C] : T.Uniform)
-      X += C * (Sym == 1 ? U : V);
-    return uint32_t(X);
-  };
-  for (const std::vector<Id> &Items : launches(S))
+  for (const std::vector<Id> &Items : launches(S)) {
+    Id Size = Items.back();
+    for (int64_t &X : Size)
+      ++X;
+    auto Address = [&](const ThreadAddress &T, const Id &I, int64_t Var,
+                       int64_t U, int64_t V) {
+      int64_t X = T.Const + Var;
+      for (unsigned D = 0; D < 3; ++D)
+        X += T.Coef[D] * I[D];
+      for (auto [Sym, C] : T.Uniform)
+        X += C * (Sym <= 3 ? Size[Sym - 1] : Sym == 4 ? U : V);
+      return uint32_t(X);
+    };
     for (int64_t U = Lo; U <= Hi; ++U)
       for (int64_t V : {0, 3, 1000})
         for (const Id &T1 : Items)
@@ -627,6 +636,7 @@ bool bruteForceGuarded(const ThreadAddress &A, const ThreadAddress &B,
                                  Address(B, T2, VB, U, V), B.Size))
                   return true;
           }
+  }
   return false;
 }
 
@@ -658,9 +668,9 @@ TEST(ThreadAddressTest, GuardedPairsAgreeWithEnumeration) {
   ThreadAddress Write, Read;
   Write.Coef = Read.Coef = {4, 0, 0};
   Write.Size = Read.Size = 4;
-  Read.Uniform.push_back({1, 4});
+  Read.Uniform.push_back({4, 4});
   for (ThreadAddress *T : {&Write, &Read}) {
-    T->BoundSym = 1;
+    T->BoundSym = 4;
     T->BoundOff = -1;
     T->BoundLo = 0;
     T->BoundHi = 512;
@@ -677,6 +687,17 @@ TEST(ThreadAddressTest, GuardedPairsAgreeWithEnumeration) {
   Write.IterationTerms = std::make_shared<AddressTerms>(Write);
   EXPECT_TRUE(guardsKeepApart(Read, Write, Launch, true));
   EXPECT_FALSE(guardsKeepApart(Read, Write, Launch, false));
+
+  // A halo above the launch, a[t + blockDim.x] (symbol 1), against a[t]:
+  // apart without a guard; one element lower it meets the last work-item.
+  ThreadAddress Halo, Own;
+  Halo.Coef = Own.Coef = {4, 0, 0};
+  Halo.Size = Own.Size = 4;
+  Halo.Uniform.push_back({1, 4});
+  EXPECT_FALSE(workItemsMayOverlap(Halo, Own, Launch));
+  EXPECT_FALSE(workItemsMayOverlap(Own, Halo, Launch));
+  Halo.Const = -4;
+  EXPECT_TRUE(workItemsMayOverlap(Halo, Own, Launch));
 }
 
 // numberDistinct against a map: keys drawn from few values, so that most
