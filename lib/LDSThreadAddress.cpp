@@ -376,6 +376,7 @@ bool ThreadAddress::operator==(const ThreadAddress &O) const {
   bool SameFn = Fn == O.Fn || (Fn && O.Fn && *Fn == *O.Fn);
   return Const == O.Const && Coef == O.Coef && SameFn && VarLo == O.VarLo &&
          VarHi == O.VarHi && VarAlign == O.VarAlign && Uniform == O.Uniform &&
+         StrideCoef == O.StrideCoef && StrideDim == O.StrideDim &&
          IdLo == O.IdLo && IdHi == O.IdHi && Size == O.Size &&
          StageLoop == O.StageLoop && Stage == O.Stage &&
          BoundSym == O.BoundSym && BoundDim == O.BoundDim &&
@@ -404,6 +405,8 @@ std::string ThreadAddress::str() const {
   }
   for (auto [Sym, C] : Uniform)
     OS << " + " << C << "*u" << Sym;
+  if (StrideCoef)
+    OS << " + " << StrideCoef << "*n*u" << StrideDim + 1 << " (n >= 0)";
   if (!Stage.empty()) {
     OS << " + stage" << StageLoop << "[";
     ListSeparator LS(", ");
@@ -464,6 +467,7 @@ size_t ThreadAddress::hash() const {
   Mix(Size);
   Mix(VarLo);
   Mix(BoundSym);
+  Mix(StrideCoef);
   return size_t(H);
 }
 
@@ -791,7 +795,8 @@ static bool shiftedMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
 static std::optional<AddressProgression>
 computeProgression(const ThreadAddress &A, unsigned D,
                    const WorkgroupShape &Shape) {
-  if (A.hasVar() || !A.Stage.empty() || !A.Uniform.empty() || !A.Size)
+  if (A.hasVar() || !A.Stage.empty() || !A.Uniform.empty() || !A.Size ||
+      A.StrideCoef)
     return std::nullopt;
   int64_t Lo = std::max<int64_t>(A.IdLo[D], 0);
   int64_t Hi = std::min({A.IdHi[D], Shape.MaxDim[D] - 1, Shape.MaxFlat - 1});
@@ -840,6 +845,26 @@ ThreadIdCache::progression(const ThreadAddress &A, unsigned D,
   if (Inserted)
     It->second = computeProgression(A, D, Shape);
   return It->second;
+}
+
+bool llvm::ldsbarriers::stridesKeepApart(const ThreadAddress &A,
+                                         const ThreadAddress &B,
+                                         const WorkgroupShape &Shape) {
+  // Both c * (t + k * n * u) + the same rest, elements of c bytes: two
+  // work-items meet only where t_A + k * n_A * u = t_B + k * n_B * u, which
+  // (the builder made the sums exact, and ids are below u) needs t_A = t_B.
+  // Work-items differing in another dimension would share that t.
+  unsigned D = A.StrideDim;
+  int64_t C = A.Coef[D];
+  if (!A.StrideCoef || A.Const != B.Const || !A.sameButConstant(B) || A.Fn ||
+      A.hasVar() || !A.Stage.empty() || !B.Stage.empty() || C <= 0 ||
+      A.StrideCoef % C || A.StrideCoef / C < 1 || A.Size > uint64_t(C) ||
+      B.Size > uint64_t(C))
+    return false;
+  for (unsigned E = 0; E < 3; ++E)
+    if (E != D && (A.Coef[E] || Shape.MaxDim[E] > 1))
+      return false;
+  return true;
 }
 
 bool llvm::ldsbarriers::guardsKeepApart(const ThreadAddress &A,
@@ -994,6 +1019,8 @@ bool llvm::ldsbarriers::workItemsMayOverlap(const ThreadAddress &A,
                                             IterationRelation Rel) {
   if (!A.Size || !B.Size)
     return true;
+  if (A.StrideCoef || B.StrideCoef)
+    return !stridesKeepApart(A, B, Shape);
   auto LaunchSize = [](const ThreadAddress &T) {
     return llvm::any_of(T.Uniform, [](const std::pair<unsigned, int64_t> &U) {
       return launchSizeDim(U.first) >= 0;
@@ -1111,7 +1138,7 @@ llvm::ldsbarriers::addressBytes(const ThreadAddress &A,
   auto Small = [](int64_t X) {
     return X <= SmallMagnitude && X >= -SmallMagnitude;
   };
-  if (!A.Uniform.empty() || !A.Size ||
+  if (!A.Uniform.empty() || !A.Size || A.StrideCoef ||
       !llvm::all_of(std::initializer_list<int64_t>{wrap32(A.Const), A.Coef[0],
                                                    A.Coef[1], A.Coef[2],
                                                    A.VarLo, A.VarHi,
@@ -1156,8 +1183,9 @@ bool llvm::ldsbarriers::isWaveUniform(const ThreadAddress &A,
                                       unsigned WaveSize) {
   // Waves are runs of consecutive flat ids: work-item ids along x alone in
   // a one-dimensional launch.
-  if (A.VarLo || A.VarHi || Shape.MaxDim[1] > 1 || Shape.MaxDim[2] > 1 ||
-      A.Coef[1] || A.Coef[2] || !WaveSize || (A.Fn && (A.Fn->usedDims() & 6)))
+  if (A.VarLo || A.VarHi || A.StrideCoef || Shape.MaxDim[1] > 1 ||
+      Shape.MaxDim[2] > 1 || A.Coef[1] || A.Coef[2] || !WaveSize ||
+      (A.Fn && (A.Fn->usedDims() & 6)))
     return false;
   std::vector<std::array<int64_t, 3>> Ids;
   for (int64_t X = 0; X < Shape.MaxDim[0]; ++X)

@@ -213,13 +213,21 @@ struct AddressTerms {
   unsigned VarAlign = 0;
   /// (symbol, coefficient), sorted by symbol, no zero coefficients.
   SmallVector<std::pair<unsigned, int64_t>, 2> Uniform;
+  /// A block-stride loop's part, StrideCoef * n * u for the launch size u
+  /// in dimension StrideDim (launchSizeDim) and n >= 0 the work-item's own
+  /// iteration; 0: none. The builder makes it only where the sum is an
+  /// exact integer (see blockStride), so the work-items' strides never
+  /// fold onto each other.
+  int64_t StrideCoef = 0;
+  uint8_t StrideDim = 0;
 
   bool hasVar() const { return VarLo || VarHi; }
   /// Whether the terms equal \p O's but for the constant.
   bool sameButConstant(const AddressTerms &O) const {
     bool SameFn = Fn == O.Fn || (Fn && O.Fn && *Fn == *O.Fn);
     return Coef == O.Coef && SameFn && VarLo == O.VarLo && VarHi == O.VarHi &&
-           VarAlign == O.VarAlign && Uniform == O.Uniform;
+           VarAlign == O.VarAlign && Uniform == O.Uniform &&
+           StrideCoef == O.StrideCoef && StrideDim == O.StrideDim;
   }
 };
 
@@ -387,6 +395,13 @@ addressBytes(const ThreadAddress &A, const WorkgroupShape &Shape);
 bool guardsKeepApart(const ThreadAddress &A, const ThreadAddress &B,
                      const WorkgroupShape &Shape, bool SameIteration);
 
+/// Whether the block-stride parts of \p A and \p B (StrideCoef) prove that
+/// no two work-items touch a common byte: `s[i]` in `for (i = t; i < n; i +=
+/// blockDim.x)` is t modulo the launch size in every iteration, so two
+/// work-items with different ids never meet, in whatever iterations.
+bool stridesKeepApart(const ThreadAddress &A, const ThreadAddress &B,
+                      const WorkgroupShape &Shape);
+
 /// Whether \p A is the same for every work-item of each wave (of
 /// \p WaveSize work-items) of every launch \p Shape allows: the base
 /// address of a transfer that takes it from the first active lane. Known
@@ -447,6 +462,11 @@ private:
                                           ArrayRef<const Value *> Values,
                                           unsigned Depth);
   std::optional<Linear> linearizeLeaf(const Value *V);
+  std::optional<Linear> blockStride(const Value *V, unsigned Depth);
+  /// Whether \p L's block-stride part is exact for an access of \p Size
+  /// bytes at \p Ptr in \p At (see blockStride).
+  bool strideIsExact(const Linear &L, const Value *Ptr, uint64_t Size,
+                     const BasicBlock *At);
   bool isInvariantUniform(const Value *V, unsigned Depth);
   /// Whether \p V is the same for every work-item in each iteration of
   /// one loop, which it sets in \p L (null: isInvariantUniform).
@@ -478,6 +498,9 @@ private:
   /// While building the terms of one iteration of this loop (applyGuard):
   /// its values the workgroup shares are symbols.
   const Loop *IterLoop = nullptr;
+  /// Whether blockStride may describe loop values (off when an access's
+  /// stride turned out not to be exact).
+  bool Strides = true;
   /// Id bounds from the conditions that dominate a block, by the block's
   /// number (see applyConditions): constant bounds, and the innermost
   /// guard t[GuardDim] <= Guard + GuardOff by a value Guard every

@@ -41,6 +41,8 @@ using namespace llvm::ldsbarriers;
 /// iteration of one loop.
 struct ThreadAddressBuilder::Linear : AddressTerms {
   std::optional<StageValue> Stage;
+  /// The loop of the block-stride part (AddressTerms::StrideCoef).
+  const Loop *StrideLoop = nullptr;
 
   static Linear constant(int64_t C) {
     Linear L;
@@ -49,9 +51,17 @@ struct ThreadAddressBuilder::Linear : AddressTerms {
   }
   bool isConstant() const {
     return !Coef[0] && !Coef[1] && !Coef[2] && !Fn && !hasVar() &&
-           Uniform.empty() && !Stage;
+           Uniform.empty() && !Stage && !StrideCoef;
   }
   bool add(const Linear &O) {
+    if (O.StrideCoef) {
+      // Two work-item iterations do not add up to one.
+      if (StrideCoef)
+        return false;
+      StrideCoef = O.StrideCoef;
+      StrideDim = O.StrideDim;
+      StrideLoop = O.StrideLoop;
+    }
     if (O.Stage) {
       if (!Stage)
         Stage = O.Stage;
@@ -104,6 +114,9 @@ struct ThreadAddressBuilder::Linear : AddressTerms {
     for (auto &U : Uniform)
       U.second = wrap32(U.second * K);
     llvm::erase_if(Uniform, [](const auto &U) { return U.second == 0; });
+    StrideCoef = wrap32(StrideCoef * K);
+    if (!StrideCoef)
+      StrideLoop = nullptr;
     if (Stage && !Stage->scale(K))
       return false;
     return VarLo > -SmallMagnitude && VarHi < SmallMagnitude;
@@ -307,8 +320,8 @@ ThreadAddressBuilder::linearize(const Value *V, unsigned Depth) {
     return linearizeUncached(V, Depth);
   auto Key =
       std::make_tuple(V, Depth,
-                      unsigned(Stages != nullptr) |
-                          (IterLoop ? symbol(IterLoop->getHeader()) << 1 : 0));
+                      unsigned(Stages != nullptr) | unsigned(Strides) << 1 |
+                          (IterLoop ? symbol(IterLoop->getHeader()) << 2 : 0));
   if (auto It = Linearized->Index.find(Key); It != Linearized->Index.end())
     return Linearized->Results[It->second];
   std::optional<Linear> L = linearizeUncached(V, Depth);
@@ -372,6 +385,8 @@ ThreadAddressBuilder::linearizeUncached(const Value *V, unsigned Depth) {
   if (Stages)
     if (auto Values = Stages->rotation(V))
       return linearizeRotation(V, *Values, Depth);
+  if (std::optional<Linear> L = blockStride(V, Depth))
+    return L;
   // A pointer that advances by a constant each iteration of a loop.
   if (Stages)
     if (auto Ind = Stages->pointerInduction(V)) {
@@ -386,6 +401,95 @@ ThreadAddressBuilder::linearizeUncached(const Value *V, unsigned Depth) {
       return L;
     }
   return linearizeLeaf(V);
+}
+
+/// A header phi that starts at c * t[d] + a and advances by k * c times the
+/// launch size in d each iteration (k >= 1): `for (i = t; i < n; i +=
+/// blockDim.x)`, as an index or, after loop strength reduction, as a
+/// pointer. In the work-item's iteration n it is c * (t[d] + k * n * u) +
+/// a modulo 2^32; strideIsExact decides whether that sum is exact.
+std::optional<ThreadAddressBuilder::Linear>
+ThreadAddressBuilder::blockStride(const Value *V, unsigned Depth) {
+  const auto *Phi = dyn_cast<PHINode>(V);
+  if (!Strides || !Phi || !Loops || IterLoop)
+    return std::nullopt;
+  const Loop *L = Loops->getLoopFor(Phi->getParent());
+  if (!L || L->getHeader() != Phi->getParent())
+    return std::nullopt;
+  const Value *Entering = nullptr, *Back = nullptr;
+  for (unsigned I = 0; I < Phi->getNumIncomingValues(); ++I) {
+    const Value *&Slot =
+        L->contains(Phi->getIncomingBlock(I)) ? Back : Entering;
+    if (Slot && Slot != Phi->getIncomingValue(I))
+      return std::nullopt;
+    Slot = Phi->getIncomingValue(I);
+  }
+  if (!Entering || !Back)
+    return std::nullopt;
+  // The step: Back = Phi + X, or a GEP of Phi by X elements.
+  const Value *Step = nullptr;
+  int64_t Scale = 1;
+  if (const auto *Add = dyn_cast<BinaryOperator>(Back);
+      Add && Add->getOpcode() == Instruction::Add)
+    Step = Add->getOperand(0) == Phi   ? Add->getOperand(1)
+           : Add->getOperand(1) == Phi ? Add->getOperand(0)
+                                       : nullptr;
+  else if (const auto *GEP = dyn_cast<GetElementPtrInst>(Back);
+           GEP && GEP->getPointerOperand() == Phi &&
+           GEP->getNumIndices() == 1) {
+    Step = GEP->getOperand(1);
+    Scale = moduleOf(F)->getDataLayout().getTypeAllocSize(
+        GEP->getSourceElementType());
+  }
+  if (!Step)
+    return std::nullopt;
+  std::optional<Linear> S = linearize(Step, Depth + 1);
+  std::optional<Linear> E = linearize(Entering, Depth + 1);
+  if (!S || !E || !S->scale(Scale) || S->Uniform.size() != 1 || S->Const ||
+      S->Coef != std::array<int64_t, 3>{0, 0, 0} || S->Fn || S->hasVar() ||
+      S->Stage || S->StrideCoef)
+    return std::nullopt;
+  int D = launchSizeDim(S->Uniform[0].first);
+  if (D < 0 || E->Fn || E->hasVar() || E->Stage || E->StrideCoef)
+    return std::nullopt;
+  int64_t C = E->Coef[D], Stride = S->Uniform[0].second;
+  for (int Other = 0; Other < 3; ++Other)
+    if (Other != D && E->Coef[Other])
+      return std::nullopt;
+  if (C <= 0 || Stride % C || Stride / C < 1)
+    return std::nullopt;
+  E->StrideCoef = Stride;
+  E->StrideDim = D;
+  E->StrideLoop = L;
+  return E;
+}
+
+bool ThreadAddressBuilder::strideIsExact(const Linear &L, const Value *Ptr,
+                                         uint64_t Size, const BasicBlock *At) {
+  // The access lies inside its LDS object in every iteration it runs (an
+  // access outside the object it is based on is undefined). Run in every
+  // iteration up to the current one (its block dominates every latch),
+  // at an address that moves by less than 2^32 minus the object's size
+  // each time, it cannot have wrapped around: the sum is exact.
+  if (!At || !DT || !L.StrideLoop->contains(At))
+    return false;
+  SmallVector<BasicBlock *, 2> Latches;
+  L.StrideLoop->getLoopLatches(Latches);
+  if (llvm::any_of(Latches, [&](BasicBlock *Latch) {
+        return !DT->dominates(At, Latch);
+      }))
+    return false;
+  SmallVector<const Value *, 2> Objects;
+  getUnderlyingObjects(Ptr, Objects, Loops.get());
+  const DataLayout &DL = moduleOf(F)->getDataLayout();
+  const auto *GV =
+      Objects.size() == 1 ? dyn_cast<GlobalVariable>(Objects[0]) : nullptr;
+  if (!GV || GV->getAddressSpace() != AMDGPUAS::LOCAL_ADDRESS)
+    return false;
+  uint64_t ObjectSize = DL.getTypeAllocSize(GV->getValueType());
+  int64_t Step = std::abs(L.StrideCoef) * Shape.MaxDim[L.StrideDim];
+  return ObjectSize && ObjectSize + Size < uint64_t(SmallMagnitude) &&
+         Step < SmallMagnitude;
 }
 
 /// GEP: the base plus each index times its stride.
@@ -872,9 +976,11 @@ std::optional<ThreadAddress> ThreadAddressBuilder::build(const Value *Ptr,
                                                          const BasicBlock *At) {
   if (!Size || Size > uint64_t(SmallMagnitude))
     return std::nullopt;
-  std::optional<Linear> L = linearize(Ptr, 0);
-  if (!L || !L->add(Linear::constant(Offset)) ||
-      (L->Stage && !L->Stage->isPeriodic())) {
+  auto Build = [&]() -> std::optional<Linear> {
+    std::optional<Linear> L = linearize(Ptr, 0);
+    if (L && L->add(Linear::constant(Offset)) &&
+        (!L->Stage || L->Stage->isPeriodic()))
+      return L;
     // Not a stage slot (an address that moves with the iteration, say):
     // the form without iteration terms, if there is one.
     if (!Stages)
@@ -884,7 +990,16 @@ std::optional<ThreadAddress> ThreadAddressBuilder::build(const Value *Ptr,
     Stages = std::move(Saved);
     if (!L || !L->add(Linear::constant(Offset)))
       return std::nullopt;
+    return L;
+  };
+  std::optional<Linear> L = Build();
+  if (L && L->StrideCoef && !strideIsExact(*L, Ptr, Size, At)) {
+    Strides = false;
+    L = Build();
+    Strides = true;
   }
+  if (!L)
+    return std::nullopt;
   ThreadAddress TA;
   static_cast<AddressTerms &>(TA) = *L;
   // The stage part: a stage slot when it depends on a loop's iteration, a

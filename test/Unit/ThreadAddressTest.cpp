@@ -700,6 +700,67 @@ TEST(ThreadAddressTest, GuardedPairsAgreeWithEnumeration) {
   EXPECT_TRUE(workItemsMayOverlap(Halo, Own, Launch));
 }
 
+// Block-stride loops, s[i] for i = t, t + k * blockDim.x, ...: every pair
+// the strides prove apart is checked by enumerating the launches, every
+// pair of different work-items and their own iterations (the builder makes
+// the sums exact, so they are compared as integers).
+TEST(ThreadAddressTest, BlockStridesAgreeWithEnumeration) {
+  std::mt19937 R(20261129);
+  auto Pick = [&](int64_t Lo, int64_t Hi) {
+    return std::uniform_int_distribution<int64_t>(Lo, Hi)(R);
+  };
+  auto Random = [&](const ThreadAddress *Like) {
+    ThreadAddress T;
+    int64_t C = int64_t(1) << Pick(0, 3);
+    T.Coef[0] = C;
+    T.StrideCoef = C * Pick(1, 2);
+    T.Const = Pick(0, 2) * C;
+    if (Pick(0, 3) == 0)
+      T.Coef[1] = C * 8;
+    T.Size = uint64_t(1) << Pick(0, 3);
+    if (Like && Pick(0, 3)) { // Mostly the same loop, another access size.
+      uint64_t Size = T.Size;
+      T = *Like;
+      T.Size = Size;
+      if (Pick(0, 3) == 0)
+        T.Const += Pick(-1, 1);
+    }
+    return T;
+  };
+  unsigned Apart = 0, Unsound = 0, Trials = 3000;
+  for (unsigned I = 0; I < Trials; ++I) {
+    WorkgroupShape S = randomShape(R);
+    if (Pick(0, 1))
+      S.MaxDim[1] = S.MaxDim[2] = 1;
+    ThreadAddress A = Random(nullptr), B = Random(&A);
+    if (workItemsMayOverlap(A, B, S))
+      continue;
+    ++Apart;
+    bool Meet = false;
+    for (const std::vector<Id> &Items : launches(S)) {
+      int64_t X = Items.back()[0] + 1;
+      auto Address = [&](const ThreadAddress &T, const Id &W, int64_t N) {
+        return T.Const + T.Coef[0] * W[0] + T.Coef[1] * W[1] +
+               T.StrideCoef * N * X;
+      };
+      for (const Id &T1 : Items)
+        for (const Id &T2 : Items)
+          for (int64_t N1 = 0; N1 < 4 && !Meet && T1 != T2; ++N1)
+            for (int64_t N2 = 0; N2 < 4 && !Meet; ++N2) {
+              int64_t D = Address(A, T1, N1) - Address(B, T2, N2);
+              Meet = D > -int64_t(A.Size) && D < int64_t(B.Size);
+            }
+    }
+    if (Meet) {
+      ++Unsound;
+      ADD_FAILURE() << "unsound: " << A.str() << " vs " << B.str() << " with "
+                    << describe(S);
+    }
+  }
+  EXPECT_EQ(Unsound, 0u);
+  EXPECT_GT(Apart, Trials / 10) << "the strides prove too little";
+}
+
 // numberDistinct against a map: keys drawn from few values, so that most
 // repeat and the table's probes run into other keys; the numbers must
 // follow first appearance and every item get its key's number.

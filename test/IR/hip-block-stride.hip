@@ -1,0 +1,73 @@
+// Block-stride loops, `for (i = threadIdx.x; i < n; i += blockDim.x)`:
+// in each of its own iterations a work-item's index is its id modulo the
+// launch size, which is above every id, so two work-items never write the
+// same slot, whichever iterations they are in. The sum t + n * blockDim.x
+// is exact when the access runs in every iteration and stays inside its
+// LDS object (an access outside the object it is based on is undefined):
+// no wrap-around can fold two work-items onto one slot.
+//
+// fill_stride: the loop then a barrier: one barrier, as the author wrote,
+//   no warning, and --check is quiet.
+// half_stride: steps of blockDim.x / 2, not a multiple of the launch size:
+//   work-items t and t + blockDim.x / 2 write the same slots (a real
+//   write-after-write race), which the pass and the checker report.
+// some_iterations: the store only in some iterations, so nothing bounds
+//   the index in the others; the pass keeps to what it can prove and
+//   reports the pair (a limit, not a race in this kernel).
+// The executable oracle does not run these: it draws blockDim.x like any
+// loaded value, not as the launch's size; the unit test
+// BlockStridesAgreeWithEnumeration enumerates launches, work-items and
+// iterations instead.
+//
+// RUN: %hip_compile --strip-barriers --arch=gfx942 %s -o %t.942.s 2>%t.942.err
+// RUN: FileCheck --check-prefix=STRIP %s < %t.942.s
+// RUN: FileCheck --check-prefix=WARN --implicit-check-not=warning %s < %t.942.err
+// RUN: %hip_compile --strip-barriers --arch=gfx1201 %s -o %t.1201.s 2>%t.1201.err
+// RUN: FileCheck --check-prefix=STRIP12 %s < %t.1201.s
+// RUN: FileCheck --check-prefix=WARN --implicit-check-not=warning %s < %t.1201.err
+// RUN: not %hip_compile --check --arch=gfx942 %s -o /dev/null 2>&1 | FileCheck --check-prefix=RACE --implicit-check-not=error: %s
+#include <hip/hip_runtime.h>
+
+__global__ void fill_stride(const double *In, double *Out) {
+  __shared__ double S[4096];
+  for (unsigned I = threadIdx.x; I < 4096; I += blockDim.x)
+    S[I] = In[I];
+  __syncthreads();
+  Out[blockIdx.x * blockDim.x + threadIdx.x] = S[(threadIdx.x * 5) & 4095];
+}
+
+__global__ void half_stride(const double *In, double *Out) {
+  __shared__ double S[4096];
+  for (unsigned I = threadIdx.x; I < 4096; I += blockDim.x / 2)
+    S[I] = In[I];
+  // RACE: error: {{.*}}hip-block-stride.hip:[[#@LINE-1]]:10: {{.*}}WAW race on LDS[0, 32768)
+  __syncthreads();
+  Out[blockIdx.x * blockDim.x + threadIdx.x] = S[(threadIdx.x * 5) & 4095];
+}
+
+__global__ void some_iterations(const double *In, double *Out) {
+  __shared__ double S[4096];
+  for (unsigned I = threadIdx.x; I < 4096; I += blockDim.x)
+    if (In[I] > 0)
+      S[I] = In[I];
+  // RACE: error: {{.*}}hip-block-stride.hip:[[#@LINE-1]]:12: {{.*}}WAW race on LDS[0, 32768)
+  __syncthreads();
+  Out[blockIdx.x * blockDim.x + threadIdx.x] = S[(threadIdx.x * 5) & 4095];
+}
+
+// WARN: warning: in function '_Z11half_stridePKdPd': amdgpu-lds-barriers: WAW hazard on LDS[0, 32768) {{.*}} cannot be covered
+// WARN: warning: in function '_Z15some_iterationsPKdPd': amdgpu-lds-barriers: WAW hazard on LDS[0, 32768) {{.*}} cannot be covered
+// WARN: 2 warnings generated
+
+// STRIP-LABEL: _Z11fill_stridePKdPd:
+// STRIP-COUNT-1: s_barrier
+// STRIP-NOT: s_barrier
+// STRIP-LABEL: _Z11half_stridePKdPd:
+
+// STRIP12-LABEL: _Z11fill_stridePKdPd:
+// STRIP12: s_barrier_signal -1
+// STRIP12: s_barrier_wait -1
+// STRIP12-NOT: s_barrier
+// STRIP12-LABEL: _Z11half_stridePKdPd:
+
+// RACE: 2 errors generated
