@@ -381,7 +381,8 @@ bool ThreadAddress::operator==(const ThreadAddress &O) const {
          StageLoop == O.StageLoop && Stage == O.Stage &&
          BoundSym == O.BoundSym && BoundDim == O.BoundDim &&
          BoundOff == O.BoundOff && BoundLo == O.BoundLo &&
-         BoundHi == O.BoundHi &&
+         BoundHi == O.BoundHi && FilterValue == O.FilterValue &&
+         (Filter == O.Filter || (Filter && O.Filter && *Filter == *O.Filter)) &&
          (IterationTerms == O.IterationTerms ||
           (IterationTerms && O.IterationTerms &&
            IterationTerms->Const == O.IterationTerms->Const &&
@@ -418,6 +419,8 @@ std::string ThreadAddress::str() const {
   for (unsigned D = 0; D < 3; ++D)
     if (IdLo[D] > 0 || IdHi[D] < INT32_MAX)
       OS << ", " << IdLo[D] << " <= tid." << Dim[D] << " <= " << IdHi[D];
+  if (Filter)
+    OS << ", " << Filter->str() << " == " << FilterValue;
   if (BoundSym)
     OS << ", tid." << Dim[BoundDim] << " <= u" << BoundSym << " + " << BoundOff
        << " for u" << BoundSym << " in [" << BoundLo << ", " << BoundHi << "]";
@@ -443,7 +446,7 @@ void ThreadAddress::canonicalize() {
 }
 
 unsigned ThreadAddress::distinguishedDims(const WorkgroupShape &Shape) const {
-  unsigned Mask = Fn ? Fn->usedDims() : 0;
+  unsigned Mask = (Fn ? Fn->usedDims() : 0) | (Filter ? Filter->usedDims() : 0);
   for (unsigned D = 0; D < 3; ++D)
     if (Coef[D] || IdLo[D] > 0 || IdHi[D] < Shape.MaxDim[D] - 1)
       Mask |= 1u << D;
@@ -468,6 +471,7 @@ size_t ThreadAddress::hash() const {
   Mix(VarLo);
   Mix(BoundSym);
   Mix(StrideCoef);
+  Mix(FilterValue + (Filter ? Filter->Nodes.size() : 0));
   return size_t(H);
 }
 
@@ -596,6 +600,19 @@ static IdSpace enumerateIds(const ThreadAddress &A,
     for (size_t I = 0; I < Fn.size(); ++I)
       S.Terms[I] += wrap32(int64_t(Fn[I]));
   }
+  if (A.Filter && !S.TooBig) {
+    // Only the ids the filter keeps run the access.
+    std::vector<uint64_t> Keep;
+    A.Filter->evalAll(S.Ids, Keep);
+    size_t Out = 0;
+    for (size_t I = 0; I < Keep.size(); ++I)
+      if (Keep[I] == A.FilterValue) {
+        S.Ids[Out] = S.Ids[I];
+        S.Terms[Out++] = S.Terms[I];
+      }
+    S.Ids.resize(Out);
+    S.Terms.resize(Out);
+  }
   return S;
 }
 
@@ -682,12 +699,17 @@ const ThreadIdSpace &ThreadIdCache::get(const ThreadAddress &A,
     return *Entry;
   // What enumerateIds reads of the address: the coefficients and id bounds
   // of the dimensions enumerated, and the function of the id.
+  auto Same = [](const std::shared_ptr<const TidExpr> &X,
+                 const std::shared_ptr<const TidExpr> &Y) {
+    return X == Y || (X && Y && *X == *Y);
+  };
   auto SameIdTerms = [&](const ThreadAddress &O) {
     for (unsigned D : Dims)
       if (A.Coef[D] != O.Coef[D] || A.IdLo[D] != O.IdLo[D] ||
           A.IdHi[D] != O.IdHi[D])
         return false;
-    return A.Fn == O.Fn || (A.Fn && O.Fn && *A.Fn == *O.Fn);
+    return Same(A.Fn, O.Fn) && Same(A.Filter, O.Filter) &&
+           A.FilterValue == O.FilterValue;
   };
   uint64_t H =
       mixHash(mixHash(Mask, Shape.MaxFlat), A.Fn ? A.Fn->Nodes.size() : 0);
@@ -796,7 +818,7 @@ static std::optional<AddressProgression>
 computeProgression(const ThreadAddress &A, unsigned D,
                    const WorkgroupShape &Shape) {
   if (A.hasVar() || !A.Stage.empty() || !A.Uniform.empty() || !A.Size ||
-      A.StrideCoef)
+      A.StrideCoef || A.Filter)
     return std::nullopt;
   int64_t Lo = std::max<int64_t>(A.IdLo[D], 0);
   int64_t Hi = std::min({A.IdHi[D], Shape.MaxDim[D] - 1, Shape.MaxFlat - 1});

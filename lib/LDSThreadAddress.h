@@ -255,6 +255,10 @@ struct ThreadAddress : AddressTerms {
   /// terms (the loop's values as symbols), for accesses of one iteration.
   unsigned BoundSym = 0;
   uint8_t BoundDim = 0;
+  /// Only the work-items for which Filter (a function of the id) has the
+  /// value FilterValue run the access: `if (lane == 0)`. Null: all.
+  std::shared_ptr<const TidExpr> Filter;
+  uint64_t FilterValue = 0;
   int64_t BoundOff = 0, BoundLo = 0, BoundHi = 0;
   std::shared_ptr<const AddressTerms> IterationTerms;
 
@@ -511,6 +515,9 @@ private:
     const Value *Guard = nullptr;
     unsigned GuardDim = 0;
     int64_t GuardOff = 0;
+    /// The innermost condition `f(t) == K` on a function of the id.
+    std::shared_ptr<const TidExpr> Filter;
+    uint64_t FilterValue = 0;
   };
   std::vector<std::optional<IdBounds>> BlockBounds;
   std::optional<IdBounds> &blockBounds(const BasicBlock *BB);

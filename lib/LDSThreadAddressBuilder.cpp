@@ -757,6 +757,8 @@ void ThreadAddressBuilder::applyConditions(ThreadAddress &TA,
   if (const std::optional<IdBounds> &Known = blockBounds(At)) {
     TA.IdLo = Known->Lo;
     TA.IdHi = Known->Hi;
+    TA.Filter = Known->Filter;
+    TA.FilterValue = Known->FilterValue;
     return;
   }
   if (!DT->getNode(At))
@@ -801,9 +803,18 @@ void ThreadAddressBuilder::applyConditions(ThreadAddress &TA,
       std::swap(L, R);
       Pred = CmpInst::getSwappedPredicate(Pred);
     }
+    const Value *Compared = L;
     L = StripZExt(L);
     int D = workItemDim(L);
     const auto *K = dyn_cast<ConstantInt>(R);
+    // f(t) == K on a function of the id (`lane == 0`, `t % 32 == 0`): the
+    // enumeration keeps the ids that satisfy it.
+    if (D < 0 && K && Pred == CmpInst::ICMP_EQ && K->getBitWidth() <= 64)
+      if (std::shared_ptr<const TidExpr> E = tidExpr(Compared)) {
+        Cur.Filter = std::move(E);
+        Cur.FilterValue = K->getZExtValue();
+        return;
+      }
     // t < s or t <= s, s the same for every work-item: the tree step's
     // guard. Signed and unsigned orders agree on ids and on the values of
     // s that applyGuard accepts.
@@ -877,6 +888,8 @@ void ThreadAddressBuilder::applyConditions(ThreadAddress &TA,
   }
   TA.IdLo = Cur.Lo;
   TA.IdHi = Cur.Hi;
+  TA.Filter = Cur.Filter;
+  TA.FilterValue = Cur.FilterValue;
 }
 
 bool ThreadAddressBuilder::isIterationUniform(

@@ -17,6 +17,10 @@
 ;   barrier inside, one before the reads after it.
 ; fill_half_stride: steps of blockDim.x / 2: work-items t and
 ;   t + blockDim.x / 2 write the same slots, a write-after-write race.
+; wave_partials: `if (t % 64 == 0) part[t / 64] = v`, a condition on a
+;   function of the id: one writer per slot, and one barrier before the
+;   reads; with `t % 32 == 0` (lane_partials) work-items 0 and 32 write
+;   part[0] in one execution of the store, which the pass reports.
 ; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 %s -o - 2>%t.942.err | FileCheck %s
 ; RUN: FileCheck --check-prefix=WARN %s < %t.942.err
 ; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 %s -o - 2>%t.1201.err | FileCheck %s
@@ -27,6 +31,8 @@
 ; WARN: warning: in function 'tree_overlap': {{.*}}WAR hazard on LDS{{.*}} cannot be covered
 ; WARN-NOT: warning
 ; WARN: warning: in function 'fill_half_stride': {{.*}}WAW hazard on LDS{{.*}} cannot be covered
+; WARN-NOT: warning
+; WARN: warning: in function 'lane_partials': {{.*}}different work-items may write the same LDS bytes in one execution of this instruction
 ; WARN-NOT: warning
 
 ; REMARK: remark: {{.*}}no hazard between DS_READ_B32_gfx9 and DS_WRITE_B32_gfx9 in one iteration of their loop: a guard on a value of that iteration keeps them apart (across iterations they may meet)
@@ -188,6 +194,57 @@ done:
   ret void
 }
 
+@part.s = internal addrspace(3) global [4 x float] poison, align 4
+@lane.s = internal addrspace(3) global [4 x float] poison, align 4
+
+; CHECK-LABEL: wave_partials:
+; CHECK: {{s_barrier$|s_barrier_signal -1}}
+; CHECK-NOT: {{s_barrier$|s_barrier_signal}}
+; CHECK: s_endpgm
+define amdgpu_kernel void @wave_partials(ptr addrspace(1) %in, ptr addrspace(1) %out) #1 {
+entry:
+  %t = call i32 @llvm.amdgcn.workitem.id.x()
+  %src = getelementptr inbounds float, ptr addrspace(1) %in, i32 %t
+  %v = load float, ptr addrspace(1) %src
+  %lane = and i32 %t, 63
+  %first = icmp eq i32 %lane, 0
+  br i1 %first, label %write, label %join
+write:
+  %w = lshr i32 %t, 6
+  %p = getelementptr inbounds float, ptr addrspace(3) @part.s, i32 %w
+  store float %v, ptr addrspace(3) %p
+  br label %join
+join:
+  %is0 = icmp eq i32 %t, 0
+  br i1 %is0, label %sum, label %exit
+sum:
+  %a = load float, ptr addrspace(3) @part.s
+  %q = getelementptr inbounds float, ptr addrspace(3) @part.s, i32 3
+  %b = load float, ptr addrspace(3) %q
+  %r = fadd float %a, %b
+  store float %r, ptr addrspace(1) %out
+  br label %exit
+exit:
+  ret void
+}
+
+define amdgpu_kernel void @lane_partials(ptr addrspace(1) %in, ptr addrspace(1) %out) #1 {
+entry:
+  %t = call i32 @llvm.amdgcn.workitem.id.x()
+  %src = getelementptr inbounds float, ptr addrspace(1) %in, i32 %t
+  %v = load float, ptr addrspace(1) %src
+  %lane = and i32 %t, 31
+  %first = icmp eq i32 %lane, 0
+  br i1 %first, label %write, label %exit
+write:
+  %w = lshr i32 %t, 6
+  %p = getelementptr inbounds float, ptr addrspace(3) @lane.s, i32 %w
+  store float %v, ptr addrspace(3) %p
+  br label %exit
+exit:
+  ret void
+}
+
 declare i32 @llvm.amdgcn.workitem.id.x()
 declare ptr addrspace(4) @llvm.amdgcn.implicitarg.ptr()
 
@@ -197,3 +254,4 @@ declare ptr addrspace(4) @llvm.amdgcn.implicitarg.ptr()
 ; As the AMDGPU attributor marks kernels that read no y or z id: their
 ; launches are taken as one-dimensional.
 attributes #0 = { "amdgpu-no-workitem-id-y" "amdgpu-no-workitem-id-z" }
+attributes #1 = { "amdgpu-flat-work-group-size"="1,256" "amdgpu-no-workitem-id-y" "amdgpu-no-workitem-id-z" }
