@@ -189,7 +189,7 @@ std::optional<StageValue> LoopStageAnalysis::operand(const Value *V,
 }
 
 std::optional<std::pair<const Value *, const Value *>>
-LoopStageAnalysis::headerPhiValues(const Value *V) const {
+llvm::ldsbarriers::headerPhiValues(const Value *V, const DominatorTree &DT) {
   const auto *Phi = dyn_cast<PHINode>(V);
   if (!Phi)
     return std::nullopt;
@@ -210,7 +210,7 @@ LoopStageAnalysis::headerPhiValues(const Value *V) const {
 
 std::optional<StageValue> LoopStageAnalysis::induction(const Value *V) const {
   auto *Ty = dyn_cast<IntegerType>(V->getType());
-  auto Values = headerPhiValues(V);
+  auto Values = headerPhiValues(V, DT);
   if (!Ty || Ty->getBitWidth() > 64 || !Values)
     return std::nullopt;
   const auto *Phi = cast<PHINode>(V);
@@ -244,7 +244,7 @@ std::optional<StageValue> LoopStageAnalysis::induction(const Value *V) const {
 
 std::optional<std::pair<const Value *, int64_t>>
 LoopStageAnalysis::pointerInduction(const Value *V) const {
-  auto Values = headerPhiValues(V);
+  auto Values = headerPhiValues(V, DT);
   if (!V->getType()->isPointerTy() || !Values)
     return std::nullopt;
   const DataLayout &DL =
@@ -270,7 +270,7 @@ LoopStageAnalysis::rotation(const Value *V) const {
   // it takes on every back-edge.
   auto Step = [&](const PHINode *P)
       -> std::optional<std::pair<const Value *, const PHINode *>> {
-    auto Values = headerPhiValues(P);
+    auto Values = headerPhiValues(P, DT);
     const auto *Q = Values ? dyn_cast<PHINode>(Values->second) : nullptr;
     if (!Q || Q->getParent() != H)
       return std::nullopt;

@@ -64,6 +64,12 @@ struct StageValue {
   SmallVector<int64_t, 8> table() const;
 };
 
+/// For a phi at a loop header: the one value it enters the loop with and
+/// the one it takes on every back-edge (an edge from a block the header
+/// dominates); none when there are several of either.
+std::optional<std::pair<const Value *, const Value *>>
+headerPhiValues(const Value *V, const DominatorTree &DT);
+
 /// Derives StageValues from the IR of one function (memoized).
 class LoopStageAnalysis {
 public:
@@ -91,10 +97,6 @@ private:
                                           unsigned Depth);
   std::optional<StageValue> operand(const Value *V, unsigned Depth);
   std::optional<StageValue> induction(const Value *V) const;
-  /// For a phi at a loop header: the one value it enters the loop with and
-  /// the one it takes on every back-edge.
-  std::optional<std::pair<const Value *, const Value *>>
-  headerPhiValues(const Value *V) const;
 
   const DominatorTree &DT;
   DenseMap<const Value *, std::optional<StageValue>> Cache;

@@ -414,18 +414,10 @@ ThreadAddressBuilder::blockStride(const Value *V, unsigned Depth) {
   if (!Strides || !Phi || !Loops || IterLoop)
     return std::nullopt;
   const Loop *L = Loops->getLoopFor(Phi->getParent());
-  if (!L || L->getHeader() != Phi->getParent())
+  auto Values = headerPhiValues(Phi, *DT);
+  if (!L || L->getHeader() != Phi->getParent() || !Values)
     return std::nullopt;
-  const Value *Entering = nullptr, *Back = nullptr;
-  for (unsigned I = 0; I < Phi->getNumIncomingValues(); ++I) {
-    const Value *&Slot =
-        L->contains(Phi->getIncomingBlock(I)) ? Back : Entering;
-    if (Slot && Slot != Phi->getIncomingValue(I))
-      return std::nullopt;
-    Slot = Phi->getIncomingValue(I);
-  }
-  if (!Entering || !Back)
-    return std::nullopt;
+  auto [Entering, Back] = *Values;
   // The step: Back = Phi + X, or a GEP of Phi by X elements.
   const Value *Step = nullptr;
   int64_t Scale = 1;
@@ -905,21 +897,14 @@ bool ThreadAddressBuilder::isIterationUniform(
     // (Different values on different back-edges would follow the path a
     // work-item took.)
     const Loop *PL = Loops->getLoopFor(Phi->getParent());
-    if (!PL || PL->getHeader() != Phi->getParent() || (L && L != PL))
+    auto Values = headerPhiValues(Phi, *DT);
+    if (!PL || PL->getHeader() != Phi->getParent() || (L && L != PL) || !Values)
       return false;
     L = PL;
     if (!Assumed.insert(Phi).second)
       return true;
-    const Value *Entering = nullptr, *Back = nullptr;
-    for (unsigned I = 0; I < Phi->getNumIncomingValues(); ++I) {
-      const Value *&Slot =
-          PL->contains(Phi->getIncomingBlock(I)) ? Back : Entering;
-      if (Slot && Slot != Phi->getIncomingValue(I))
-        return false;
-      Slot = Phi->getIncomingValue(I);
-    }
-    return Entering && Back && isInvariantUniform(Entering, 0) &&
-           isIterationUniform(Back, L, Assumed, Depth + 1);
+    return isInvariantUniform(Values->first, 0) &&
+           isIterationUniform(Values->second, L, Assumed, Depth + 1);
   }
   const auto *I = dyn_cast<Instruction>(V);
   if (!I || !(isa<BinaryOperator>(I) || isa<CastInst>(I)))
