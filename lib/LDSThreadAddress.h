@@ -255,12 +255,12 @@ struct ThreadAddress : AddressTerms {
   /// terms (the loop's values as symbols), for accesses of one iteration.
   unsigned BoundSym = 0;
   uint8_t BoundDim = 0;
+  int64_t BoundOff = 0, BoundLo = 0, BoundHi = 0;
+  std::shared_ptr<const AddressTerms> IterationTerms;
   /// Only the work-items for which Filter (a function of the id) has the
   /// value FilterValue run the access: `if (lane == 0)`. Null: all.
   std::shared_ptr<const TidExpr> Filter;
   uint64_t FilterValue = 0;
-  int64_t BoundOff = 0, BoundLo = 0, BoundHi = 0;
-  std::shared_ptr<const AddressTerms> IterationTerms;
 
   bool operator==(const ThreadAddress &O) const;
   std::string str() const;
