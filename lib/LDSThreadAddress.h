@@ -515,7 +515,7 @@ private:
     const Value *Guard = nullptr;
     unsigned GuardDim = 0;
     int64_t GuardOff = 0;
-    /// The innermost condition `f(t) == K` on a function of the id.
+    /// The conditions `f(t) == K` on functions of the id, as one.
     std::shared_ptr<const TidExpr> Filter;
     uint64_t FilterValue = 0;
   };

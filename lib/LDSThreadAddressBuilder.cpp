@@ -803,8 +803,22 @@ void ThreadAddressBuilder::applyConditions(ThreadAddress &TA,
     // enumeration keeps the ids that satisfy it.
     if (D < 0 && K && Pred == CmpInst::ICMP_EQ && K->getBitWidth() <= 64)
       if (std::shared_ptr<const TidExpr> E = tidExpr(Compared)) {
+        uint64_t V = K->getZExtValue();
+        // Under an outer f1(t) == K1 too (`if (wave == 0) if (lane == 0)`):
+        // both hold where (f1 - K1) | (f - K) is 0, at 32 bits.
+        if (Cur.Filter && Cur.Filter->Nodes.back().Width == 32 &&
+            E->Nodes.back().Width == 32) {
+          auto Minus = [](const TidExpr &F, uint64_t C) {
+            TidExpr Const;
+            Const.Nodes.push_back({TidExpr::Const, 32, -1, -1, int64_t(C)});
+            return Linear::combine(TidExpr::Sub, F, Const);
+          };
+          E = Linear::combine(TidExpr::Or, *Minus(*Cur.Filter, Cur.FilterValue),
+                              *Minus(*E, V));
+          V = 0;
+        }
         Cur.Filter = std::move(E);
-        Cur.FilterValue = K->getZExtValue();
+        Cur.FilterValue = V;
         return;
       }
     // t < s or t <= s, s the same for every work-item: the tree step's

@@ -21,6 +21,8 @@
 ;   function of the id: one writer per slot, and one barrier before the
 ;   reads; with `t % 32 == 0` (lane_partials) work-items 0 and 32 write
 ;   part[0] in one execution of the store, which the pass reports.
+; first_lane: `if (t / 32 == 0) if (t % 32 == 0) part[0] = v`: both
+;   conditions together leave work-item 0 alone (either alone does not).
 ; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 %s -o - 2>%t.942.err | FileCheck %s
 ; RUN: FileCheck --check-prefix=WARN %s < %t.942.err
 ; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx1201 -O2 %s -o - 2>%t.1201.err | FileCheck %s
@@ -240,6 +242,27 @@ write:
   %w = lshr i32 %t, 6
   %p = getelementptr inbounds float, ptr addrspace(3) @lane.s, i32 %w
   store float %v, ptr addrspace(3) %p
+  br label %exit
+exit:
+  ret void
+}
+
+@first.s = internal addrspace(3) global [4 x float] poison, align 4
+
+define amdgpu_kernel void @first_lane(ptr addrspace(1) %in) #1 {
+entry:
+  %t = call i32 @llvm.amdgcn.workitem.id.x()
+  %src = getelementptr inbounds float, ptr addrspace(1) %in, i32 %t
+  %v = load float, ptr addrspace(1) %src
+  %w = lshr i32 %t, 5
+  %w0 = icmp eq i32 %w, 0
+  br i1 %w0, label %wave0, label %exit
+wave0:
+  %lane = and i32 %t, 31
+  %l0 = icmp eq i32 %lane, 0
+  br i1 %l0, label %write, label %exit
+write:
+  store float %v, ptr addrspace(3) @first.s
   br label %exit
 exit:
   ret void
