@@ -513,6 +513,8 @@ private:
     std::array<int64_t, 3> Lo = {0, 0, 0};
     std::array<int64_t, 3> Hi = {INT32_MAX, INT32_MAX, INT32_MAX};
     const Value *Guard = nullptr;
+    /// The loop of whose iterations Guard is a value (null: always one).
+    const Loop *GuardLoop = nullptr;
     unsigned GuardDim = 0;
     int64_t GuardOff = 0;
     /// The conditions `f(t) == K` on functions of the id, as one.

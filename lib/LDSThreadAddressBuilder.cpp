@@ -582,6 +582,16 @@ ThreadAddressBuilder::linearizeRotation(const Value *V,
   return Out;
 }
 
+/// \p V's unsigned range from computeConstantRange and its known bits
+/// (\p Known).
+static ConstantRange unsignedRange(const Value *V, const DataLayout &DL,
+                                   KnownBits &Known) {
+  Known = computeKnownBits(V, DL);
+  return computeConstantRange(V, /*ForSigned=*/false)
+      .intersectWith(ConstantRange::fromKnownBits(Known, false),
+                     ConstantRange::Unsigned);
+}
+
 /// Anything else: a value the workgroup shares, a function of the work-item
 /// id evaluated exactly, a function of a loop's iteration, a per-work-item
 /// value of known range, or nothing we can use.
@@ -619,11 +629,8 @@ ThreadAddressBuilder::linearizeLeaf(const Value *V) {
       }
     // Its unsigned range, if small, is its value modulo 2^32 too (the
     // known bits give it for a zero-extended load, say).
-    KnownBits Known = computeKnownBits(V, DL);
-    ConstantRange R =
-        computeConstantRange(V, /*ForSigned=*/false)
-            .intersectWith(ConstantRange::fromKnownBits(Known, false),
-                           ConstantRange::Unsigned);
+    KnownBits Known;
+    ConstantRange R = unsignedRange(V, DL, Known);
     if (!R.isFullSet() && !R.isEmptySet() && !R.isWrappedSet() &&
         R.getUnsignedMax().ult(uint64_t(SmallMagnitude))) {
       Linear L;
@@ -831,6 +838,7 @@ void ThreadAddressBuilder::applyConditions(ThreadAddress &TA,
          Pred == CmpInst::ICMP_ULE || Pred == CmpInst::ICMP_SLE) &&
         isIterationUniform(R, GuardLoop, Assumed, 0)) {
       Cur.Guard = R;
+      Cur.GuardLoop = GuardLoop;
       Cur.GuardDim = D;
       Cur.GuardOff =
           Pred == CmpInst::ICMP_ULT || Pred == CmpInst::ICMP_SLT ? -1 : 0;
@@ -934,9 +942,8 @@ void ThreadAddressBuilder::applyGuard(ThreadAddress &TA, const Value *Ptr,
   if (!Known || !Known->Guard)
     return;
   const Value *Guard = Known->Guard;
-  const Loop *L = nullptr;
-  SmallPtrSet<const Value *, 4> Assumed;
-  if (!isIterationUniform(Guard, L, Assumed, 0) || (L && !L->contains(At)))
+  const Loop *L = Known->GuardLoop;
+  if (L && !L->contains(At))
     return;
   unsigned Header = L ? symbol(L->getHeader()) : 0;
   if (L && TA.StageLoop && TA.StageLoop != Header)
@@ -960,12 +967,8 @@ void ThreadAddressBuilder::applyGuard(ThreadAddress &TA, const Value *Ptr,
       G->Coef != std::array<int64_t, 3>{0, 0, 0} || G->Fn || G->hasVar() ||
       G->Stage || (L && !InIteration))
     return;
-  const DataLayout &DL = moduleOf(F)->getDataLayout();
-  KnownBits Bits = computeKnownBits(Guard, DL);
-  ConstantRange R =
-      computeConstantRange(Guard, /*ForSigned=*/false)
-          .intersectWith(ConstantRange::fromKnownBits(Bits, false),
-                         ConstantRange::Unsigned);
+  KnownBits Bits;
+  ConstantRange R = unsignedRange(Guard, moduleOf(F)->getDataLayout(), Bits);
   if (R.isEmptySet() || R.isWrappedSet() ||
       R.getUnsignedMax().uge(uint64_t(SmallMagnitude)))
     return;
