@@ -40,11 +40,14 @@ WorkgroupShape llvm::ldsbarriers::getWorkgroupShape(const Function &F) {
     StringRef Value = Flat.getValueAsString();
     auto [MinS, MaxS] = Value.split(',');
     unsigned Min = 0, Max = 0;
-    if (!MinS.trim().getAsInteger(10, Min) &&
-        !MaxS.trim().getAsInteger(10, Max) && Min >= 1 && Min <= Max &&
-        Max <= 1024)
+    bool Parsed = !MinS.trim().getAsInteger(10, Min) &&
+                  !MaxS.trim().getAsInteger(10, Max) && Min >= 1 && Min <= Max;
+    if (Parsed && Max <= 1024)
       Shape.MaxFlat = Max;
-    else
+    // A maximum above what any workgroup can have (__launch_bounds__(2048))
+    // bounds nothing: the backend's 1024 is what it would say, not worth a
+    // warning.
+    else if (!Parsed || Min > 1024)
       Shape.Ignored = ("\"amdgpu-flat-work-group-size\"=\"" + Value +
                        "\" (the backend allows up to 1024 work-items)")
                           .str();

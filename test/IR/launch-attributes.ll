@@ -4,7 +4,8 @@
 ; take the kernel as single-wave; likewise a !reqd_work_group_size that is
 ; not three sizes in [1, 1024] with a product of at most 1024. Each gets a
 ; warning and the barrier a cross-wave RAW needs. A well-formed "1,64" on a
-; wave64 target is one wave: no barrier, no warning.
+; wave64 target is one wave: no barrier, no warning; "1,2048" allows what
+; the hardware does: a barrier, no warning.
 ; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 %s -o %t.s 2>&1 | FileCheck --check-prefix=WARN %s
 ; RUN: FileCheck %s < %t.s
 
@@ -66,7 +67,16 @@ define amdgpu_kernel void @reqd_overflow(ptr addrspace(1) %out) !reqd_work_group
   ret void
 }
 
+; A maximum above the hardware's (__launch_bounds__(2048)) allows every
+; workgroup the backend's default does: read as 1024, without a warning.
 ; WARN-NOT: warning
+; CHECK-LABEL: above_hardware:
+; CHECK: s_barrier
+define amdgpu_kernel void @above_hardware(ptr addrspace(1) %out) #3 {
+  call void @body(ptr addrspace(1) %out)
+  ret void
+}
+
 ; CHECK-LABEL: one_wave:
 ; CHECK-NOT: s_barrier
 ; CHECK: s_endpgm
@@ -87,6 +97,7 @@ define amdgpu_kernel void @reqd_one_wave(ptr addrspace(1) %out) !reqd_work_group
 attributes #0 = { "amdgpu-flat-work-group-size"="256,64" }
 attributes #1 = { "amdgpu-flat-work-group-size"="1,0" }
 attributes #2 = { "amdgpu-flat-work-group-size"="1,64" }
+attributes #3 = { "amdgpu-flat-work-group-size"="1,2048" }
 
 !0 = !{i32 64, i32 1}
 !1 = !{i32 0, i32 1, i32 1}
