@@ -244,10 +244,7 @@ std::vector<int> llvm::ldsbarriers::computeImmediateDominators(
 
 bool AbstractProgram::mayOverlap(const Location &A, const Location &B,
                                  IterationRelation Rel) const {
-  if (A.Variable && B.Variable && A.Variable != B.Variable &&
-      A.Variable < VariableDomains.size() &&
-      B.Variable < VariableDomains.size() &&
-      VariableDomains[A.Variable] == VariableDomains[B.Variable])
+  if (distinctVariables(A.Variable, B.Variable))
     return false;
   if (A.Object != Location::AnyObject && B.Object != Location::AnyObject) {
     // An absolutely placed object may overlap any object without an address.
@@ -406,7 +403,8 @@ bool AbstractProgram::everyAddressPair(
   refreshFormTables();
   for (unsigned X : FormAddresses[A.ThreadForm])
     for (unsigned Y : FormAddresses[B.ThreadForm])
-      if (!Disjoint(X, Y))
+      if (!distinctVariables(Addresses[X]->Variable, Addresses[Y]->Variable) &&
+          !Disjoint(X, Y))
         return false;
   return true;
 }

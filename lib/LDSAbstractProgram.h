@@ -253,6 +253,14 @@ struct AbstractProgram {
   /// ~0u.
   std::vector<unsigned> componentOrder() const;
 
+  /// Whether \p A and \p B are different module-LDS variables of one
+  /// domain (VariableDomains): distinct allocations, whatever the
+  /// work-items.
+  bool distinctVariables(unsigned A, unsigned B) const {
+    return A && B && A != B && A < VariableDomains.size() &&
+           B < VariableDomains.size() &&
+           VariableDomains[A] == VariableDomains[B];
+  }
   /// Whether two locations, accessed by different work-items, may share a
   /// byte, B after A with the iterations of stage loops related by \p Rel.
   bool mayOverlap(const Location &A, const Location &B,
@@ -316,8 +324,9 @@ private:
   /// address indices, and each form's address range (none: not known).
   void refreshFormTables() const;
   bool addressesDisjoint(unsigned X, unsigned Y, IterationRelation Rel) const;
-  /// Whether \p Disjoint holds for every pair of the addresses of A's and
-  /// B's forms (false when either has none).
+  /// Whether every pair of the addresses of A's and B's forms is of
+  /// distinct variables or \p Disjoint holds for it (false when either
+  /// has none).
   bool everyAddressPair(const Location &A, const Location &B,
                         function_ref<bool(unsigned, unsigned)> Disjoint) const;
   mutable size_t TablesForForms = 0;

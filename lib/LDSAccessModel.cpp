@@ -535,6 +535,10 @@ unsigned LDSAccessModel::threadForm(const MachineInstr &MI,
         MI.getParent()->getBasicBlock());
     if (!TA)
       return 0;
+    int64_t Offset = 0;
+    TA->Variable = variableOf(
+        *MMO, pointerBase(MMO->getValue(), MI.getMF()->getDataLayout(), Offset)
+                  .ModuleLDS);
     if (WaveBytes) {
       if (!isWaveUniform(*TA, ThreadAddresses->shape(), Facts.getWaveSize()))
         return 0;

@@ -382,6 +382,7 @@ bool ThreadAddress::operator==(const ThreadAddress &O) const {
          BoundSym == O.BoundSym && BoundDim == O.BoundDim &&
          BoundOff == O.BoundOff && BoundLo == O.BoundLo &&
          BoundHi == O.BoundHi && FilterValue == O.FilterValue &&
+         Variable == O.Variable &&
          (Filter == O.Filter || (Filter && O.Filter && *Filter == *O.Filter)) &&
          (IterationTerms == O.IterationTerms ||
           (IterationTerms && O.IterationTerms &&
@@ -472,6 +473,7 @@ size_t ThreadAddress::hash() const {
   Mix(BoundSym);
   Mix(StrideCoef);
   Mix(FilterValue + (Filter ? Filter->Nodes.size() : 0));
+  Mix(Variable);
   return size_t(H);
 }
 

@@ -261,13 +261,17 @@ struct ThreadAddress : AddressTerms {
   /// value FilterValue run the access: `if (lane == 0)`. Null: all.
   std::shared_ptr<const TidExpr> Filter;
   uint64_t FilterValue = 0;
+  /// The module-LDS variable accessed (Location::Variable), 0 when not
+  /// known: per memoperand, for an instruction that accesses two variables
+  /// at once (a DS_WRITE2 of two arrays).
+  unsigned Variable = 0;
 
   bool operator==(const ThreadAddress &O) const;
   std::string str() const;
   /// Gives the fields that do not change the address (the alignment of no
   /// unknown term, the loop of no stage slot, id bounds no id lies beyond)
   /// one value, so that operator== tells apart exactly the addresses str()
-  /// spells differently.
+  /// spells differently (or of different variables).
   void canonicalize();
   /// The dimensions (a mask) in which the access tells work-items apart
   /// in launches of \p Shape: its address depends on the id there (a

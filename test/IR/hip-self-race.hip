@@ -52,3 +52,17 @@ extern "C" __global__ void halves(int *out) {
   __syncthreads();
   out[t] = s[(t + 512) & 1023] + s[t];
 }
+
+// Two arrays stored by one instruction: the two stores merge into a
+// DS_WRITE2ST64 with a memoperand per array. The variables are distinct
+// allocations (module-LDS lowering's scopes), so work-item t + 256 writing
+// sa[t + 256] is no write to sb[t], whatever the launch.
+// ONED-NOT: hip-self-race.hip:[[@LINE+5]]:{{.*}}different work-items may write
+// TWOD-NOT: hip-self-race.hip:[[@LINE+4]]:{{.*}}different work-items may write
+extern "C" __global__ void two_arrays(const double *a, double *out) {
+  __shared__ double sa[256], sb[256];
+  unsigned t = threadIdx.x;
+  sa[t] = a[t], sb[t] = a[t + 1];
+  __syncthreads();
+  out[t] = sa[255 - t] + sb[255 - t];
+}
