@@ -35,6 +35,7 @@ class LoopInfo;
 class Loop;
 class Function;
 class GEPOperator;
+class GlobalVariable;
 class Operator;
 class Value;
 
@@ -394,6 +395,18 @@ bool workItemsMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
 std::optional<std::pair<int64_t, int64_t>>
 addressBytes(const ThreadAddress &A, const WorkgroupShape &Shape);
 
+/// Bounds the per-work-item term of \p T (a multiple of 2^VarAlign) by the
+/// object \p T's access of \p Size bytes lies in, [\p Begin, \p End): an
+/// access outside the object it is based on is undefined, so for every
+/// work-item of a launch \p Shape allows the term is the address minus the
+/// other terms, whatever it was before. Unknown (\p T unchanged) when \p T
+/// has terms this cannot bound (symbols, a function of the id, a block
+/// stride); Outside when no work-item can run the access inside the object
+/// (a copy of an unrolled loop body that would step past it).
+enum class ObjectBound { Unknown, Bounded, Outside };
+ObjectBound boundVarByObject(AddressTerms &T, uint64_t Size, int64_t Begin,
+                             int64_t End, const WorkgroupShape &Shape);
+
 /// Whether the guards of \p A and \p B (ThreadAddress::BoundSym, and the
 /// launch sizes, launchSizeDim) prove that no two work-items executing them
 /// touch a common byte: the tree step `if (t < s) a[t] += a[t + s]` writes
@@ -475,6 +488,9 @@ private:
   /// bytes at \p Ptr in \p At (see blockStride).
   bool strideIsExact(const Linear &L, const Value *Ptr, uint64_t Size,
                      const BasicBlock *At);
+  /// The one statically sized LDS variable \p Ptr is based on, with its
+  /// size in \p Bytes; null when there is none.
+  const GlobalVariable *ldsObject(const Value *Ptr, uint64_t &Bytes);
   bool isInvariantUniform(const Value *V, unsigned Depth);
   /// Whether \p V is the same for every work-item in each iteration of
   /// one loop, which it sets in \p L (null: isInvariantUniform).
@@ -509,6 +525,9 @@ private:
   /// Whether blockStride may describe loop values (off when an access's
   /// stride turned out not to be exact).
   bool Strides = true;
+  /// Whether a value of unknown range is a per-work-item term anyway
+  /// (Linear::Unbounded), for an address that its object bounds.
+  bool UnboundedLeaves = false;
   /// Id bounds from the conditions that dominate a block, by the block's
   /// number (see applyConditions): constant bounds, and the innermost
   /// guard t[GuardDim] <= Guard + GuardOff by a value Guard every

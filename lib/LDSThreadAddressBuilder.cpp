@@ -43,6 +43,31 @@ struct ThreadAddressBuilder::Linear : AddressTerms {
   std::optional<StageValue> Stage;
   /// The loop of the block-stride part (AddressTerms::StrideCoef).
   const Loop *StrideLoop = nullptr;
+  /// The per-work-item term has a part of unknown range (only built with
+  /// UnboundedLeaves), a multiple of 2^VarAlign: the object the access
+  /// lies in bounds it (see boundByObject).
+  bool Unbounded = false;
+  bool anyVar() const { return hasVar() || Unbounded; }
+  /// Makes a stage value that moves with the iteration (a counter, a
+  /// pointer induction) part of an unbounded term: its value modulo 2^32
+  /// is its first one plus multiples of the power of two that divides its
+  /// step and its periodic part.
+  bool stageToUnbounded() {
+    const StageValue &S = *Stage;
+    if (S.D != 1 || S.Width < 32)
+      return false;
+    unsigned Align = S.A1 ? llvm::countr_zero(uint64_t(S.A1)) : 31;
+    for (int64_t V : S.P)
+      if (V != S.P[0])
+        Align =
+            std::min(Align, unsigned(llvm::countr_zero(uint64_t(V - S.P[0]))));
+    Align = std::min(31u, Align);
+    Const = wrap32(Const + S.A0 + S.P[0]);
+    VarAlign = anyVar() ? std::min(VarAlign, Align) : Align;
+    Unbounded = true;
+    Stage.reset();
+    return true;
+  }
 
   static Linear constant(int64_t C) {
     Linear L;
@@ -50,7 +75,7 @@ struct ThreadAddressBuilder::Linear : AddressTerms {
     return L;
   }
   bool isConstant() const {
-    return !Coef[0] && !Coef[1] && !Coef[2] && !Fn && !hasVar() &&
+    return !Coef[0] && !Coef[1] && !Coef[2] && !Fn && !anyVar() &&
            Uniform.empty() && !Stage && !StrideCoef;
   }
   bool add(const Linear &O) {
@@ -73,8 +98,9 @@ struct ThreadAddressBuilder::Linear : AddressTerms {
       Coef[D] = wrap32(Coef[D] + O.Coef[D]);
     if (O.Fn)
       Fn = Fn ? combine(TidExpr::Add, *Fn, *O.Fn) : O.Fn;
-    if (O.hasVar())
-      VarAlign = hasVar() ? std::min(VarAlign, O.VarAlign) : O.VarAlign;
+    if (O.anyVar())
+      VarAlign = anyVar() ? std::min(VarAlign, O.VarAlign) : O.VarAlign;
+    Unbounded |= O.Unbounded;
     VarLo += O.VarLo;
     VarHi += O.VarHi;
     for (auto [Sym, C] : O.Uniform) {
@@ -100,13 +126,13 @@ struct ThreadAddressBuilder::Linear : AddressTerms {
       Fn = combine(TidExpr::Mul, *Fn, Factor);
     }
     // The per-work-item range scales exactly or not at all.
-    if (hasVar() && (K > SmallMagnitude || K < -SmallMagnitude))
+    if (anyVar() && (K > SmallMagnitude || K < -SmallMagnitude))
       return false;
     VarLo *= K;
     VarHi *= K;
     if (K < 0)
       std::swap(VarLo, VarHi);
-    if (hasVar())
+    if (anyVar())
       VarAlign = std::min(31u, VarAlign + unsigned(llvm::countr_zero(
                                               uint64_t(K < 0 ? -K : K))));
     else
@@ -142,8 +168,9 @@ struct ThreadAddressBuilder::Linear : AddressTerms {
   }
 };
 
-/// Linearized values by (value, depth, with the stage analysis): the
-/// result depends on all three, and nothing else. The map holds indices
+/// Linearized values by value, depth and the builder's modes (the stage
+/// analysis, strides, unbounded leaves, the iteration loop): the result
+/// depends on those, and nothing else. The map holds indices
 /// into a deque, so that a lookup in a kernel of thousands of addresses
 /// neither probes through nor moves buckets the size of a Linear.
 struct ThreadAddressBuilder::LinearCache {
@@ -321,7 +348,8 @@ ThreadAddressBuilder::linearize(const Value *V, unsigned Depth) {
   auto Key =
       std::make_tuple(V, Depth,
                       unsigned(Stages != nullptr) | unsigned(Strides) << 1 |
-                          (IterLoop ? symbol(IterLoop->getHeader()) << 2 : 0));
+                          unsigned(UnboundedLeaves) << 2 |
+                          (IterLoop ? symbol(IterLoop->getHeader()) << 3 : 0));
   if (auto It = Linearized->Index.find(Key); It != Linearized->Index.end())
     return Linearized->Results[It->second];
   std::optional<Linear> L = linearizeUncached(V, Depth);
@@ -438,11 +466,11 @@ ThreadAddressBuilder::blockStride(const Value *V, unsigned Depth) {
   std::optional<Linear> S = linearize(Step, Depth + 1);
   std::optional<Linear> E = linearize(Entering, Depth + 1);
   if (!S || !E || !S->scale(Scale) || S->Uniform.size() != 1 || S->Const ||
-      S->Coef != std::array<int64_t, 3>{0, 0, 0} || S->Fn || S->hasVar() ||
+      S->Coef != std::array<int64_t, 3>{0, 0, 0} || S->Fn || S->anyVar() ||
       S->Stage || S->StrideCoef)
     return std::nullopt;
   int D = launchSizeDim(S->Uniform[0].first);
-  if (D < 0 || E->Fn || E->hasVar() || E->Stage || E->StrideCoef)
+  if (D < 0 || E->Fn || E->anyVar() || E->Stage || E->StrideCoef)
     return std::nullopt;
   int64_t C = E->Coef[D], Stride = S->Uniform[0].second;
   for (int Other = 0; Other < 3; ++Other)
@@ -471,17 +499,24 @@ bool ThreadAddressBuilder::strideIsExact(const Linear &L, const Value *Ptr,
         return !DT->dominates(At, Latch);
       }))
     return false;
-  SmallVector<const Value *, 2> Objects;
-  getUnderlyingObjects(Ptr, Objects, Loops.get());
-  const DataLayout &DL = moduleOf(F)->getDataLayout();
-  const auto *GV =
-      Objects.size() == 1 ? dyn_cast<GlobalVariable>(Objects[0]) : nullptr;
-  if (!GV || GV->getAddressSpace() != AMDGPUAS::LOCAL_ADDRESS)
+  uint64_t ObjectSize = 0;
+  if (!ldsObject(Ptr, ObjectSize))
     return false;
-  uint64_t ObjectSize = DL.getTypeAllocSize(GV->getValueType());
   int64_t Step = std::abs(L.StrideCoef) * Shape.MaxDim[L.StrideDim];
   return ObjectSize && ObjectSize + Size < uint64_t(SmallMagnitude) &&
          Step < SmallMagnitude;
+}
+
+const GlobalVariable *ThreadAddressBuilder::ldsObject(const Value *Ptr,
+                                                      uint64_t &Bytes) {
+  SmallVector<const Value *, 2> Objects;
+  getUnderlyingObjects(Ptr, Objects, Loops.get());
+  const auto *GV =
+      Objects.size() == 1 ? dyn_cast<GlobalVariable>(Objects[0]) : nullptr;
+  if (!GV || GV->getAddressSpace() != AMDGPUAS::LOCAL_ADDRESS)
+    return nullptr;
+  Bytes = moduleOf(F)->getDataLayout().getTypeAllocSize(GV->getValueType());
+  return Bytes ? GV : nullptr;
 }
 
 /// GEP: the base plus each index times its stride.
@@ -566,7 +601,8 @@ ThreadAddressBuilder::linearizeRotation(const Value *V,
   SmallVector<Linear, 4> Forms;
   for (const Value *X : Values) {
     std::optional<Linear> L = linearize(X, Depth + 1);
-    if (!L || L->Stage || (!Forms.empty() && !L->sameButConstant(Forms[0])))
+    if (!L || L->Stage || L->Unbounded ||
+        (!Forms.empty() && !L->sameButConstant(Forms[0])))
       return std::nullopt;
     Forms.push_back(std::move(*L));
   }
@@ -639,6 +675,13 @@ ThreadAddressBuilder::linearizeLeaf(const Value *V) {
       L.VarAlign = std::min(31u, Known.countMinTrailingZeros());
       return L;
     }
+  }
+  if (UnboundedLeaves &&
+      (V->getType()->isIntegerTy() || V->getType()->isPointerTy())) {
+    Linear L;
+    L.Unbounded = true;
+    L.VarAlign = std::min(31u, computeKnownBits(V, DL).countMinTrailingZeros());
+    return L;
   }
   return std::nullopt;
 }
@@ -994,7 +1037,8 @@ std::optional<ThreadAddress> ThreadAddressBuilder::build(const Value *Ptr,
   auto Build = [&]() -> std::optional<Linear> {
     std::optional<Linear> L = linearize(Ptr, 0);
     if (L && L->add(Linear::constant(Offset)) &&
-        (!L->Stage || L->Stage->isPeriodic()))
+        (!L->Stage || L->Stage->isPeriodic() ||
+         (UnboundedLeaves && L->stageToUnbounded())))
       return L;
     // Not a stage slot (an address that moves with the iteration, say):
     // the form without iteration terms, if there is one.
@@ -1013,10 +1057,35 @@ std::optional<ThreadAddress> ThreadAddressBuilder::build(const Value *Ptr,
     L = Build();
     Strides = true;
   }
-  if (!L)
-    return std::nullopt;
+  ObjectBound Bound = ObjectBound::Bounded;
+  if (!L) {
+    // A term of unknown range (s[i][t] with a loop counter i of a runtime
+    // bound): inside its object, which the access cannot leave, the term
+    // has one.
+    uint64_t Bytes = 0;
+    const GlobalVariable *GV = ldsObject(Ptr, Bytes);
+    std::optional<ConstantRange> Abs =
+        GV ? GV->getAbsoluteSymbolRange() : std::nullopt;
+    const APInt *Begin = Abs ? Abs->getSingleElement() : nullptr;
+    if (!Begin)
+      return std::nullopt;
+    UnboundedLeaves = true;
+    L = Build();
+    UnboundedLeaves = false;
+    if (!L || !L->Unbounded)
+      return std::nullopt;
+    Bound = boundVarByObject(*L, Size, Begin->getSExtValue(),
+                             Begin->getSExtValue() + int64_t(Bytes), Shape);
+    if (Bound == ObjectBound::Unknown)
+      return std::nullopt;
+  }
   ThreadAddress TA;
   static_cast<AddressTerms &>(TA) = *L;
+  // No run without undefined behaviour executes the access: no work-item.
+  if (Bound == ObjectBound::Outside) {
+    TA.IdLo[0] = 1;
+    TA.IdHi[0] = 0;
+  }
   // The stage part: a stage slot when it depends on a loop's iteration, a
   // constant otherwise.
   int64_t StageConst = 0;

@@ -288,6 +288,47 @@ TEST(ThreadAddressTest, AddressRangesCoverEveryByte) {
   EXPECT_GT(KnownWithFunction, Trials / 5) << "too few functions bounded";
 }
 
+// boundVarByObject against the accesses themselves: for every work-item of
+// every launch and every address inside the object that the terms can
+// reach (the unknown part a multiple of 2^VarAlign modulo 2^32), the part
+// the access needs is in the bound; Outside only when there is none.
+TEST(ThreadAddressTest, ObjectBoundsHoldEveryAccessInside) {
+  std::mt19937 R(20261128);
+  unsigned Bounded = 0, Outside = 0, Trials = 2000;
+  for (unsigned I = 0; I < Trials; ++I) {
+    WorkgroupShape S = randomShape(R);
+    ThreadAddress A = randomAddress(R, nullptr);
+    A.Uniform.clear();
+    A.VarLo = A.VarHi = 0;
+    A.VarAlign = R() % 5;
+    int64_t Begin = int64_t(R() % 64) - 16, End = Begin + int64_t(R() % 48);
+    AddressTerms T = A;
+    ObjectBound B = boundVarByObject(T, A.Size, Begin, End, S);
+    if (B == ObjectBound::Unknown)
+      continue;
+    Bounded += B == ObjectBound::Bounded;
+    Outside += B == ObjectBound::Outside;
+    uint32_t Mask = (uint32_t(1) << A.VarAlign) - 1;
+    for (const std::vector<Id> &Items : launches(S))
+      for (const Id &Item : Items)
+        for (int64_t Addr = Begin; Addr + int64_t(A.Size) <= End; ++Addr) {
+          uint32_t Need = uint32_t(Addr) - address(A, Item, 0, 0);
+          if (Need & Mask)
+            continue; // No value of the unknown part reaches Addr.
+          int64_t V = Addr - (int64_t(A.Const) + A.Coef[0] * Item[0] +
+                              A.Coef[1] * Item[1] + A.Coef[2] * Item[2]);
+          ASSERT_EQ(B, ObjectBound::Bounded)
+              << A.str() << " reaches " << Addr << " in [" << Begin << ", "
+              << End << ") with " << describe(S);
+          EXPECT_TRUE(V >= T.VarLo && V <= T.VarHi && !(V & Mask))
+              << A.str() << ": " << V << " outside [" << T.VarLo << ", "
+              << T.VarHi << "] for " << Addr;
+        }
+  }
+  EXPECT_GT(Bounded, Trials / 4);
+  EXPECT_GT(Outside, Trials / 40);
+}
+
 ThreadAddress slot(int64_t Const, int64_t Stride, uint64_t Size) {
   ThreadAddress T;
   T.Const = Const;
