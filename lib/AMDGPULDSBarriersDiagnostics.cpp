@@ -259,11 +259,30 @@ void llvm::ldsbarriers::reportSelfRaces(const Function &F,
   OneD.MaxDim[1] = OneD.MaxDim[2] = 1;
   // Per address form (many accesses share one): whether it meets itself.
   DenseMap<unsigned, bool> SelfMeets;
+  // A term known only to keep the access inside its object may be one
+  // value for all work-items (a loop counter): what is reported must meet
+  // with the work-items' unknown terms equal.
+  auto MeetsWithEqualUnknowns = [&](const Location &L) {
+    SmallVector<ThreadAddress, 2> Forms(P.ThreadForms[L.ThreadForm].begin(),
+                                        P.ThreadForms[L.ThreadForm].end());
+    if (llvm::none_of(Forms,
+                      [](const ThreadAddress &TA) { return TA.VarFromObject; }))
+      return true;
+    for (ThreadAddress &TA : Forms)
+      if (TA.VarFromObject)
+        TA.VarLo = TA.VarHi = 0;
+    for (const ThreadAddress &X : Forms)
+      for (const ThreadAddress &Y : Forms)
+        if (workItemsMayOverlap(X, Y, P.Shape) &&
+            workItemsMayOverlap(X, Y, OneD))
+          return true;
+    return false;
+  };
   auto Meets = [&](const Location &L) {
     auto [It, Inserted] = SelfMeets.try_emplace(L.ThreadForm, false);
     if (Inserted)
       It->second = !P.threadDisjoint(L, L) && !P.threadDisjointIn(L, L, OneD) &&
-                   !P.oneWaveRunsBoth(L, L);
+                   !P.oneWaveRunsBoth(L, L) && MeetsWithEqualUnknowns(L);
     return It->second;
   };
   // An LDS DMA's form is its wave's transfer: only different waves race.

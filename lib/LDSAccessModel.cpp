@@ -118,6 +118,9 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
 
   assignThreadForms();
   if (!Earlier && ThreadAddresses) {
+    // Before any pair test: the accesses every work-item runs may bound
+    // the launch.
+    Program.Shape = ThreadAddresses->inferredShape();
     boundTrackedForms();
     computeStageLoops(Analyses);
   }

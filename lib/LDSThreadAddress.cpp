@@ -382,7 +382,7 @@ bool ThreadAddress::operator==(const ThreadAddress &O) const {
          BoundSym == O.BoundSym && BoundDim == O.BoundDim &&
          BoundOff == O.BoundOff && BoundLo == O.BoundLo &&
          BoundHi == O.BoundHi && FilterValue == O.FilterValue &&
-         Variable == O.Variable &&
+         Variable == O.Variable && VarFromObject == O.VarFromObject &&
          (Filter == O.Filter || (Filter && O.Filter && *Filter == *O.Filter)) &&
          (IterationTerms == O.IterationTerms ||
           (IterationTerms && O.IterationTerms &&
@@ -914,6 +914,27 @@ ObjectBound llvm::ldsbarriers::boundVarByObject(AddressTerms &T, uint64_t Size,
   T.VarLo = VLo;
   T.VarHi = VHi;
   return ObjectBound::Bounded;
+}
+
+std::array<int64_t, 3>
+llvm::ldsbarriers::launchSizesInside(const ThreadAddress &A, int64_t Begin,
+                                     int64_t End, const WorkgroupShape &Shape) {
+  std::array<int64_t, 3> Sizes = {INT32_MAX, INT32_MAX, INT32_MAX};
+  if (A.hasVar() || A.Fn || !A.Uniform.empty() || !A.Stage.empty() ||
+      A.StrideCoef || A.BoundSym || A.Filter)
+    return Sizes;
+  for (unsigned D = 0; D < 3; ++D)
+    if (A.IdLo[D] > 0 || A.IdHi[D] < Shape.MaxDim[D] - 1 ||
+        std::abs(A.Coef[D]) * Shape.MaxDim[D] >= SmallMagnitude)
+      return Sizes;
+  int64_t Low = A.Const, High = A.Const + int64_t(A.Size);
+  if (Low < Begin || High > End)
+    return Sizes;
+  // No wrap-around: |Coef[d]| * t[d] stays below 2^28 in the launch box.
+  for (unsigned D = 0; D < 3; ++D)
+    if (int64_t C = A.Coef[D])
+      Sizes[D] = (C > 0 ? End - High : Low - Begin) / std::abs(C) + 1;
+  return Sizes;
 }
 
 bool llvm::ldsbarriers::guardsKeepApart(const ThreadAddress &A,

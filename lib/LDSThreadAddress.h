@@ -266,6 +266,10 @@ struct ThreadAddress : AddressTerms {
   /// known: per memoperand, for an instruction that accesses two variables
   /// at once (a DS_WRITE2 of two arrays).
   unsigned Variable = 0;
+  /// The unknown term's range comes from the object alone
+  /// (boundVarByObject): it may be a value that different work-items
+  /// share, such as a loop counter.
+  bool VarFromObject = false;
 
   bool operator==(const ThreadAddress &O) const;
   std::string str() const;
@@ -407,6 +411,16 @@ enum class ObjectBound { Unknown, Bounded, Outside };
 ObjectBound boundVarByObject(AddressTerms &T, uint64_t Size, int64_t Begin,
                              int64_t End, const WorkgroupShape &Shape);
 
+/// For an access \p A that every work-item of a launch \p Shape allows
+/// runs, inside the object [\p Begin, \p End): per dimension, the largest
+/// workgroup size that keeps work-items (0, .., t[d], .., 0) inside, since
+/// leaving the object is undefined. INT32_MAX where nothing follows (A has
+/// terms other than constant and id, id conditions, or is outside even for
+/// work-item 0).
+std::array<int64_t, 3> launchSizesInside(const ThreadAddress &A, int64_t Begin,
+                                         int64_t End,
+                                         const WorkgroupShape &Shape);
+
 /// Whether the guards of \p A and \p B (ThreadAddress::BoundSym, and the
 /// launch sizes, launchSizeDim) prove that no two work-items executing them
 /// touch a common byte: the tree step `if (t < s) a[t] += a[t + s]` writes
@@ -460,6 +474,10 @@ public:
                                      uint64_t Size, const BasicBlock *At);
 
   const WorkgroupShape &shape() const { return Shape; }
+  /// shape(), narrowed by the accesses built so far that every work-item
+  /// of the kernel runs: each stays inside its LDS object (see
+  /// noteLaunchBound).
+  WorkgroupShape inferredShape() const;
 
   /// Why the shape is what it is (attributes found), for remarks.
   std::string describeShape() const;
@@ -506,6 +524,10 @@ private:
   std::shared_ptr<const TidExpr> tidExpr(const Value *V);
   unsigned symbol(const void *Key);
   void applyConditions(ThreadAddress &TA, const BasicBlock *At);
+  /// Narrows InferredMaxDim by \p TA, an access at \p Ptr in \p At, when
+  /// every work-item runs it.
+  void noteLaunchBound(const ThreadAddress &TA, const Value *Ptr,
+                       const BasicBlock *At);
 
   const Function &F;
   WorkgroupShape Shape;
@@ -513,6 +535,11 @@ private:
   bool Assume1D = false;
   std::unique_ptr<DominatorTree> DT;
   std::unique_ptr<LoopInfo> Loops;
+  /// The IR post-dominator tree, made on first use.
+  struct PostDominators;
+  std::unique_ptr<PostDominators> PDT;
+  /// Launch sizes the accesses allow (noteLaunchBound).
+  std::array<int64_t, 3> InferredMaxDim = {INT32_MAX, INT32_MAX, INT32_MAX};
   /// Loop-iteration values; null while building a form without them.
   std::unique_ptr<LoopStageAnalysis> Stages;
   DenseMap<unsigned, const BasicBlock *> StageHeaders;

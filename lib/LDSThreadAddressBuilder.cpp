@@ -11,6 +11,7 @@
 #include "LDSThreadAddress.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
@@ -173,6 +174,10 @@ struct ThreadAddressBuilder::Linear : AddressTerms {
 /// depends on those, and nothing else. The map holds indices
 /// into a deque, so that a lookup in a kernel of thousands of addresses
 /// neither probes through nor moves buckets the size of a Linear.
+struct ThreadAddressBuilder::PostDominators : PostDominatorTree {
+  using PostDominatorTree::PostDominatorTree;
+};
+
 struct ThreadAddressBuilder::LinearCache {
   DenseMap<std::tuple<const Value *, unsigned, unsigned>, unsigned> Index;
   std::deque<std::optional<Linear>> Results;
@@ -219,16 +224,59 @@ bool ThreadAddressBuilder::isLoopHeader(const BasicBlock *BB) const {
 
 ThreadAddressBuilder::~ThreadAddressBuilder() = default;
 
+WorkgroupShape ThreadAddressBuilder::inferredShape() const {
+  WorkgroupShape S = Shape;
+  for (unsigned D = 0; D < 3; ++D)
+    S.MaxDim[D] = std::min(S.MaxDim[D], InferredMaxDim[D]);
+  S.MaxFlat = std::min(S.MaxFlat, S.MaxDim[0] * S.MaxDim[1] * S.MaxDim[2]);
+  return S;
+}
+
 std::string ThreadAddressBuilder::describeShape() const {
   std::string S;
   raw_string_ostream OS(S);
-  OS << "at most " << Shape.MaxFlat << " work-items";
+  WorkgroupShape Inferred = inferredShape();
+  OS << "at most " << Inferred.MaxFlat << " work-items";
   if (Assume1D)
     OS << ", one-dimensional by assumption";
   if (ReqdSize)
     OS << " (" << Shape.MaxDim[0] << "x" << Shape.MaxDim[1] << "x"
        << Shape.MaxDim[2] << ")";
+  static const char Dim[] = "xyz";
+  for (unsigned D = 0; D < 3; ++D)
+    if (Inferred.MaxDim[D] < Shape.MaxDim[D])
+      OS << ", " << Dim[D] << " below " << Inferred.MaxDim[D]
+         << " for its LDS accesses to stay inside their objects";
   return S;
+}
+
+void ThreadAddressBuilder::noteLaunchBound(const ThreadAddress &TA,
+                                           const Value *Ptr,
+                                           const BasicBlock *At) {
+  // An access that every work-item of the kernel runs (its block
+  // post-dominates the entry: every execution that ends passes it) stays
+  // inside its object for each of them, work-items (t, 0, 0) included, so
+  // the launch has no more ids than the object allows.
+  if (!At || !isKernel(F))
+    return;
+  uint64_t Bytes = 0;
+  const GlobalVariable *GV = ldsObject(Ptr, Bytes);
+  std::optional<ConstantRange> Abs =
+      GV ? GV->getAbsoluteSymbolRange() : std::nullopt;
+  const APInt *Begin = Abs ? Abs->getSingleElement() : nullptr;
+  if (!Begin)
+    return;
+  int64_t ObjLow = Begin->getSExtValue();
+  std::array<int64_t, 3> Sizes =
+      launchSizesInside(TA, ObjLow, ObjLow + int64_t(Bytes), Shape);
+  if (Sizes == std::array<int64_t, 3>{INT32_MAX, INT32_MAX, INT32_MAX})
+    return;
+  if (!PDT)
+    PDT = std::make_unique<PostDominators>(const_cast<Function &>(F));
+  if (!PDT->dominates(At, &F.getEntryBlock()))
+    return;
+  for (unsigned D = 0; D < 3; ++D)
+    InferredMaxDim[D] = std::min(InferredMaxDim[D], Sizes[D]);
 }
 
 /// The module's amdhsa_code_object_version (500 for version 5), 0 when it
@@ -1081,6 +1129,7 @@ std::optional<ThreadAddress> ThreadAddressBuilder::build(const Value *Ptr,
   }
   ThreadAddress TA;
   static_cast<AddressTerms &>(TA) = *L;
+  TA.VarFromObject = L->Unbounded;
   // No run without undefined behaviour executes the access: no work-item.
   if (Bound == ObjectBound::Outside) {
     TA.IdLo[0] = 1;
@@ -1104,5 +1153,6 @@ std::optional<ThreadAddress> ThreadAddressBuilder::build(const Value *Ptr,
   applyConditions(TA, At);
   if (At)
     applyGuard(TA, Ptr, Offset, At);
+  noteLaunchBound(TA, Ptr, At);
   return TA;
 }

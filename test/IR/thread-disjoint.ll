@@ -53,7 +53,8 @@
 ; CHECK-NOT: {{s_barrier$|s_barrier_wait}}
 ; CHECK: s_endpgm
 
-; The same with up to 512 work-items: work-item 256 writes s[256] too.
+; The same with up to 512 work-items and room for them (s[t + 256] stays
+; inside 768 slots): work-item 256 writes s[256] too.
 ; CHECK-LABEL: init_too_many_items:
 ; CHECK: {{s_barrier$|s_barrier_wait}}
 ; CHECK: s_endpgm
@@ -94,6 +95,7 @@ target triple = "amdgcn-amd-amdhsa"
 
 @s = internal addrspace(3) global [512 x i32] poison, align 4
 @c = internal addrspace(3) global [1024 x i8] poison, align 4
+@big = internal addrspace(3) global [768 x i32] poison, align 4
 
 declare i32 @llvm.amdgcn.workitem.id.x()
 
@@ -130,8 +132,8 @@ define amdgpu_kernel void @init_distinct() #0 {
 define amdgpu_kernel void @init_too_many_items() #1 {
   %t = call i32 @llvm.amdgcn.workitem.id.x()
   %t256 = add i32 %t, 256
-  %p = getelementptr inbounds [512 x i32], ptr addrspace(3) @s, i32 0, i32 %t
-  %q = getelementptr inbounds [512 x i32], ptr addrspace(3) @s, i32 0, i32 %t256
+  %p = getelementptr inbounds [768 x i32], ptr addrspace(3) @big, i32 0, i32 %t
+  %q = getelementptr inbounds [768 x i32], ptr addrspace(3) @big, i32 0, i32 %t256
   store volatile i32 0, ptr addrspace(3) %p
   store volatile i32 0, ptr addrspace(3) %q
   ret void

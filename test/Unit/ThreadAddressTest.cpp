@@ -329,6 +329,51 @@ TEST(ThreadAddressTest, ObjectBoundsHoldEveryAccessInside) {
   EXPECT_GT(Outside, Trials / 40);
 }
 
+// launchSizesInside against the work-items on each axis: a size it gives
+// keeps every one below it inside the object and the one at it outside; a
+// dimension it leaves open keeps every id of the shape inside.
+TEST(ThreadAddressTest, LaunchSizesInsideAgreeWithEnumeration) {
+  std::mt19937 R(20261129);
+  unsigned Narrowed = 0, Trials = 3000;
+  for (unsigned I = 0; I < Trials; ++I) {
+    WorkgroupShape S = randomShape(R);
+    ThreadAddress A = randomAddress(R, nullptr);
+    A.Uniform.clear();
+    A.VarLo = A.VarHi = 0;
+    A.Fn = nullptr;
+    A.IdLo = {0, 0, 0};
+    A.IdHi = {INT32_MAX, INT32_MAX, INT32_MAX};
+    int64_t Begin = int64_t(R() % 32) - 8, End = Begin + int64_t(R() % 48);
+    std::array<int64_t, 3> Sizes = launchSizesInside(A, Begin, End, S);
+    auto Inside = [&](const Id &T) {
+      uint32_t Addr = address(A, T, 0, 0);
+      return int64_t(int32_t(Addr)) >= Begin &&
+             int64_t(int32_t(Addr)) + int64_t(A.Size) <= End;
+    };
+    if (!Inside({0, 0, 0}))
+      continue;
+    for (unsigned D = 0; D < 3; ++D) {
+      if (Sizes[D] == INT32_MAX && A.Coef[D])
+        continue; // Nothing inferred (the form is not simple enough).
+      Narrowed += Sizes[D] < S.MaxDim[D];
+      int64_t Limit = std::min(Sizes[D], S.MaxDim[D]);
+      for (int64_t T = 0; T < Limit; ++T) {
+        Id Item = {0, 0, 0};
+        Item[D] = T;
+        EXPECT_TRUE(Inside(Item)) << A.str() << " in [" << Begin << ", " << End
+                                  << "): id " << T << " of size " << Sizes[D];
+      }
+      if (Sizes[D] < S.MaxDim[D]) {
+        Id Item = {0, 0, 0};
+        Item[D] = Sizes[D];
+        EXPECT_FALSE(Inside(Item)) << A.str() << ": size " << Sizes[D]
+                                   << " not the largest";
+      }
+    }
+  }
+  EXPECT_GT(Narrowed, Trials / 20);
+}
+
 ThreadAddress slot(int64_t Const, int64_t Stride, uint64_t Size) {
   ThreadAddress T;
   T.Const = Const;
