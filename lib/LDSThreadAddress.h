@@ -45,6 +45,8 @@ class LoopStageAnalysis;
 /// Values whose magnitude stays below this are free of 32-bit wrap-around
 /// in every sum the thread-address tests form.
 constexpr int64_t SmallMagnitude = int64_t(1) << 28;
+/// More LDS than any workgroup of any target has.
+constexpr int64_t MaxLDSBytes = int64_t(1) << 20;
 /// \p V modulo 2^32 as a signed 32-bit value (LDS addresses are 32-bit).
 inline int64_t wrap32(int64_t V) { return int64_t(int32_t(uint32_t(V))); }
 /// \p H with \p X folded in (multiply-xorshift): cheap hashing of a few
@@ -506,9 +508,11 @@ private:
   /// bytes at \p Ptr in \p At (see blockStride).
   bool strideIsExact(const Linear &L, const Value *Ptr, uint64_t Size,
                      const BasicBlock *At);
-  /// The one statically sized LDS variable \p Ptr is based on, with its
-  /// size in \p Bytes; null when there is none.
+  /// The one LDS variable \p Ptr is based on, with its size in \p Bytes
+  /// (for dynamic LDS, a bound on it); null when there is none.
   const GlobalVariable *ldsObject(const Value *Ptr, uint64_t &Bytes);
+  /// That variable's bytes [first, second) when its address is known.
+  std::optional<std::pair<int64_t, int64_t>> ldsObjectBytes(const Value *Ptr);
   bool isInvariantUniform(const Value *V, unsigned Depth);
   /// Whether \p V is the same for every work-item in each iteration of
   /// one loop, which it sets in \p L (null: isInvariantUniform).

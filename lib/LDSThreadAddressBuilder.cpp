@@ -259,16 +259,11 @@ void ThreadAddressBuilder::noteLaunchBound(const ThreadAddress &TA,
   // the launch has no more ids than the object allows.
   if (!At || !isKernel(F))
     return;
-  uint64_t Bytes = 0;
-  const GlobalVariable *GV = ldsObject(Ptr, Bytes);
-  std::optional<ConstantRange> Abs =
-      GV ? GV->getAbsoluteSymbolRange() : std::nullopt;
-  const APInt *Begin = Abs ? Abs->getSingleElement() : nullptr;
-  if (!Begin)
+  std::optional<std::pair<int64_t, int64_t>> Object = ldsObjectBytes(Ptr);
+  if (!Object)
     return;
-  int64_t ObjLow = Begin->getSExtValue();
   std::array<int64_t, 3> Sizes =
-      launchSizesInside(TA, ObjLow, ObjLow + int64_t(Bytes), Shape);
+      launchSizesInside(TA, Object->first, Object->second, Shape);
   if (Sizes == std::array<int64_t, 3>{INT32_MAX, INT32_MAX, INT32_MAX})
     return;
   if (!PDT)
@@ -563,8 +558,25 @@ const GlobalVariable *ThreadAddressBuilder::ldsObject(const Value *Ptr,
       Objects.size() == 1 ? dyn_cast<GlobalVariable>(Objects[0]) : nullptr;
   if (!GV || GV->getAddressSpace() != AMDGPUAS::LOCAL_ADDRESS)
     return nullptr;
+  // Dynamic LDS (a zero-sized array) lies inside the workgroup's
+  // allocation, which no target makes as large as MaxLDSBytes.
   Bytes = moduleOf(F)->getDataLayout().getTypeAllocSize(GV->getValueType());
-  return Bytes ? GV : nullptr;
+  if (!Bytes)
+    Bytes = MaxLDSBytes;
+  return GV;
+}
+
+std::optional<std::pair<int64_t, int64_t>>
+ThreadAddressBuilder::ldsObjectBytes(const Value *Ptr) {
+  uint64_t Bytes = 0;
+  const GlobalVariable *GV = ldsObject(Ptr, Bytes);
+  std::optional<ConstantRange> Abs =
+      GV ? GV->getAbsoluteSymbolRange() : std::nullopt;
+  const APInt *Begin = Abs ? Abs->getSingleElement() : nullptr;
+  if (!Begin)
+    return std::nullopt;
+  return std::make_pair(Begin->getSExtValue(),
+                        Begin->getSExtValue() + int64_t(Bytes));
 }
 
 /// GEP: the base plus each index times its stride.
@@ -1110,20 +1122,15 @@ std::optional<ThreadAddress> ThreadAddressBuilder::build(const Value *Ptr,
     // A term of unknown range (s[i][t] with a loop counter i of a runtime
     // bound): inside its object, which the access cannot leave, the term
     // has one.
-    uint64_t Bytes = 0;
-    const GlobalVariable *GV = ldsObject(Ptr, Bytes);
-    std::optional<ConstantRange> Abs =
-        GV ? GV->getAbsoluteSymbolRange() : std::nullopt;
-    const APInt *Begin = Abs ? Abs->getSingleElement() : nullptr;
-    if (!Begin)
+    std::optional<std::pair<int64_t, int64_t>> Object = ldsObjectBytes(Ptr);
+    if (!Object)
       return std::nullopt;
     UnboundedLeaves = true;
     L = Build();
     UnboundedLeaves = false;
     if (!L || !L->Unbounded)
       return std::nullopt;
-    Bound = boundVarByObject(*L, Size, Begin->getSExtValue(),
-                             Begin->getSExtValue() + int64_t(Bytes), Shape);
+    Bound = boundVarByObject(*L, Size, Object->first, Object->second, Shape);
     if (Bound == ObjectBound::Unknown)
       return std::nullopt;
   }

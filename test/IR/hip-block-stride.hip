@@ -8,6 +8,9 @@
 //
 // fill_stride: the loop then a barrier: one barrier, as the author wrote,
 //   no warning, and --check is quiet.
+// fill_dynamic: the same in dynamic LDS (extern __shared__), whose
+//   allocation no target makes as large as 2^20 bytes: no iteration wraps
+//   around either. One barrier, no warning, --check quiet.
 // half_stride: steps of blockDim.x / 2, not a multiple of the launch size:
 //   work-items t and t + blockDim.x / 2 write the same slots (a real
 //   write-after-write race), which the pass and the checker report.
@@ -36,6 +39,14 @@ __global__ void fill_stride(const double *In, double *Out) {
   Out[blockIdx.x * blockDim.x + threadIdx.x] = S[(threadIdx.x * 5) & 4095];
 }
 
+__global__ void fill_dynamic(const int *In, int *Out, unsigned N) {
+  extern __shared__ int D[];
+  for (unsigned I = threadIdx.x; I < N; I += blockDim.x)
+    D[I] = In[I];
+  __syncthreads();
+  Out[blockIdx.x * blockDim.x + threadIdx.x] = D[(threadIdx.x * 5) % N];
+}
+
 __global__ void half_stride(const double *In, double *Out) {
   __shared__ double S[4096];
   for (unsigned I = threadIdx.x; I < 4096; I += blockDim.x / 2)
@@ -62,9 +73,16 @@ __global__ void some_iterations(const double *In, double *Out) {
 // STRIP-LABEL: _Z11fill_stridePKdPd:
 // STRIP-COUNT-1: s_barrier
 // STRIP-NOT: s_barrier
+// STRIP-LABEL: _Z12fill_dynamicPKiPij:
+// STRIP-COUNT-1: s_barrier
+// STRIP-NOT: s_barrier
 // STRIP-LABEL: _Z11half_stridePKdPd:
 
 // STRIP12-LABEL: _Z11fill_stridePKdPd:
+// STRIP12: s_barrier_signal -1
+// STRIP12: s_barrier_wait -1
+// STRIP12-NOT: s_barrier
+// STRIP12-LABEL: _Z12fill_dynamicPKiPij:
 // STRIP12: s_barrier_signal -1
 // STRIP12: s_barrier_wait -1
 // STRIP12-NOT: s_barrier
