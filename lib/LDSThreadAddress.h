@@ -503,6 +503,7 @@ private:
                                           ArrayRef<const Value *> Values,
                                           unsigned Depth);
   std::optional<Linear> linearizeLeaf(const Value *V);
+  std::optional<Linear> linearizeMul24(const Value *V, unsigned Depth);
   std::optional<Linear> blockStride(const Value *V, unsigned Depth);
   /// Whether \p L's block-stride part is exact for an access of \p Size
   /// bytes at \p Ptr in \p At (see blockStride).

@@ -427,6 +427,8 @@ ThreadAddressBuilder::linearizeUncached(const Value *V, unsigned Depth) {
   }
   if (const auto *GEP = dyn_cast<GEPOperator>(V))
     return linearizeGEP(GEP, Depth);
+  if (std::optional<Linear> L = linearizeMul24(V, Depth))
+    return L;
   if (const auto *Op = dyn_cast<Operator>(V)) {
     switch (Op->getOpcode()) {
     case Instruction::BitCast:
@@ -650,6 +652,54 @@ ThreadAddressBuilder::linearizeArith(const Operator *Op, unsigned Depth) {
   default:
     return std::nullopt;
   }
+}
+
+/// llvm.amdgcn.mul.u24 / mul.i24 by a constant, which AMDGPU's IR passes
+/// make of a multiplication whose operands fit 24 bits: the product itself
+/// when the other operand does.
+std::optional<ThreadAddressBuilder::Linear>
+ThreadAddressBuilder::linearizeMul24(const Value *V, unsigned Depth) {
+  const auto *II = dyn_cast<IntrinsicInst>(V);
+  if (!II || !II->getType()->isIntegerTy(32))
+    return std::nullopt;
+  bool Signed = II->getIntrinsicID() == Intrinsic::amdgcn_mul_i24;
+  if (!Signed && II->getIntrinsicID() != Intrinsic::amdgcn_mul_u24)
+    return std::nullopt;
+  const Value *X = II->getArgOperand(0);
+  const auto *K = dyn_cast<ConstantInt>(II->getArgOperand(1));
+  if (!K) {
+    X = II->getArgOperand(1);
+    K = dyn_cast<ConstantInt>(II->getArgOperand(0));
+  }
+  if (!K)
+    return std::nullopt;
+  if (Signed ? !K->getValue().isSignedIntN(24) : !K->getValue().isIntN(24))
+    return std::nullopt;
+  std::optional<Linear> L = linearize(X, Depth + 1);
+  if (!L)
+    return std::nullopt;
+  // X fits 24 bits by its range, or as c * t + a over the launch box.
+  int64_t Min = Signed ? -(int64_t(1) << 23) : 0;
+  int64_t Max = Signed ? (int64_t(1) << 23) - 1 : (int64_t(1) << 24) - 1;
+  const DataLayout &DL = moduleOf(F)->getDataLayout();
+  ConstantRange R = computeConstantRange(X, Signed).intersectWith(
+      ConstantRange::fromKnownBits(computeKnownBits(X, DL), Signed),
+      Signed ? ConstantRange::Signed : ConstantRange::Unsigned);
+  bool Fits = Signed ? R.getSignedMin().sge(Min) && R.getSignedMax().sle(Max)
+                     : R.getUnsignedMax().ule(Max);
+  if (!Fits && !L->Fn && !L->anyVar() && L->Uniform.empty() && !L->Stage &&
+      !L->StrideCoef) {
+    int64_t Lo = L->Const, Hi = L->Const;
+    for (unsigned D = 0; D < 3; ++D) {
+      int64_t Far = L->Coef[D] * (Shape.MaxDim[D] - 1);
+      Lo += std::min<int64_t>(0, Far);
+      Hi += std::max<int64_t>(0, Far);
+    }
+    Fits = Lo >= Min && Hi <= Max;
+  }
+  if (!Fits || !L->scale(K->getSExtValue()))
+    return std::nullopt;
+  return L;
 }
 
 /// Pointers used in turn (buffers swapped every iteration): one address

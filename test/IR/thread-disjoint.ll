@@ -254,6 +254,58 @@ done:
   ret void
 }
 
+; AMDGPU's IR passes turn a multiplication whose operands fit 24 bits into
+; llvm.amdgcn.mul.u24: s[2 * tid] through it is still a work-item's own
+; slot; through mul.i24 by a negative constant, too.
+; CHECK-LABEL: mul24_own_slot:
+; CHECK-NOT: {{s_barrier$|s_barrier_wait}}
+; CHECK: s_endpgm
+; BLIND-LABEL: mul24_own_slot:
+; BLIND: {{s_barrier$|s_barrier_wait}}
+define amdgpu_kernel void @mul24_own_slot(i32 %x) #0 !reqd_work_group_size !0 {
+  %t = call i32 @llvm.amdgcn.workitem.id.x()
+  %o = call i32 @llvm.amdgcn.mul.u24.i32(i32 %t, i32 8)
+  %p = getelementptr inbounds i8, ptr addrspace(3) @s, i32 %o
+  %v = load i32, ptr addrspace(3) %p
+  %w = add i32 %v, %x
+  store i32 %w, ptr addrspace(3) %p
+  ret void
+}
+
+; CHECK-LABEL: mul24_signed_own_slot:
+; CHECK-NOT: {{s_barrier$|s_barrier_wait}}
+; CHECK: s_endpgm
+define amdgpu_kernel void @mul24_signed_own_slot(i32 %x) #0 !reqd_work_group_size !0 {
+  %t = call i32 @llvm.amdgcn.workitem.id.x()
+  %o = call i32 @llvm.amdgcn.mul.i24.i32(i32 %t, i32 -8)
+  %q = getelementptr inbounds i8, ptr addrspace(3) @s, i32 2044
+  %p = getelementptr inbounds i8, ptr addrspace(3) %q, i32 %o
+  %v = load i32, ptr addrspace(3) %p
+  %w = add i32 %v, %x
+  store i32 %w, ptr addrspace(3) %p
+  ret void
+}
+
+; The neighbour's slot through mul.u24: a WAR across waves.
+; CHECK-LABEL: mul24_neighbour:
+; CHECK: {{s_barrier$|s_barrier_wait}}
+; CHECK: s_endpgm
+define amdgpu_kernel void @mul24_neighbour(i32 %x) #0 !reqd_work_group_size !0 {
+  %t = call i32 @llvm.amdgcn.workitem.id.x()
+  %t1 = add i32 %t, 1
+  %o = call i32 @llvm.amdgcn.mul.u24.i32(i32 %t, i32 4)
+  %o1 = call i32 @llvm.amdgcn.mul.u24.i32(i32 %t1, i32 4)
+  %p = getelementptr inbounds i8, ptr addrspace(3) @s, i32 %o
+  %q = getelementptr inbounds i8, ptr addrspace(3) @s, i32 %o1
+  %v = load i32, ptr addrspace(3) %q
+  %w = add i32 %v, %x
+  store i32 %w, ptr addrspace(3) %p
+  ret void
+}
+
+declare i32 @llvm.amdgcn.mul.u24.i32(i32, i32)
+declare i32 @llvm.amdgcn.mul.i24.i32(i32, i32)
+
 attributes #0 = { "amdgpu-flat-work-group-size"="1,256" }
 attributes #1 = { "amdgpu-flat-work-group-size"="1,512" }
 !0 = !{i32 256, i32 1, i32 1}

@@ -47,6 +47,13 @@ struct Interpreter {
         return APInt(W, T[0]);
       case Intrinsic::amdgcn_workitem_id_y:
         return APInt(W, T[1]);
+      // The low 24 bits of each operand, unsigned or signed, multiplied.
+      case Intrinsic::amdgcn_mul_u24:
+        return eval(II->getArgOperand(0)).trunc(24).zext(32) *
+               eval(II->getArgOperand(1)).trunc(24).zext(32);
+      case Intrinsic::amdgcn_mul_i24:
+        return eval(II->getArgOperand(0)).trunc(24).sext(32) *
+               eval(II->getArgOperand(1)).trunc(24).sext(32);
       default:
         break;
       }
@@ -134,7 +141,14 @@ struct Generator {
     auto K = [&](int64_t Lo, int64_t Hi) {
       return ConstantInt::get(Ty, pick(Lo, Hi));
     };
-    switch (pick(0, 13)) {
+    switch (pick(0, 14)) {
+    case 13: // What AMDGPU's IR passes make of a 24-bit multiplication.
+      if (W == 32)
+        return B.CreateIntrinsic(
+            B.getInt32Ty(),
+            pick(0, 1) ? Intrinsic::amdgcn_mul_u24 : Intrinsic::amdgcn_mul_i24,
+            {pick(0, 1) ? B.CreateSub(X, K(0, 6)) : X, K(-4, 40)});
+      return B.CreateMul(X, K(-2, 6));
     case 0:
       return B.CreateAdd(X, expr(Ty, Depth - 1));
     case 1:
@@ -216,6 +230,11 @@ TEST(ThreadAddressIRTest, RandomExpressionsAgreeWithTheInterpreter) {
         new GlobalVariable(M, ArrayType::get(B.getInt8Ty(), 1 << 20), false,
                            GlobalValue::InternalLinkage, nullptr, "lds",
                            nullptr, GlobalValue::NotThreadLocal, 3);
+    // Placed at address 0, as module-LDS lowering places variables.
+    Lds->setMetadata(
+        LLVMContext::MD_absolute_symbol,
+        MDNode::get(Ctx, {ConstantAsMetadata::get(B.getInt32(0)),
+                          ConstantAsMetadata::get(B.getInt32(1))}));
     auto *FTy = FunctionType::get(B.getVoidTy(),
                                   {B.getInt32Ty(), B.getPtrTy(1)}, false);
     Function *F = Function::Create(FTy, GlobalValue::ExternalLinkage, "k", M);
@@ -247,6 +266,23 @@ TEST(ThreadAddressIRTest, RandomExpressionsAgreeWithTheInterpreter) {
     if (!TA[0] || !TA[1])
       continue;
     ++Built;
+    // A form of the id alone is the index itself for every work-item.
+    for (unsigned S = 0; S < 2; ++S) {
+      const ThreadAddress &A = *TA[S];
+      if (A.hasVar() || !A.Uniform.empty() || !G.Loads.empty())
+        continue;
+      for (int64_t X = 0; X < MaxFlat; ++X)
+        for (int64_t Y = 0; (X + 1) * (Y + 1) <= MaxFlat; ++Y) {
+          Id T = {X, Y, 0};
+          if (X < A.IdLo[0] || X > A.IdHi[0] || Y < A.IdLo[1] || Y > A.IdHi[1])
+            continue;
+          uint32_t Form = uint32_t(A.Const + A.Coef[0] * X + A.Coef[1] * Y +
+                                   (A.Fn ? int64_t(A.Fn->eval(T)) : 0));
+          Interpreter I{T, nullptr, 0};
+          uint32_t Index = uint32_t(I.eval(Idx[S]).getZExtValue());
+          EXPECT_EQ(Form, Index) << A.str() << " at (" << X << ", " << Y << ")";
+        }
+    }
     if (workItemsMayOverlap(*TA[0], *TA[1], TB.shape()))
       continue;
     ++Disjoint;
