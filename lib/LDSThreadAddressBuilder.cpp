@@ -46,7 +46,7 @@ struct ThreadAddressBuilder::Linear : AddressTerms {
   const Loop *StrideLoop = nullptr;
   /// The per-work-item term has a part of unknown range (only built with
   /// UnboundedLeaves), a multiple of 2^VarAlign: the object the access
-  /// lies in bounds it (see boundByObject).
+  /// lies in bounds it (see boundVarByObject).
   bool Unbounded = false;
   bool anyVar() const { return hasVar() || Unbounded; }
   /// Makes a stage value that moves with the iteration (a counter, a
@@ -169,14 +169,15 @@ struct ThreadAddressBuilder::Linear : AddressTerms {
   }
 };
 
+struct ThreadAddressBuilder::PostDominators : PostDominatorTree {
+  using PostDominatorTree::PostDominatorTree;
+};
+
 /// Linearized values by value, depth and the builder's modes (the stage
 /// analysis, strides, unbounded leaves, the iteration loop): the result
 /// depends on those, and nothing else. The map holds indices
 /// into a deque, so that a lookup in a kernel of thousands of addresses
 /// neither probes through nor moves buckets the size of a Linear.
-struct ThreadAddressBuilder::PostDominators : PostDominatorTree {
-  using PostDominatorTree::PostDominatorTree;
-};
 
 struct ThreadAddressBuilder::LinearCache {
   DenseMap<std::tuple<const Value *, unsigned, unsigned>, unsigned> Index;
