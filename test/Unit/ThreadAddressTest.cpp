@@ -366,8 +366,8 @@ TEST(ThreadAddressTest, LaunchSizesInsideAgreeWithEnumeration) {
       if (Sizes[D] < S.MaxDim[D]) {
         Id Item = {0, 0, 0};
         Item[D] = Sizes[D];
-        EXPECT_FALSE(Inside(Item)) << A.str() << ": size " << Sizes[D]
-                                   << " not the largest";
+        EXPECT_FALSE(Inside(Item))
+            << A.str() << ": size " << Sizes[D] << " not the largest";
       }
     }
   }
