@@ -891,18 +891,24 @@ bool llvm::ldsbarriers::stridesKeepApart(const ThreadAddress &A,
   return true;
 }
 
-ObjectBound llvm::ldsbarriers::boundVarByObject(AddressTerms &T, uint64_t Size,
-                                                int64_t Begin, int64_t End,
-                                                const WorkgroupShape &Shape) {
-  if (!T.Uniform.empty() || T.Fn || T.StrideCoef)
-    return ObjectBound::Unknown;
-  // The id terms' extremes over the launch box.
+std::pair<int64_t, int64_t>
+llvm::ldsbarriers::idTermsRange(const AddressTerms &T,
+                                const WorkgroupShape &Shape) {
   int64_t Lo = T.Const, Hi = T.Const;
   for (unsigned D = 0; D < 3; ++D) {
     int64_t Far = T.Coef[D] * (Shape.MaxDim[D] - 1);
     Lo += std::min<int64_t>(0, Far);
     Hi += std::max<int64_t>(0, Far);
   }
+  return {Lo, Hi};
+}
+
+ObjectBound llvm::ldsbarriers::boundVarByObject(AddressTerms &T, uint64_t Size,
+                                                int64_t Begin, int64_t End,
+                                                const WorkgroupShape &Shape) {
+  if (!T.Uniform.empty() || T.Fn || T.StrideCoef)
+    return ObjectBound::Unknown;
+  auto [Lo, Hi] = idTermsRange(T, Shape);
   // Begin <= Const + Coef * t + v <= End - Size, v a multiple of 2^Align.
   int64_t Align = int64_t(1) << T.VarAlign;
   int64_t VLo = divideCeilSigned(Begin - Hi, Align) * Align;

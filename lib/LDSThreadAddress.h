@@ -401,6 +401,11 @@ bool workItemsMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
 std::optional<std::pair<int64_t, int64_t>>
 addressBytes(const ThreadAddress &A, const WorkgroupShape &Shape);
 
+/// The least and greatest of Const + sum_d Coef[d] * t[d] over the launch
+/// box of \p Shape (every t[d] below MaxDim[d]).
+std::pair<int64_t, int64_t> idTermsRange(const AddressTerms &T,
+                                         const WorkgroupShape &Shape);
+
 /// Bounds the per-work-item term of \p T (a multiple of 2^VarAlign) by the
 /// object \p T's access of \p Size bytes lies in, [\p Begin, \p End): an
 /// access outside the object it is based on is undefined, so for every

@@ -690,12 +690,7 @@ ThreadAddressBuilder::linearizeMul24(const Value *V, unsigned Depth) {
                      : R.getUnsignedMax().ule(Max);
   if (!Fits && !L->Fn && !L->anyVar() && L->Uniform.empty() && !L->Stage &&
       !L->StrideCoef) {
-    int64_t Lo = L->Const, Hi = L->Const;
-    for (unsigned D = 0; D < 3; ++D) {
-      int64_t Far = L->Coef[D] * (Shape.MaxDim[D] - 1);
-      Lo += std::min<int64_t>(0, Far);
-      Hi += std::max<int64_t>(0, Far);
-    }
+    auto [Lo, Hi] = idTermsRange(*L, Shape);
     Fits = Lo >= Min && Hi <= Max;
   }
   if (!Fits || !L->scale(K->getSExtValue()))
