@@ -67,10 +67,12 @@ static cl::opt<cl::boolOrDefault> VerifyWAW(
              "amdgpu-lds-barrier-verify pass; default: on with the "
              "thread-index analysis)"));
 
-unsigned llvm::ldsbarriers::reportViolations(
-    const MachineFunction &MF, const LDSAccessModel &Model,
-    ArrayRef<Violation> Violations, VerifyMode Mode,
-    MachineOptimizationRemarkEmitter &ORE, StringRef Context) {
+void llvm::ldsbarriers::reportViolations(const MachineFunction &MF,
+                                         const LDSAccessModel &Model,
+                                         ArrayRef<Violation> Violations,
+                                         VerifyMode Mode,
+                                         MachineOptimizationRemarkEmitter &ORE,
+                                         StringRef Context) {
   const Function &F = MF.getFunction();
   const AbstractProgram &P = Model.program();
   auto InstrAt = [&](Point At) -> const MachineInstr * {
@@ -130,7 +132,6 @@ unsigned llvm::ldsbarriers::reportViolations(
       diagnose(F, DL, Msg, Mode == VerifyMode::Error ? DS_Error : DS_Warning);
     }
   }
-  return Violations.size();
 }
 
 namespace {

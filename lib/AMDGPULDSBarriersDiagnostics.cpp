@@ -76,26 +76,11 @@ static std::string explainUncoverable(const AbstractProgram &P,
 }
 
 void llvm::ldsbarriers::countWindows(const Placement &R) {
+  // In the order of HazardKind.
+  Statistic *ByKind[] = {&NumRAW, &NumWAR, &NumWAW, &NumAtomic, &NumOpaque};
   NumWindows += R.InitialWindows.size();
-  for (const Window &W : R.InitialWindows) {
-    switch (W.Kind) {
-    case HazardKind::RAW:
-      ++NumRAW;
-      break;
-    case HazardKind::WAR:
-      ++NumWAR;
-      break;
-    case HazardKind::WAW:
-      ++NumWAW;
-      break;
-    case HazardKind::Atomic:
-      ++NumAtomic;
-      break;
-    case HazardKind::Opaque:
-      ++NumOpaque;
-      break;
-    }
-  }
+  for (const Window &W : R.InitialWindows)
+    ++*ByKind[unsigned(W.Kind)];
 }
 
 /// Existing barriers (and split-barrier signals) that order nothing: with

@@ -163,11 +163,8 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
 }
 
 /// Under the hazard policy placement will use, whether each access meets
-/// no access of the function (accessesMeetingNoneIn): each hazard analysis
-/// under that policy (placement runs several) reads the answer instead of
-/// testing again, and a function without synchronization of its own whose
-/// accesses all meet none needs no placement and no branch-uniformity
-/// analysis (noAccessMeetsAnother).
+/// no access of the function: each of placement's hazard analyses reads
+/// the answer instead of testing again (AbstractProgram::SilentAccesses).
 void LDSAccessModel::findSilentAccesses(const AnalysisOptions &Hazards) {
   Program.SilentAccesses = accessesMeetingNoneIn(Program, Hazards);
   Program.SilentWAW = Hazards.WAW;
@@ -175,18 +172,15 @@ void LDSAccessModel::findSilentAccesses(const AnalysisOptions &Hazards) {
 }
 
 /// Which scalar branches some waves may take differently: the uniformity
-/// analysis, fed during the walk over the instructions (\p Walk; \p Assumed:
-/// every scalar branch per-wave), unless its answer cannot matter: no
-/// synchronization to judge and no access that meets another
-/// (findSilentAccesses), so no window, forced barrier or wait. The scalar
-/// branches are then taken as per-wave, the answer that is safe whatever
-/// the analysis would find, and its fixpoint, the larger part of its cost,
-/// is not run.
+/// analysis fed during the walk (\p Walk), unless its answer cannot matter
+/// (no access meets another: no window, forced barrier or wait). Then every
+/// scalar branch stays per-wave (\p Assumed), safe whatever the analysis
+/// would find, and its fixpoint, the larger part of its cost, is skipped.
 void LDSAccessModel::judgeScalarBranches(BranchUniformity Assumed,
                                          BranchUniformityWalk *Walk) {
   BranchUniformity BU = std::move(Assumed);
   if (BU.PerWave.empty())
-    return; // Nothing to judge.
+    return;
   std::optional<NamedRegionTimer> T;
   if (!Options.Hazards || !noAccessMeetsAnother(Program, *Options.Hazards)) {
     startPhase(T, "uniformity", "Branch uniformity (in the model)");
@@ -197,7 +191,6 @@ void LDSAccessModel::judgeScalarBranches(BranchUniformity Assumed,
                       << " scalar branches taken as per wave\n");
   }
   PerWaveBranches = std::move(BU.PerWave);
-  UniformVCCBranches = BU.UniformVCCBranches;
 }
 
 /// Drops the edges of decided branches (LDSDecidedBranches.h) from the
@@ -438,8 +431,7 @@ unsigned LDSAccessModel::variableOf(const MachineMemOperand &MMO,
         DomainIds.try_emplace(Domain, unsigned(DomainIds.size()) + 1);
     Program.VariableDomains.push_back(DIt->second);
   }
-  Cached->second = It->second;
-  return It->second;
+  return Cached->second = It->second;
 }
 
 Location LDSAccessModel::locationOf(const MachineInstr &MI,
@@ -712,11 +704,9 @@ std::string LDSAccessModel::describeShape() const {
 std::string LDSAccessModel::describeLocation(const Location &L) const {
   if (L.Object == Location::AnyObject)
     return "any LDS";
-  std::string S;
-  if (L.Object == Location::AbsoluteObject)
-    S = "LDS";
-  else
-    S = "@" + Objects[L.Object - 1]->getName().str();
+  std::string S = L.Object == Location::AbsoluteObject
+                      ? "LDS"
+                      : "@" + Objects[L.Object - 1]->getName().str();
   if (L.Size)
     S += "[" + std::to_string(L.Begin) + ", " +
          std::to_string(L.Begin + int64_t(L.Size)) + ")";

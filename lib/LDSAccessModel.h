@@ -85,10 +85,6 @@ public:
   /// Whether the function has LDS DMA (loads that write LDS through vmcnt).
   bool hasLDSDMA() const { return HasLDSDMA; }
 
-  /// Scalar conditional branches on VCC (vector compares) found
-  /// workgroup-uniform.
-  unsigned uniformVCCBranches() const { return UniformVCCBranches; }
-
   /// Whether any instruction may access LDS.
   bool hasLDSAccesses() const { return NumAccesses != 0; }
 
@@ -229,7 +225,6 @@ private:
     bool AssumesExec;
   };
   std::vector<DecidedEdge> DecidedEdges;
-  unsigned UniformVCCBranches = 0;
   unsigned NumAccesses = 0;
   /// Whether the function has LDS DMA, for which plain vector memory loads
   /// are counting events.

@@ -29,17 +29,8 @@ using namespace llvm::ldsbarriers;
   return OS << "bb." << Pt.Block << ":" << Pt.Index;
 }
 
-namespace {
-
-/// What makes two producers of one consumer interchangeable: start block,
-/// side of the consumer, counter, order class, in-order completion and
-/// iteration state.
-using LatestKey =
-    std::tuple<unsigned, bool, unsigned, unsigned, bool, unsigned>;
 /// Per key, the window of its latest producer.
-using LatestWindows = SmallVector<std::pair<LatestKey, unsigned>, 8>;
-
-} // namespace
+using LatestWindows = SmallVector<std::pair<ProducerKey, unsigned>, 8>;
 
 /// Of the windows [\p Lo, \p Hi) of one consumer, the latest producer's of
 /// each key, in key order.
@@ -48,22 +39,16 @@ static void latestProducers(const AbstractProgram &P,
                             unsigned Hi, LatestWindows &Latest) {
   Latest.clear();
   for (unsigned I = Lo; I < Hi; ++I) {
-    const Window &W = Ws[I];
-    const Event &A = P.event(W.Producer);
-    Point St = W.start();
-    bool Direct = St.Block == W.Consumer.Block && St.Index <= W.Consumer.Index;
     // Instances of one instruction from different iterations complete
     // at different counts: each keeps its own window.
-    LatestKey Key{St.Block,        Direct,
-                  unsigned(A.Ctr), unsigned(A.OrderClass),
-                  A.InOrder,       W.Iteration};
+    ProducerKey Key = producerKey(P, Ws[I]);
     auto It =
-        llvm::lower_bound(Latest, Key, [](const auto &E, const LatestKey &K) {
+        llvm::lower_bound(Latest, Key, [](const auto &E, const ProducerKey &K) {
           return E.first < K;
         });
     if (It == Latest.end() || It->first != Key)
       Latest.insert(It, {Key, I});
-    else if (Ws[It->second].start().Index < St.Index)
+    else if (Ws[It->second].start().Index < Ws[I].start().Index)
       It->second = I;
   }
 }
@@ -128,14 +113,11 @@ static void dropFarProducers(const AbstractProgram &P, PathCuts &PC,
   }
 }
 
-/// Placement step 2: cutting points of the windows that matter. Of two
-/// windows with the same consumer whose producers are in one block, on the
-/// same side of the consumer, and complete on the same counter in the same
-/// order class, the later producer's cutting points are a subset of the
-/// earlier one's, and its wait completes the earlier one too: only the
-/// later one is kept (latestProducers); so is a near producer's window over
-/// a far one's (dropFarProducers). This keeps the instance near-linear in
-/// the number of accesses.
+/// Placement step 2: the windows that matter. Of the windows of one consumer
+/// with one ProducerKey only the latest producer's is kept
+/// (latestProducers), and a near producer's over a far one's
+/// (dropFarProducers). This keeps the instance near-linear in the number of
+/// accesses.
 static std::vector<uint8_t>
 keepWindowsThatMatter(PlacementContext &C, const std::vector<Window> &Ws) {
   std::vector<uint8_t> Keep(Ws.size(), 0);
@@ -155,21 +137,19 @@ keepWindowsThatMatter(PlacementContext &C, const std::vector<Window> &Ws) {
   return Keep;
 }
 
-/// Placement step 2b: windows of plain LDS producers (complete at a zero
-/// LDS wait, which any barrier's wait for another LDS producer is) whose
-/// cutting points contain a kept window's, within one consumer block:
-/// - a window that enters the consumer's block from outside lies on every
-///   point of the block up to its consumer; a direct window (producer and
-///   consumer in that block) with a legal point no later has a subset;
-/// - of two windows from one start block (not anchored) into one consumer
-///   block, the later consumer's whose start is not after the other's has
-///   every cutting point of the other (a longer tail of the start block,
-///   the same blocks between, a longer head of the consumer's).
-/// Any cover of the kept window then covers the dropped one. Where an
-/// access-free path crosses many blocks (chains of uniform diamonds) this
-/// removes the windows whose cutting sets are the longest. Windows of
-/// other iterations than their producer's own keep their own wait and are
-/// left alone; the final check (step 5) re-verifies everything.
+/// Placement step 2b: drops the windows of plain LDS producers (complete at
+/// a zero LDS wait, which any barrier's wait for another LDS producer is)
+/// whose cutting points contain a kept window's in one consumer block:
+/// - a window entering the consumer's block from outside lies on every
+///   point of the block up to its consumer, which contains a direct window
+///   (producer and consumer in the block) with a legal point no later;
+/// - of two windows from one start block (not anchored), the later
+///   consumer's whose start is not after the other's contains the other's
+///   (a longer tail of the start block, the same blocks between, a longer
+///   head of the consumer's).
+/// Any cover of the kept window then covers the dropped one; this removes
+/// the longest cutting sets (chains of uniform diamonds). Windows of other
+/// iterations are left alone; step 5 re-verifies everything.
 static void
 dropNestedWindows(const AbstractProgram &P, const std::vector<Window> &Ws,
                   const std::vector<std::vector<uint8_t>> &IsCandidate,

@@ -15,6 +15,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include <memory>
 #include <optional>
+#include <tuple>
 #include <vector>
 
 namespace llvm {
@@ -154,6 +155,15 @@ struct Window {
     return isAnchored() ? Anchor : Point{Producer.Block, Producer.Index + 1};
   }
 };
+
+/// What makes the producers of two windows of one consumer interchangeable:
+/// start block, side of the consumer, counter, order class, in-order
+/// completion and iteration state. Of two windows with one key, the one that
+/// starts later has a subset of the other's paths, and its wait completes
+/// the other's producer too.
+using ProducerKey =
+    std::tuple<unsigned, bool, unsigned, unsigned, bool, unsigned>;
+ProducerKey producerKey(const AbstractProgram &P, const Window &W);
 
 /// The pairs of conflicting accesses that waves taking different arms of a
 /// branch with concurrent arms run at the same time

@@ -20,10 +20,7 @@ using namespace llvm::ldsbarriers;
 std::vector<Point>
 llvm::ldsbarriers::candidatePoints(const AbstractProgram &P) {
   std::vector<Point> C;
-  std::vector<unsigned> RPO = P.reversePostOrder();
-  std::vector<uint8_t> Reachable(P.Blocks.size(), 0);
-  for (unsigned B : RPO)
-    Reachable[B] = 1;
+  std::vector<uint8_t> Reachable = P.reachableBlocks();
   // A new barrier must not land between an existing signal and its wait.
   bool HasSignals = false;
   for (const Block &BB : P.Blocks)
@@ -198,18 +195,10 @@ void PathCuts::forEachBlock(unsigned From, unsigned To, bool Exact,
     F(D);
 }
 
-/// The ranges of points (block, first index, last index) that lie on every
-/// path of \p W.
-/// The ranges of points (block, first index, last index) that lie on every
-/// path of \p W.
 std::vector<std::tuple<unsigned, unsigned, unsigned>>
 llvm::ldsbarriers::cuttingRanges(const AbstractProgram &P, const Window &W,
                                  PathCuts &Cuts, bool Exact) {
   std::vector<std::tuple<unsigned, unsigned, unsigned>> Out;
-  Out.reserve(8);
-  auto AddRange = [&](unsigned B, unsigned Lo, unsigned Hi) {
-    Out.push_back({B, Lo, Hi});
-  };
   // The paths start right after the producer, or at the window's anchor.
   Point Start = W.start();
   unsigned BA = Start.Block, IA = Start.Index;
@@ -217,12 +206,12 @@ llvm::ldsbarriers::cuttingRanges(const AbstractProgram &P, const Window &W,
   unsigned EndA = P.Blocks[BA].Events.size();
   if (BA == BB && IA <= IB) {
     // Every path leaves through the events between the two.
-    AddRange(BA, IA, IB);
+    Out.emplace_back(BA, IA, IB);
   } else {
-    AddRange(BA, IA, EndA);
-    AddRange(BB, 0, IB);
+    Out.emplace_back(BA, IA, EndA);
+    Out.emplace_back(BB, 0, IB);
     Cuts.forEachBlock(BA, BB, Exact, [&](unsigned D) {
-      AddRange(D, 0, P.Blocks[D].Events.size());
+      Out.emplace_back(D, 0, P.Blocks[D].Events.size());
     });
   }
   return Out;
@@ -304,7 +293,7 @@ sortedProducers(const std::vector<Window> &Ws,
   std::vector<ProducerRef> Out;
   for (unsigned I : Idx)
     Out.push_back(producerOf(Ws[I]));
-  std::sort(Out.begin(), Out.end());
+  llvm::sort(Out);
   return Out;
 }
 
@@ -367,7 +356,7 @@ static void completeExistingBarriers(PlacementContext &C,
       for (const Window &W : Initial.Windows)
         if (pointCutsWindow(P, Q.Queries[I], W, *C.Paths))
           Producers.push_back(producerOf(W));
-      std::sort(Producers.begin(), Producers.end());
+      llvm::sort(Producers);
       WaitThresholds W = exactWaits(P, Producers, Queried[I], C.POpts);
       if (W.any())
         Result.CompletedBarriers.push_back({Q.Queries[I], W});
@@ -491,7 +480,7 @@ void llvm::ldsbarriers::setBarrierWaits(const PlacementContext &C,
            ProducerRef{Y.Access, Y.Iteration};
   };
   for (auto &Q : QR.Queried)
-    std::sort(Q.begin(), Q.end(), ByAccess);
+    llvm::sort(Q, ByAccess);
   auto Later = [&](unsigned I, const Window &W) -> unsigned {
     const auto &Q = QR.Queried[I];
     PendingAccess Key{W.Producer, 0, W.Iteration};
@@ -544,7 +533,7 @@ void llvm::ldsbarriers::addInFlightWaits(const PlacementContext &C,
   std::vector<std::vector<PendingAccess>> Queried = Run.pendingAt(Consumers);
   unsigned Q = 0;
   for (auto &[At, Prods] : ByConsumer) {
-    std::sort(Prods.begin(), Prods.end());
+    llvm::sort(Prods);
     WaitThresholds W = exactWaits(P, Prods, Queried[Q++], C.POpts);
     if (W.any())
       Result.Waits.push_back({At, W});

@@ -91,15 +91,14 @@ std::vector<Point> candidatePoints(const AbstractProgram &P);
 
 /// The blocks executed in full on every path from the exit of one block to
 /// the entry of another. Exact: the dominators of the second block in the
-/// CFG rooted at the first block's exit (computed per first block, cached:
-/// linear each; in functions large enough for the approximation, per pair
-/// of blocks, over the blocks on some path between them only). Approximate
-/// (functions with many producer blocks, for windows that go forward in reverse
-/// post-order): the dominators of the second block in the function's own
-/// dominator tree that do not dominate the first: every path from the entry to
-/// the first block and on to the second passes them, and some path to the first
-/// avoids them, so they lie on the part after the first. A subset: the
-/// placement may miss a cheaper point, never take a point that does not cut.
+/// CFG rooted at the first block's exit (per first block, or, in functions
+/// large enough for the approximation, per pair of blocks over the blocks
+/// between them). Approximate (many producer blocks, windows forward in
+/// reverse post-order): the second block's dominators that do not dominate
+/// the first. Every path from the entry through the first to the second
+/// passes them and some path to the first avoids them, so they lie after
+/// the first. A subset: placement may miss a cheaper point, never take a
+/// point that does not cut.
 class PathCuts {
 public:
   PathCuts(const AbstractProgram &P, bool Approximate);

@@ -176,9 +176,13 @@ inline SlotList::iterator findSlot(SlotList &Slots, uint64_t Key) {
   return llvm::partition_point(Slots,
                                [Key](const auto &E) { return E.first < Key; });
 }
-inline SlotList::const_iterator findSlot(const SlotList &Slots, uint64_t Key) {
-  return llvm::partition_point(Slots,
-                               [Key](const auto &E) { return E.first < Key; });
+/// The value of slot \p Key in \p Slots, if it has one.
+inline std::optional<Val> slotValue(const SlotList &Slots, uint64_t Key) {
+  auto It = llvm::partition_point(
+      Slots, [Key](const auto &E) { return E.first < Key; });
+  if (It != Slots.end() && It->first == Key)
+    return It->second;
+  return std::nullopt;
 }
 
 /// The explicit sources of a scalar instruction and how varying they are

@@ -206,10 +206,7 @@ bool Analysis::spillOrReload(const MachineInstr &MI, State &S) {
     Move(RegBase, Base, read(S, R));
     return true;
   }
-  auto It = findSlot(S.Slots, Base | WholeLane);
-  Val Whole =
-      It != S.Slots.end() && It->first == (Base | WholeLane) ? It->second : Top;
-  write(S, R, Whole);
+  write(S, R, slotValue(S.Slots, Base | WholeLane).value_or(Top));
   Move(Base, RegBase, std::nullopt);
   return true;
 }
@@ -412,10 +409,9 @@ Val Analysis::readLane(const MachineInstr &MI, const State &S) {
   ArrayRef<int> Us = units(MI.getOperand(1).getReg().asMCReg());
   if (Us.empty())
     return PerWaveScalar;
-  uint64_t Key = slotKey(Us.front(), MI.getOperand(2).getImm());
-  auto It = findSlot(S.Slots, Key);
-  if (It != S.Slots.end() && It->first == Key)
-    return It->second;
+  if (std::optional<Val> V =
+          slotValue(S.Slots, slotKey(Us.front(), MI.getOperand(2).getImm())))
+    return *V;
   if (at(S, Us.front()).isUndef())
     return UniformScalar; // A lane no one wrote: undefined.
   return PerWaveScalar;
