@@ -366,10 +366,8 @@ LDSAccessModel::PointerBase LDSAccessModel::pointerBase(const Value *V,
       PB.ModuleLDS = nullptr;
   };
   // The address itself, or a value of one use under its constant offsets,
-  // is reached from the instructions of that address only (one, or the
-  // few that instruction selection split it into): kept, it would fill
-  // the map with an entry per access, read no more (and asking for the
-  // uses of the address would read a line of its load or store).
+  // is reached from the instructions of that address only: cached, it would
+  // fill the map with an entry per access, read no more.
   auto Lookup = [&](const Value *P) {
     PointerBase PB;
     if (P == V || P->hasOneUse()) {
@@ -543,12 +541,10 @@ unsigned LDSAccessModel::threadForm(const MachineInstr &MI,
   }
   if (Forms.empty())
     return 0;
-  // An address that does not depend on the work-item, on any work-item
-  // that may execute it (a masked or swizzled index only known by its
-  // range), tells work-items apart only against an access of the same
-  // symbolic base whose bytes lie elsewhere for every work-item: a rare
-  // case not worth a form, which would cost a pair check against every
-  // other access and keep equal accesses apart in the analysis.
+  // An address independent of the work-item (on every work-item that may
+  // execute it) tells work-items apart only against an access of the same
+  // base whose bytes lie elsewhere for every work-item: too rare to be worth
+  // a form, which costs a pair check against every other access.
   const WorkgroupShape &Shape = Program.Shape;
   if (llvm::all_of(Forms, [&](const ThreadAddress &TA) {
         return TA.Stage.empty() && !TA.distinguishedDims(Shape);
@@ -572,16 +568,13 @@ unsigned LDSAccessModel::threadForm(const MachineInstr &MI,
   return Program.ThreadForms.size() - 1;
 }
 
-/// Each distinct form whose bytes may meet another access's makes its
-/// accesses a location the hazard analysis tracks separately in every
-/// block: such forms times blocks stays bounded (a kernel of many different
-/// swizzles in many blocks), and the accesses of the tracked forms past the
-/// bound, in order of appearance, are judged without the thread-index
-/// analysis. Forms that meet no access (work-items' own slots) cost the
-/// analysis nothing and are all kept. A form stripped of its accesses may
-/// make another one meet them: the test runs again until nothing changes.
-/// The pair tests stop at a budget linear in the accesses; the forms not
-/// decided by then count as tracked.
+/// Each distinct form whose bytes may meet another access's is a location
+/// the hazard analysis tracks separately in every block: such forms times
+/// blocks stays bounded, and the accesses of tracked forms past the bound
+/// lose their form. Forms that meet no access cost the analysis nothing and
+/// are all kept. A stripped form may make another meet its accesses, so the
+/// test repeats until nothing changes; the pair tests stop at a budget
+/// linear in the accesses, and undecided forms count as tracked.
 void LDSAccessModel::boundTrackedForms() {
   size_t MaxForms = std::max<size_t>(
       MinFormBudget, FormBlockBudget / std::max<size_t>(1, Blocks.size()));
@@ -638,16 +631,14 @@ void LDSAccessModel::boundTrackedForms() {
         E.Loc.ThreadForm = 0;
 }
 
-/// The iteration of an IR loop changes where its header's phis execute. In
-/// the machine CFG that is the entry of the one block made from the header,
-/// when that block heads a natural loop (MachineLoopInfo) whose inner loops
-/// are the IR's own and which holds no irreducible cycle (MachineCycleInfo);
-/// code motion inside the loop keeps iterations apart. Tail duplication of
-/// the header into a latch or a preheader moves the start of an iteration
-/// into the middle of another block: it leaves the header without a
-/// back-edge, makes a second loop head, or gives the loop a second entry,
-/// and the loop is then not used (every block entry counts as a new
-/// iteration).
+/// The iteration of an IR loop changes where its header's phis execute: in
+/// the machine CFG, the entry of the one block made from the header, when
+/// it heads a natural loop whose inner loops are the IR's own and which
+/// holds no irreducible cycle (code motion inside the loop keeps iterations
+/// apart). Tail duplication of the header into a latch or preheader moves
+/// the start of an iteration into another block (no back-edge to the
+/// header, a second loop head or entry): such a loop is not used, and every
+/// block entry counts as a new iteration.
 void LDSAccessModel::computeStageLoops(const MachineAnalyses &Analyses) {
   SmallVector<unsigned, 4> Loops = ThreadAddresses->stageLoops();
   if (Loops.empty())

@@ -325,11 +325,9 @@ private:
           continue;
         const Event &A = accessEvent(AId);
         HazardKind K;
-        // The recording sweep meets each (producer, consumer) pair once per
-        // anchor: the state holds an entry at most once, and each block is
-        // replayed once.
-        // The relation costs more than the kinds: only pairs whose kinds
-        // may conflict (here or for the in-flight check) need it.
+        // Each (producer, consumer) pair is met once per anchor. The kinds
+        // are tested first: only pairs whose kinds may conflict (here or for
+        // the in-flight check) need the relation, which costs more.
         bool AsyncPending = A.Async && L > Complete;
         if (!AsyncPending && !conflictKind(A, X, Opts))
           continue;
@@ -419,11 +417,9 @@ private:
     IssuedAt[Id] = XRef.Index;
     Issued.push_back(Id);
     // The latest LDS-counter producer of this block pass that X meets: a
-    // barrier is forced between it and X. It is the latest one whatever
-    // the order of the scan, and the same on every pass over the block: the
-    // entries issued in a block pass and their progress follow from the block's
-    // events alone (and the synchronization this analysis adds there). Computed
-    // once per access.
+    // barrier is forced between it and X. It is the same on every pass over
+    // the block (the entries issued in a pass and their progress follow from
+    // the block's events and added synchronization alone): computed once.
     int &KnownForced = InBlockForced[Id];
     bool InBlockKnown = KnownForced != NotYet;
     int Forced = InBlockKnown ? KnownForced : -1;

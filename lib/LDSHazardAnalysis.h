@@ -65,9 +65,8 @@ struct AnalysisOptions {
   /// a write is an asynchronous transfer (AsyncWAW).
   bool WAW = false;
   bool AsyncWAW = false;
-  /// Record, per consumer, only the latest producer of each block, side of
-  /// the consumer, counter and order class: the windows placement needs
-  /// (the others are covered whenever these are). Keeps the window count
+  /// Record, per consumer, only the latest producer of each ProducerKey: the
+  /// windows placement needs (the others are covered whenever these are),
   /// linear in the number of accesses.
   bool MinimalWindows = false;
   /// Where the state may forget implied entries (placement's candidate

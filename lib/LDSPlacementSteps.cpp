@@ -311,12 +311,9 @@ PlacementContext::PlacementContext(const AbstractProgram &P,
     AOpts.Pruning.Points = &IsCandidate;
 }
 
-/// The input's windows, into \p Initial and Result.InitialWindows. Returns
-/// false when there is nothing to cover (or the workgroup is one wave):
-/// \p Result is then complete, with the same-wave waits only. Otherwise
-/// sets up C.Paths: exact dominators per producer block, or, with windows
-/// from many blocks (each exact computation is linear), the function's
-/// dominator tree for the forward ones.
+/// The input's windows, into \p Initial and Result.InitialWindows (see
+/// findWindowsToCover), and C.Paths: approximate when the windows start in
+/// many blocks (each exact computation is linear).
 static bool findInitialWindows(PlacementContext &C, HazardResult &Initial,
                                Placement &Result) {
   C.Run.emplace(C.P, C.AOpts);

@@ -31,8 +31,7 @@ struct PlacementOptions {
   /// settles for the best covers found so far.
   unsigned SearchBudget = 2000;
   /// Keep an asynchronous transfer's barrier out of the transfer's own block
-  /// where later points do not run much more often (its wait would stall
-  /// right after the issue), unless that costs barrier executions or
+  /// (keepPointsPastAsyncIssue), unless that costs barrier executions or
   /// barriers.
   bool AsyncLatency = true;
   /// Split barriers (gfx12): hoist each barrier's signal away from its wait.
@@ -213,12 +212,10 @@ inline bool asyncLatencyMayRestrict(const AbstractProgram &P, bool AsyncLatency,
          W.Producer.Block != W.Consumer.Block;
 }
 
-/// An asynchronous transfer is waited for at the barrier that covers it:
-/// one in the transfer's own block would stall right after the issue, with
-/// nothing to overlap. Prefer the points further on when there are and they
-/// do not run much more often (AsyncLatencyWorth). \p Items are window
-/// \p W's cutting points in any form (points, ranges of them), \p BlockOf
-/// an item's block. Returns whether items were dropped.
+/// Of window \p W's cutting points \p Items (points or ranges of them,
+/// \p BlockOf giving an item's block), keeps those past the block of its
+/// asynchronous producer, when there are some and they do not run much more
+/// often (AsyncLatencyWorth). Returns whether items were dropped.
 template <typename ContainerT, typename BlockFnT>
 bool keepPointsPastAsyncIssue(const AbstractProgram &P, bool AsyncLatency,
                               const Window &W, ContainerT &Items,
