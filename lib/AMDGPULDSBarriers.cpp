@@ -369,7 +369,7 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   if (!R.Barriers.empty() || !R.CompletedBarriers.empty() || !R.Waits.empty()) {
     if (!MakeEmitter())
       return Unsupported();
-    emitPlacement(R, *Model, *Emitter, Facts.hasSplitBarriers(), ORE);
+    emitPlacement(R, *Model, *Emitter, ORE);
     Changed = true;
   }
   Phase.reset();

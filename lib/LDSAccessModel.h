@@ -59,11 +59,10 @@ struct ModelOptions {
   /// With thread analysis, DS accesses get their addresses as functions of
   /// the work-item (LDSThreadAddress.h).
   ThreadAnalysisMode ThreadAnalysis = ThreadAnalysisMode::Off;
-  /// The hazard policy placement will use, if any: the program keeps
-  /// whether each access meets another (AbstractProgram::SilentAccesses)
-  /// for the hazard analyses, and a function without synchronization of
-  /// its own where none does skips the branch-uniformity analysis (its
-  /// answer cannot matter there) and the placement.
+  /// The hazard policy placement will use, if any: the program then keeps
+  /// whether each access meets another (AbstractProgram::SilentAccesses),
+  /// and a function whose events are all accesses that meet none skips the
+  /// branch-uniformity analysis and placement.
   std::optional<AnalysisOptions> Hazards;
 };
 
@@ -203,12 +202,10 @@ private:
   /// MinFormBudget (see boundTrackedForms).
   static constexpr size_t FormBlockBudget = size_t(1) << 16;
   static constexpr size_t MinFormBudget = 32;
-  /// Form ids of the instructions an earlier model lent (see the
-  /// constructor).
+  /// Form ids of the instructions an earlier model lent.
   DenseMap<const MachineInstr *, unsigned> LentForms;
-  /// Accesses whose thread form is still to be derived (assignThreadForms),
-  /// with the bytes a wave writes from the first lane's address (LDS DMA)
-  /// or 0.
+  /// Accesses whose thread form is still to be derived, with the bytes a
+  /// wave writes from the first lane's address (LDS DMA) or 0.
   struct PendingForm {
     unsigned Block, Index;
     uint64_t WaveBytes;

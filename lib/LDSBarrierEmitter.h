@@ -50,6 +50,9 @@ public:
   void insertWaitBefore(MachineInstr &Barrier,
                         const WaitThresholds &Waits) const;
 
+  /// Whether barriers are a signal and a later wait (gfx12, gfx1250).
+  bool hasSplitBarriers() const { return Split; }
+
 private:
   BarrierEmitter(const TargetFacts &Facts, const TargetInstrInfo &TII)
       : Facts(Facts), TII(TII) {}

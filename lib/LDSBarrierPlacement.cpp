@@ -246,7 +246,7 @@ public:
           !C.Paths->approximates(W.start().Block, W.Consumer.Block))
         break;
     }
-    std::sort(R.begin(), R.end());
+    llvm::sort(R);
     CandRanges Merged;
     for (CandRange X : R)
       if (!Merged.empty() && X.first <= Merged.back().second)
@@ -317,9 +317,8 @@ static Cover coverRangesGreedily(const PlacementContext &C,
     Cv.Points.push_back(C.Cands[G]);
   Cv.ServedBy.assign(Chosen.size(), {});
   for (unsigned I : Order)
-    Cv.ServedBy[std::lower_bound(Chosen.begin(), Chosen.end(), CutBy[I]) -
-                Chosen.begin()]
-        .push_back(I);
+    Cv.ServedBy[llvm::lower_bound(Chosen, CutBy[I]) - Chosen.begin()].push_back(
+        I);
   return Cv;
 }
 
@@ -366,7 +365,7 @@ static bool coverLargeInstance(PlacementContext &C,
     else
       Order.push_back(I);
   }
-  std::sort(Order.begin(), Order.end(), [&](unsigned A, unsigned B) {
+  llvm::sort(Order, [&](unsigned A, unsigned B) {
     return std::make_pair(Ranges[A].back().second, A) <
            std::make_pair(Ranges[B].back().second, B);
   });

@@ -481,7 +481,7 @@ void llvm::ldsbarriers::setBarrierWaits(const PlacementContext &C,
   auto Later = [&](unsigned I, const Window &W) -> unsigned {
     const auto &Q = QR.Queried[I];
     PendingAccess Key{W.Producer, 0, W.Iteration};
-    auto It = std::lower_bound(Q.begin(), Q.end(), Key, ByAccess);
+    auto It = llvm::lower_bound(Q, Key, ByAccess);
     if (It != Q.end() && It->Access == W.Producer &&
         It->Iteration == W.Iteration)
       return It->Later;
