@@ -17,7 +17,6 @@
 #include "LDSAccessModel.h"
 #include "LDSBarrierVerifier.h"
 #include "llvm/ADT/Statistic.h"
-#include "llvm/CodeGen/MachineBlockFrequencyInfo.h"
 #include "llvm/CodeGen/MachineCycleAnalysis.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/CodeGen/MachineLoopInfo.h"

@@ -21,8 +21,6 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/CodeGen/MachineBasicBlock.h"
 #include "llvm/CodeGen/MachineCycleAnalysis.h"
-#include "llvm/Pass.h"
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>

@@ -322,13 +322,11 @@ static Cover coverRangesGreedily(const PlacementContext &C,
   return Cv;
 }
 
-/// Placement step 3, large instances (loop nests of thousands of accesses,
-/// where windows cross whole loops): each kept window's cutting set stays a
-/// few ranges of candidate numbers (RangeCuts), covered greedily
-/// (coverRangesGreedily). Near-linear in the windows and ranges; not proven
-/// optimal. Returns false, doing nothing, on smaller instances.
-/// \p Ranges and \p HaveRanges keep the kept windows' ranges for the exact
-/// cover when the instance is not large.
+/// Placement step 3, large instances (loop nests of thousands of accesses):
+/// each kept window's cutting set stays a few ranges of candidate numbers
+/// (RangeCuts), covered greedily; near-linear, not proven optimal. Returns
+/// false, doing nothing, on smaller instances; \p Ranges and \p HaveRanges
+/// then keep the kept windows' ranges for the exact cover.
 static bool coverLargeInstance(PlacementContext &C,
                                const std::vector<Window> &Ws,
                                std::vector<uint8_t> &Keep, bool &Restricted,
@@ -517,12 +515,9 @@ static Placement placeOptimally(const AbstractProgram &P,
   return Result;
 }
 
-/// The asynchronous latency preference is for latency: it yields to the
-/// placement without it when that one is better in barrier executions or
-/// barriers and worse in neither. (When the plain placement saves
-/// executions only with an extra barrier, typically one that waits for a
-/// transfer right after its issue in a branch plus one before the loop,
-/// the preference stays.)
+/// The asynchronous latency preference yields to the placement without it
+/// when that one is better in barrier executions or barriers and worse in
+/// neither (not when it saves executions only with an extra barrier).
 static void preferPlainPlacement(const AbstractProgram &P,
                                  const AnalysisOptions &Options,
                                  const PlacementOptions &POpts,

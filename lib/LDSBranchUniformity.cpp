@@ -43,13 +43,9 @@
 #include "LDSUniformityLattice.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/CodeGen/MachineCycleAnalysis.h"
-#include "llvm/CodeGen/MachineMemOperand.h"
 #include "llvm/CodeGen/MachinePostDominators.h"
-#include "llvm/CodeGen/PseudoSourceValue.h"
-#include "llvm/IR/CallingConv.h"
 #include "llvm/IR/Function.h"
 #include "llvm/MC/MCRegisterInfo.h"
-#include "llvm/Support/AMDGPUAddrSpace.h"
 #include "llvm/Support/Debug.h"
 
 using namespace llvm;
@@ -204,13 +200,7 @@ Analysis::SiteRoot Analysis::noteSite(unsigned Site, const MachineInstr &MI) {
       WritesExec |= reg(Reg).AnyExec;
       Defs.push_back({Site, Reg.id()});
     }
-  bool StackStore = false;
-  if (MI.mayStore()) {
-    StackStore = MI.memoperands_empty();
-    for (const MachineMemOperand *MMO : MI.memoperands())
-      StackStore |= MMO->getAddrSpace() == AMDGPUAS::PRIVATE_ADDRESS ||
-                    MMO->getAddrSpace() == AMDGPUAS::FLAT_ADDRESS;
-  }
+  bool StackStore = mayStoreToStack(MI);
   ExecWrites[CurrentBlock] += WritesExec;
   StoresStack[CurrentBlock] |= StackStore || MI.isCall() || MI.isInlineAsm();
   if (isScalarBranch(MI, Facts) || (StackStore && stackObjectOf(MI) >= 0))

@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LDSHazardAnalysis.h"
-#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/ErrorHandling.h"
 #include <algorithm>
 #include <iterator>

@@ -7,9 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LDSHazardAnalysis.h"
-#include "llvm/Support/MathExtras.h"
 #include <algorithm>
-#include <iterator>
 #include <map>
 #include <set>
 #include <tuple>

@@ -108,12 +108,9 @@ const std::vector<unsigned> &PathCuts::exactChain(unsigned From, unsigned To) {
     return Chain;
   // Every path from From's exit to To lies in the blocks that can reach To
   // and that From's exit reaches: the dominator tree of that part, rooted
-  // at From's exit, gives To the same dominators as the whole CFG does,
-  // for a fraction of the work when both blocks sit in one loop of a large
-  // function. The walk back from To stops at the components that come
-  // before From's (From cannot reach them), so that it covers the blocks
-  // between the two and not every block before To: per window, work in
-  // the size of its part of the function, not of the function.
+  // at From's exit, gives To the same dominators as the whole CFG. The walk
+  // back from To stops at the components before From's (From cannot reach
+  // them): per window, work in the size of its part of the function.
   unsigned FromComponent = Component[From] == ~0u ? 0 : Component[From];
   if (++Walk == 0) { // The stamps wrapped around: clear them.
     std::fill(ReachStamp.begin(), ReachStamp.end(), 0);

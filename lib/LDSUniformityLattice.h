@@ -16,7 +16,6 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/ADT/StringRef.h"
 #include "llvm/CodeGen/MachineCycleAnalysis.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/CodeGen/MachineInstr.h"
@@ -284,6 +283,8 @@ private:
   void forgetStackSlots(const MachineInstr &MI, State &S);
   /// The frame object a private memory access touches, or -1.
   static int stackObjectOf(const MachineInstr &MI);
+  /// Whether \p MI may store to the stack (private or flat memory).
+  static bool mayStoreToStack(const MachineInstr &MI);
   static uint64_t stackBase(int FI) {
     return uint64_t((1u << 31) | unsigned(FI)) << 32;
   }
