@@ -316,9 +316,10 @@ static Cover coverRangesGreedily(const PlacementContext &C,
   for (unsigned G : Chosen)
     Cv.Points.push_back(C.Cands[G]);
   Cv.ServedBy.assign(Chosen.size(), {});
-  for (unsigned I : Order)
-    Cv.ServedBy[llvm::lower_bound(Chosen, CutBy[I]) - Chosen.begin()].push_back(
-        I);
+  for (unsigned I : Order) {
+    unsigned K = llvm::lower_bound(Chosen, CutBy[I]) - Chosen.begin();
+    Cv.ServedBy[K].push_back(I);
+  }
   return Cv;
 }
 
