@@ -17,7 +17,6 @@
 #include "LDSAccessModel.h"
 #include "LDSBarrierVerifier.h"
 #include "llvm/ADT/Statistic.h"
-#include "llvm/CodeGen/MachineBlockFrequencyInfo.h"
 #include "llvm/CodeGen/MachineCycleAnalysis.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/CodeGen/MachineLoopInfo.h"
@@ -67,10 +66,12 @@ static cl::opt<cl::boolOrDefault> VerifyWAW(
              "amdgpu-lds-barrier-verify pass; default: on with the "
              "thread-index analysis)"));
 
-unsigned llvm::ldsbarriers::reportViolations(
-    const MachineFunction &MF, const LDSAccessModel &Model,
-    ArrayRef<Violation> Violations, VerifyMode Mode,
-    MachineOptimizationRemarkEmitter &ORE, StringRef Context) {
+void llvm::ldsbarriers::reportViolations(const MachineFunction &MF,
+                                         const LDSAccessModel &Model,
+                                         ArrayRef<Violation> Violations,
+                                         VerifyMode Mode,
+                                         MachineOptimizationRemarkEmitter &ORE,
+                                         StringRef Context) {
   const Function &F = MF.getFunction();
   const AbstractProgram &P = Model.program();
   auto InstrAt = [&](Point At) -> const MachineInstr * {
@@ -130,7 +131,6 @@ unsigned llvm::ldsbarriers::reportViolations(
       diagnose(F, DL, Msg, Mode == VerifyMode::Error ? DS_Error : DS_Warning);
     }
   }
-  return Violations.size();
 }
 
 namespace {

@@ -37,7 +37,6 @@
 #include "llvm/Target/TargetMachine.h"
 
 using namespace llvm;
-
 using namespace llvm::ldsbarriers;
 
 #define DEBUG_TYPE "amdgpu-lds-barriers"
@@ -213,19 +212,17 @@ static bool splitBarriersAlternate(const Function &F,
                                    const LDSAccessModel &Model) {
   const AbstractProgram &P = Model.program();
   SignalState Input = computeSignalState(P);
-  if (!Input.consistent()) {
-    const Block &BB = P.Blocks[Input.ProblemAt.Block];
-    DebugLoc DL;
-    if (Input.ProblemAt.Index < BB.Events.size())
-      DL = nearestDebugLoc(Model.instr(Input.ProblemAt));
-    diagnose(F, DL,
-             "split barriers in the input do not alternate (" + Input.Problem +
-                 " in bb." +
-                 Twine(Model.block(Input.ProblemAt.Block).getNumber()) +
-                 "); function left unchanged");
-    return false;
-  }
-  return true;
+  if (Input.consistent())
+    return true;
+  DebugLoc DL;
+  if (Input.ProblemAt.Index < P.Blocks[Input.ProblemAt.Block].Events.size())
+    DL = nearestDebugLoc(Model.instr(Input.ProblemAt));
+  diagnose(F, DL,
+           "split barriers in the input do not alternate (" + Input.Problem +
+               " in bb." +
+               Twine(Model.block(Input.ProblemAt.Block).getNumber()) +
+               "); function left unchanged");
+  return false;
 }
 
 bool llvm::placeLDSBarriers(MachineFunction &MF,
@@ -290,10 +287,9 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   // own asynchronous transfers still need their counter waits.
   const WorkgroupShape &Launch = Model->launch();
   bool SingleWave = isSingleWave(Launch, Facts.getWaveSize());
-  const std::string &Ignored = Launch.Ignored;
-  if (!Ignored.empty())
+  if (!Launch.Ignored.empty())
     diagnose(F, DebugLoc(),
-             "ignoring " + Ignored +
+             "ignoring " + Launch.Ignored +
                  ": the workgroup may have up to 1024 work-items",
              DS_Warning);
   PlacementOptions POpts;
@@ -370,21 +366,16 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   if (Explain)
     reportThreadDisjointPairs(P, *Model, ORE);
   reportUncoverable(F, P, *Model, R, UncoverableIsError);
-  bool Emits =
-      !R.Barriers.empty() || !R.CompletedBarriers.empty() || !R.Waits.empty();
-  if (Emits) {
+  if (!R.Barriers.empty() || !R.CompletedBarriers.empty() || !R.Waits.empty()) {
     if (!MakeEmitter())
       return Unsupported();
-    emitPlacement(R, *Model, *Emitter, Facts.hasSplitBarriers(), ORE);
+    emitPlacement(R, *Model, *Emitter, ORE);
+    Changed = true;
   }
-  Changed |= Emits;
   Phase.reset();
   if (selfCheckEnabled()) {
     startPhase(Phase, "self-check", "Self-check (model and verifier)");
-    SelfCheckOptions SC;
-    SC.WAW = EnableWAW;
-    SC.SingleWave = SingleWave;
-    selfCheck(MF, Facts, Analyses, R, *Model, SC);
+    selfCheck(MF, Facts, Analyses, R, *Model, {EnableWAW, SingleWave});
   }
   return Changed;
 }

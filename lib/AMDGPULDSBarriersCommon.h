@@ -62,13 +62,10 @@ DebugLoc nearestDebugLoc(const MachineInstr &MI);
 std::string describeInstr(const MachineInstr &MI);
 
 /// The operands of \p MI that may define or clobber a register, in two
-/// runs: of an instruction of fixed operands that is not a call, its
-/// explicit definitions (the first operands) and its implicit operands
-/// (the last); of any other (variadic, a call with its register mask, an
-/// optional definition, fewer operands than its description), all of them.
-/// Skipping the explicit uses skips the cache lines they lie on: on a
-/// function larger than the cache, the first read of an instruction's
-/// operands misses once per line.
+/// runs: for a non-call with fixed operands, its explicit definitions and
+/// its implicit operands; for any other, all of them. Skipping the explicit
+/// uses skips the cache lines they lie on, which on a function larger than
+/// the cache are misses.
 inline std::array<ArrayRef<MachineOperand>, 2>
 mayDefineOperands(const MachineInstr &MI) {
   const MCInstrDesc &Desc = MI.getDesc();
@@ -105,13 +102,10 @@ std::string boundHint(const AbstractProgram &P, const Location &A,
 /// How violations are reported.
 enum class VerifyMode { Remark, Warning, Error };
 
-/// Reports \p Violations of the function modeled by \p Model; returns how
-/// many were reported.
-unsigned reportViolations(const MachineFunction &MF,
-                          const LDSAccessModel &Model,
-                          ArrayRef<Violation> Violations, VerifyMode Mode,
-                          MachineOptimizationRemarkEmitter &ORE,
-                          StringRef Context);
+/// Reports \p Violations of the function modeled by \p Model.
+void reportViolations(const MachineFunction &MF, const LDSAccessModel &Model,
+                      ArrayRef<Violation> Violations, VerifyMode Mode,
+                      MachineOptimizationRemarkEmitter &ORE, StringRef Context);
 
 /// Starts timing a phase of the pass (ending the previous one) under
 /// -time-passes, group "amdgpu-lds-barriers", so that each phase's cost can

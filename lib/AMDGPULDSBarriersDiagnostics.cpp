@@ -11,6 +11,7 @@
 #include "LDSAccessModel.h"
 #include "LDSBarrierVerifier.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/CodeGen/MachineFunction.h"
@@ -76,26 +77,11 @@ static std::string explainUncoverable(const AbstractProgram &P,
 }
 
 void llvm::ldsbarriers::countWindows(const Placement &R) {
+  // In the order of HazardKind.
+  Statistic *ByKind[] = {&NumRAW, &NumWAR, &NumWAW, &NumAtomic, &NumOpaque};
   NumWindows += R.InitialWindows.size();
-  for (const Window &W : R.InitialWindows) {
-    switch (W.Kind) {
-    case HazardKind::RAW:
-      ++NumRAW;
-      break;
-    case HazardKind::WAR:
-      ++NumWAR;
-      break;
-    case HazardKind::WAW:
-      ++NumWAW;
-      break;
-    case HazardKind::Atomic:
-      ++NumAtomic;
-      break;
-    case HazardKind::Opaque:
-      ++NumOpaque;
-      break;
-    }
-  }
+  for (const Window &W : R.InitialWindows)
+    ++*ByKind[unsigned(W.Kind)];
 }
 
 /// Existing barriers (and split-barrier signals) that order nothing: with
@@ -295,16 +281,14 @@ void llvm::ldsbarriers::reportSelfRaces(const Function &F,
   // Without LDS DMA, whose writes take the waves' test, and without a form
   // that meets itself (the test depends on the form alone), no access is
   // reported: the accesses are not walked again.
-  if (!Model.hasLDSDMA()) {
-    bool AnyMeets = false;
-    for (unsigned F = 1; F < P.ThreadForms.size() && !AnyMeets; ++F) {
-      Location L;
-      L.ThreadForm = F;
-      AnyMeets = Meets(L);
-    }
-    if (!AnyMeets)
-      return;
-  }
+  if (!Model.hasLDSDMA() &&
+      llvm::none_of(llvm::seq<unsigned>(1, P.ThreadForms.size()),
+                    [&](unsigned F) {
+                      Location L;
+                      L.ThreadForm = F;
+                      return Meets(L);
+                    }))
+    return;
   SmallVector<CauseItem> Items;
   SmallVector<EventRef> Events;
   for (unsigned B = 0; B < P.Blocks.size(); ++B)

@@ -9,7 +9,6 @@
 #define AMDGPU_LDS_BARRIERS_AMDGPULDSBARRIERSDIAGNOSTICS_H
 
 #include "LDSPlacementSteps.h"
-#include <string>
 
 namespace llvm {
 class Function;

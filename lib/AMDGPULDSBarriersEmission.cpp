@@ -38,9 +38,9 @@ namespace {
 class PlacementEmission {
 public:
   PlacementEmission(const Placement &R, const LDSAccessModel &Model,
-                    const BarrierEmitter &Emitter, bool Split,
+                    const BarrierEmitter &Emitter,
                     MachineOptimizationRemarkEmitter &ORE)
-      : R(R), Model(Model), Emitter(Emitter), Split(Split), ORE(ORE) {}
+      : R(R), Model(Model), Emitter(Emitter), ORE(ORE) {}
 
   void run() {
     std::vector<SyncItem> Items =
@@ -120,7 +120,7 @@ private:
     }
     if (It.What == SyncOrder::BarrierWait) {
       Emitter.insertBarrierWait(MBB, Pos, DL);
-    } else if (Split) {
+    } else if (Emitter.hasSplitBarriers()) {
       Emitter.insertSignal(MBB, SignalPos, It.Waits, DL);
       Emitter.insertBarrierWait(MBB, Pos, DL);
     } else {
@@ -157,7 +157,6 @@ private:
   const Placement &R;
   const LDSAccessModel &Model;
   const BarrierEmitter &Emitter;
-  bool Split;
   MachineOptimizationRemarkEmitter &ORE;
 };
 
@@ -165,7 +164,7 @@ private:
 
 void llvm::ldsbarriers::emitPlacement(const Placement &R,
                                       const LDSAccessModel &Model,
-                                      const BarrierEmitter &Emitter, bool Split,
+                                      const BarrierEmitter &Emitter,
                                       MachineOptimizationRemarkEmitter &ORE) {
-  PlacementEmission(R, Model, Emitter, Split, ORE).run();
+  PlacementEmission(R, Model, Emitter, ORE).run();
 }

@@ -19,10 +19,10 @@ class LDSAccessModel;
 
 /// Inserts the standalone waits, the waits existing barriers lack and the
 /// new barriers of \p R into the function \p Model models, through
-/// \p Emitter (\p Split: the target has split barriers). A signal first at
-/// its point goes right after the previous event, above unrelated code.
+/// \p Emitter. A signal first at its point goes right after the previous
+/// event, above unrelated code.
 void emitPlacement(const Placement &R, const LDSAccessModel &Model,
-                   const BarrierEmitter &Emitter, bool Split,
+                   const BarrierEmitter &Emitter,
                    MachineOptimizationRemarkEmitter &ORE);
 
 } // namespace ldsbarriers

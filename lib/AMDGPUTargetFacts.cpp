@@ -49,26 +49,14 @@ llvm::ldsbarriers::lookupOpcodeByName(const MCInstrInfo &MII, StringRef Name,
   return std::nullopt;
 }
 
-StringRef llvm::ldsbarriers::getSyncOpcodeName(SyncOpcode Op) {
-  switch (Op) {
-  case SyncOpcode::Waitcnt:
-    return "S_WAITCNT";
-  case SyncOpcode::Barrier:
-    return "S_BARRIER";
-  case SyncOpcode::BarrierSignalImm:
-    return "S_BARRIER_SIGNAL_IMM";
-  case SyncOpcode::BarrierWait:
-    return "S_BARRIER_WAIT";
-  case SyncOpcode::WaitDSCnt:
-    return "S_WAIT_DSCNT";
-  case SyncOpcode::WaitExpCnt:
-    return "S_WAIT_EXPCNT";
-  case SyncOpcode::WaitAsyncCnt:
-    return "S_WAIT_ASYNCCNT";
-  case SyncOpcode::WaitTensorCnt:
-    return "S_WAIT_TENSORCNT";
-  }
-  llvm_unreachable("unknown SyncOpcode");
+/// The name of the opcode \p Op (the AMDGPU:: enumerator's).
+static StringRef getSyncOpcodeName(SyncOpcode Op) {
+  // In the order of SyncOpcode.
+  static constexpr StringLiteral Names[] = {
+      "S_WAITCNT",       "S_BARRIER",       "S_BARRIER_SIGNAL_IMM",
+      "S_BARRIER_WAIT",  "S_WAIT_DSCNT",    "S_WAIT_EXPCNT",
+      "S_WAIT_ASYNCCNT", "S_WAIT_TENSORCNT"};
+  return Names[unsigned(Op)];
 }
 
 TargetFacts TargetFacts::get(const MCSubtargetInfo &STI,
@@ -132,25 +120,22 @@ static std::string commutativeKey(StringRef G) {
 }
 
 static ValueRole classifyValueRole(StringRef Name, StringRef G);
-
-ValueRole llvm::ldsbarriers::classifyValueRoleByName(const MCInstrInfo &MII,
-                                                     unsigned Opcode) {
-  StringRef Name = MII.getName(Opcode);
-  return classifyValueRole(Name, getGenericOpcodeName(Name));
-}
+static OpcodeInfo classifyLDSRole(StringRef G);
 
 // Names are read once per opcode and function.
 OpcodeInfo TargetFacts::classify(unsigned Opcode) const {
   auto [It, Inserted] = Classified.try_emplace(Opcode);
   if (Inserted)
-    It->second = classifyOpcodeByName(*MII, Opcode);
+    It->second = classifyLDSRole(getGenericOpcodeName(MII->getName(Opcode)));
   return It->second;
 }
 
 ValueRole TargetFacts::valueRole(unsigned Opcode) const {
   auto [It, Inserted] = ValueRoles.try_emplace(Opcode);
-  if (Inserted)
-    It->second = classifyValueRoleByName(*MII, Opcode);
+  if (Inserted) {
+    StringRef Name = MII->getName(Opcode);
+    It->second = classifyValueRole(Name, getGenericOpcodeName(Name));
+  }
   return It->second;
 }
 
@@ -170,31 +155,22 @@ ScalarOp TargetFacts::scalarOp(unsigned Opcode) const {
   if (!Inserted)
     return It->second;
   StringRef G = getGenericOpcodeName(MII->getName(Opcode));
-  ScalarOp Op = ScalarOp::Other;
-  if (G == "S_MOV_B32" || G == "S_MOV_B64")
-    Op = ScalarOp::Move;
-  else if (G == "S_ANDN2_B32" || G == "S_ANDN2_B64")
-    Op = ScalarOp::AndNot;
-  else if (G == "S_AND_B32" || G == "S_AND_B64")
-    Op = ScalarOp::And;
-  else if (G == "S_OR_B32" || G == "S_OR_B64")
-    Op = ScalarOp::Or;
-  else if (G == "S_XOR_B32" || G == "S_XOR_B64")
-    Op = ScalarOp::Xor;
-  else if (G.starts_with("S_OR_SAVEEXEC"))
-    Op = ScalarOp::OrSaveExec;
-  else if (G.starts_with("S_CMP") && (G.contains("_EQ_") || G.contains("_LG_")))
-    Op = ScalarOp::EqualityCompare;
-  else if (G == "S_CBRANCH_VCCZ")
-    Op = ScalarOp::BranchVCCZ;
-  else if (G == "S_CBRANCH_VCCNZ")
-    Op = ScalarOp::BranchVCCNZ;
-  else if (G.starts_with("S_BARRIER_SIGNAL_ISFIRST"))
-    Op = ScalarOp::IsFirstSignal;
-  else if (G == "S_WAITCNT_lds_direct")
-    Op = ScalarOp::LDSDirectSoftWait;
-  It->second = Op;
-  return Op;
+  if (G.starts_with("S_CMP") && (G.contains("_EQ_") || G.contains("_LG_")))
+    return It->second = ScalarOp::EqualityCompare;
+  return It->second =
+             StringSwitch<ScalarOp>(G)
+                 .Cases({"S_MOV_B32", "S_MOV_B64"}, ScalarOp::Move)
+                 .Cases({"S_ANDN2_B32", "S_ANDN2_B64"}, ScalarOp::AndNot)
+                 .Cases({"S_AND_B32", "S_AND_B64"}, ScalarOp::And)
+                 .Cases({"S_OR_B32", "S_OR_B64"}, ScalarOp::Or)
+                 .Cases({"S_XOR_B32", "S_XOR_B64"}, ScalarOp::Xor)
+                 .StartsWith("S_OR_SAVEEXEC", ScalarOp::OrSaveExec)
+                 .Case("S_CBRANCH_VCCZ", ScalarOp::BranchVCCZ)
+                 .Case("S_CBRANCH_VCCNZ", ScalarOp::BranchVCCNZ)
+                 .StartsWith("S_BARRIER_SIGNAL_ISFIRST",
+                             ScalarOp::IsFirstSignal)
+                 .Case("S_WAITCNT_lds_direct", ScalarOp::LDSDirectSoftWait)
+                 .Default(ScalarOp::Other);
 }
 
 bool TargetFacts::isScalarRegClass(const TargetRegisterClass &RC,
@@ -256,11 +232,10 @@ static ValueRole classifyValueRole(StringRef Name, StringRef G) {
   return ValueRole::Generic;
 }
 
-static OpcodeInfo classifyLDSRole(StringRef G);
-
-OpcodeInfo llvm::ldsbarriers::classifyOpcodeByName(const MCInstrInfo &MII,
-                                                   unsigned Opcode) {
-  return classifyLDSRole(getGenericOpcodeName(MII.getName(Opcode)));
+static OpcodeInfo withRole(OpcodeRole Role) {
+  OpcodeInfo Info;
+  Info.Role = Role;
+  return Info;
 }
 
 /// Barriers, waits and branches: the instructions that order the waves or
@@ -303,10 +278,8 @@ static OpcodeInfo classifyDSRole(StringRef G) {
       G.starts_with("DS_PERMUTE_") || G.starts_with("DS_BPERMUTE_") ||
       G.starts_with("DS_SWIZZLE_") || G == "DS_NOP" || G.contains("_GS_REG_"))
     return Info;
-  if (G == "DS_DIRECT_LOAD" || G == "DS_PARAM_LOAD") {
-    Info.Role = OpcodeRole::LDSDirect;
-    return Info;
-  }
+  if (G == "DS_DIRECT_LOAD" || G == "DS_PARAM_LOAD")
+    return withRole(OpcodeRole::LDSDirect);
   if (G.starts_with("DS_READ") || G.starts_with("DS_LOAD_")) {
     Info.Role = OpcodeRole::DSRead;
     Info.TwoAddress = G.starts_with("DS_READ2");
@@ -331,18 +304,15 @@ static OpcodeInfo classifyDSRole(StringRef G) {
       Info.TwoAddress = G.contains("_SRC2_") || G.starts_with("DS_WRXCHG2");
       return Info;
     }
-  Info.Role = OpcodeRole::DSUnknown;
-  return Info;
+  return withRole(OpcodeRole::DSUnknown);
 }
 
 /// The other memory instructions: those that move data between LDS and
 /// memory, and those that share a counter with them.
 static OpcodeInfo classifyMemoryRole(StringRef G) {
   OpcodeInfo Info;
-  if (G == "LDS_DIRECT_LOAD" || G == "LDS_PARAM_LOAD") {
-    Info.Role = OpcodeRole::LDSDirect;
-    return Info;
-  }
+  if (G == "LDS_DIRECT_LOAD" || G == "LDS_PARAM_LOAD")
+    return withRole(OpcodeRole::LDSDirect);
   if (G.starts_with("BUFFER_STORE_LDS_")) {
     Info.Role = OpcodeRole::LDSDMAStore;
     Info.LaneBytes = 4;
@@ -362,43 +332,28 @@ static OpcodeInfo classifyMemoryRole(StringRef G) {
     return Info;
   }
   if (G.starts_with("GLOBAL_LOAD_ASYNC_TO_LDS_") ||
-      G.starts_with("CLUSTER_LOAD_ASYNC_TO_LDS_")) {
-    Info.Role = OpcodeRole::AsyncLoadToLDS;
-    return Info;
-  }
-  if (G.starts_with("GLOBAL_STORE_ASYNC_FROM_LDS_")) {
-    Info.Role = OpcodeRole::AsyncStoreFromLDS;
-    return Info;
-  }
-  if (G.starts_with("TENSOR_LOAD_TO_LDS")) {
-    Info.Role = OpcodeRole::TensorLoadToLDS;
-    return Info;
-  }
-  if (G.starts_with("TENSOR_STORE_FROM_LDS")) {
-    Info.Role = OpcodeRole::TensorStoreFromLDS;
-    return Info;
-  }
+      G.starts_with("CLUSTER_LOAD_ASYNC_TO_LDS_"))
+    return withRole(OpcodeRole::AsyncLoadToLDS);
+  if (G.starts_with("GLOBAL_STORE_ASYNC_FROM_LDS_"))
+    return withRole(OpcodeRole::AsyncStoreFromLDS);
+  if (G.starts_with("TENSOR_LOAD_TO_LDS"))
+    return withRole(OpcodeRole::TensorLoadToLDS);
+  if (G.starts_with("TENSOR_STORE_FROM_LDS"))
+    return withRole(OpcodeRole::TensorStoreFromLDS);
   // Plain buffer/global/scratch loads return in order with LDS DMA on
   // vmcnt. FLAT (may complete early through LDS) and image operations (may
   // complete out of order) are not counted.
   if (G.starts_with("BUFFER_LOAD_") || G.starts_with("GLOBAL_LOAD_") ||
-      G.starts_with("SCRATCH_LOAD_")) {
-    Info.Role = OpcodeRole::VMemLoad;
-    return Info;
-  }
-  if (G.starts_with("FLAT_")) {
-    Info.Role = OpcodeRole::FlatMemory;
-    return Info;
-  }
-  return Info;
+      G.starts_with("SCRATCH_LOAD_"))
+    return withRole(OpcodeRole::VMemLoad);
+  if (G.starts_with("FLAT_"))
+    return withRole(OpcodeRole::FlatMemory);
+  return {};
 }
 
 static OpcodeInfo classifyLDSRole(StringRef G) {
-  if (std::optional<OpcodeRole> Role = classifySyncRole(G)) {
-    OpcodeInfo Info;
-    Info.Role = *Role;
-    return Info;
-  }
+  if (std::optional<OpcodeRole> Role = classifySyncRole(G))
+    return withRole(*Role);
   if (G.starts_with("DS_"))
     return classifyDSRole(G);
   return classifyMemoryRole(G);
@@ -417,13 +372,11 @@ unsigned TargetFacts::encodeWaitcnt(const WaitThresholds &W) const {
 }
 
 std::array<unsigned, NumCounters> TargetFacts::getCounterMax() const {
-  std::array<unsigned, NumCounters> Max;
   // LDS, VM, Async, Tensor, Exp. gfx9 lgkmcnt has 4 bits; gfx10+ 6 bits.
   // asynccnt and tensorcnt (gfx1250) are taken as 6 bits, like loadcnt;
   // the assembler does not range-check them. Should the hardware field be
   // narrower, the value is truncated to a smaller count, a stricter wait.
-  Max = {Gen == Generation::GFX9 ? 15u : 63u, 63u, 63u, 63u, 7u};
-  return Max;
+  return {Gen == Generation::GFX9 ? 15u : 63u, 63u, 63u, 63u, 7u};
 }
 
 WaitThresholds TargetFacts::decodeWait(unsigned Opcode, int64_t Imm) const {

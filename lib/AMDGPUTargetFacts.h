@@ -82,7 +82,6 @@ enum class SyncOpcode {
   WaitAsyncCnt,     // S_WAIT_ASYNCCNT (gfx1250).
   WaitTensorCnt,    // S_WAIT_TENSORCNT (gfx1250).
 };
-constexpr unsigned NumSyncOpcodes = unsigned(SyncOpcode::WaitTensorCnt) + 1;
 
 /// How an opcode's results vary between the lanes and waves of a workgroup,
 /// given its operands (the branch uniformity analysis,
@@ -250,12 +249,6 @@ void printTargetFacts(const TargetFacts &Facts, const MCInstrInfo &MII,
 std::optional<unsigned> lookupOpcodeByName(const MCInstrInfo &MII,
                                            StringRef Name,
                                            bool *ScannedTable = nullptr);
-/// The name of the opcode \p Op (the AMDGPU:: enumerator's). Plugin only.
-StringRef getSyncOpcodeName(SyncOpcode Op);
-/// What the opcode's name says of it; plugin only.
-OpcodeInfo classifyOpcodeByName(const MCInstrInfo &MII, unsigned Opcode);
-/// What the opcode's name says of how its results vary; plugin only.
-ValueRole classifyValueRoleByName(const MCInstrInfo &MII, unsigned Opcode);
 } // namespace ldsbarriers
 } // namespace llvm
 

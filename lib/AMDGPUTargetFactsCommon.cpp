@@ -16,21 +16,9 @@ using namespace llvm;
 using namespace llvm::ldsbarriers;
 
 StringRef llvm::ldsbarriers::getGenerationName(Generation G) {
-  switch (G) {
-  case Generation::Unsupported:
-    return "unsupported";
-  case Generation::GFX9:
-    return "gfx9";
-  case Generation::GFX10:
-    return "gfx10";
-  case Generation::GFX11:
-    return "gfx11";
-  case Generation::GFX12:
-    return "gfx12";
-  case Generation::GFX1250:
-    return "gfx1250";
-  }
-  return "?";
+  static constexpr StringLiteral Names[] = {"unsupported", "gfx9",  "gfx10",
+                                            "gfx11",       "gfx12", "gfx1250"};
+  return Names[unsigned(G)];
 }
 
 StringRef llvm::ldsbarriers::getGenericOpcodeName(StringRef Name) {

@@ -20,17 +20,9 @@ using namespace llvm;
 using namespace llvm::ldsbarriers;
 
 StringRef llvm::ldsbarriers::getAccessKindName(AccessKind K) {
-  switch (K) {
-  case AccessKind::Read:
-    return "read";
-  case AccessKind::Write:
-    return "write";
-  case AccessKind::Atomic:
-    return "atomic";
-  case AccessKind::Opaque:
-    return "opaque";
-  }
-  return "?";
+  static constexpr StringLiteral Names[] = {"read", "write", "atomic",
+                                            "opaque"};
+  return Names[unsigned(K)];
 }
 
 std::vector<SmallVector<unsigned, 2>> AbstractProgram::predecessors() const {
@@ -549,11 +541,10 @@ llvm::ldsbarriers::computeImmediatePostDominators(const AbstractProgram &P) {
 
 namespace {
 /// The post-dominator tree of a program: LLVM's dominator tree of the
-/// reversed graph, rooted at the virtual exit (the verifier's
-/// computeImmediatePostDominators finds the same tree by another
-/// algorithm). Blocks that cannot reach an exit are not in it. (A
-/// DominatorTreeBase<..., /*IsPostDom=*/true> would root each region without an
-/// exit at a block of its own instead.)
+/// reversed graph rooted at the virtual exit, without the blocks that
+/// cannot reach an exit (a post-dominator tree would root each region
+/// without an exit at a block of its own). The verifier finds the same tree
+/// by another algorithm (computeImmediatePostDominators).
 class PostDominatorTree {
 public:
   explicit PostDominatorTree(const AbstractProgram &P)
@@ -653,14 +644,11 @@ void llvm::ldsbarriers::markDivergentBlocks(AbstractProgram &P) {
       P.Blocks[B].NoBarrier = true; // Cannot reach an exit.
 
   // Ferrante-Ottenstein-Warren control dependence: for an edge X -> Y where
-  // Y does not strictly post-dominate X, the blocks on the post-dominator tree
-  // path from Y up to (excluding) ipdom(X) are control-dependent on X. The
-  // branches of the blocks found join the work list: dependence on a
-  // divergent branch is transitive. (LLVM's IDFCalculator answers the
-  // converse question: the iterated post-dominance frontier of some blocks
-  // is the branches they depend on; here the question is which blocks
-  // depend on a given branch.)
-  // Branches no wave executes (unreachable blocks) make nothing divergent.
+  // Y does not strictly post-dominate X, the blocks on the post-dominator
+  // tree path from Y up to (excluding) ipdom(X) are control-dependent on X.
+  // Their branches join the work list: dependence on a divergent branch is
+  // transitive. (LLVM's IDFCalculator answers the converse question: the
+  // branches some blocks depend on.) Unreachable branches count for nothing.
   std::vector<uint8_t> Reachable = P.reachableBlocks();
   std::vector<unsigned> Work;
   std::vector<uint8_t> Queued(N, 0);

@@ -49,9 +49,7 @@ struct Location {
   /// Byte count; 0 means "anywhere in the object".
   uint64_t Size = 0;
   /// The module-LDS variable accessed (index into
-  /// AbstractProgram::VariableDomains), 0 when not known. Accesses to
-  /// different variables of one domain never overlap, whatever the
-  /// work-items.
+  /// AbstractProgram::VariableDomains), 0 when not known.
   unsigned Variable = 0;
   /// Index into AbstractProgram::ThreadForms; 0: the address is not known as
   /// a function of the work-item.
@@ -204,12 +202,9 @@ struct AbstractProgram {
   /// VariableDomains[V]: the domain of module-LDS variable V (entry 0
   /// unused).
   std::vector<unsigned> VariableDomains = {0};
-  /// ThreadForms[I]: the addresses (one per memoperand) of the accesses
-  /// whose Location.ThreadForm is I, as functions of the work-item; entry 0
-  /// is unused. Two accesses with forms that no two different work-items can
-  /// share a byte through do not overlap across waves. Most accesses have
-  /// one memoperand (a ds_read2 merged from two has two): one address kept
-  /// inline, as a kernel has about one form per access.
+  /// ThreadForms[I]: the addresses (one per memoperand; a merged ds_read2
+  /// has two) of the accesses whose Location.ThreadForm is I, as functions
+  /// of the work-item; entry 0 is unused.
   std::vector<SmallVector<ThreadAddress, 1>> ThreadForms;
   WorkgroupShape Shape;
   /// Whether a block without successors ends the wave (S_ENDPGM: a
@@ -357,17 +352,14 @@ computeImmediateDominators(unsigned N, unsigned Root,
 /// get -1.
 std::vector<int> computeImmediatePostDominators(const AbstractProgram &P);
 
-/// Computes, from DivergentBranch flags and post-dominance, which blocks may
-/// be executed by some waves of a workgroup and not others, and sets their
-/// NoBarrier flag: the blocks control dependent on a divergent branch,
-/// transitively (a block inside a divergent region is divergent whatever
-/// branch leads to it there). Blocks that cannot reach an exit are unsafe
-/// whenever the program has a divergent branch (post-dominance says nothing
-/// about them). An early exit is not divergent: when exits end the wave
-/// (ExitEndsWave), no LDS access reaches the branch, and from one of its
-/// successors no path reaches an LDS access or a barrier event, the waves
-/// that take that successor end without anything pending, and a barrier
-/// waits for the waves that have not ended only (Design.rst, "Early exit").
+/// Sets NoBarrier on the blocks some waves of a workgroup may execute and
+/// others not: those transitively control dependent on a divergent branch,
+/// and, when the program has one, those that cannot reach an exit. An early
+/// exit is not divergent: when exits end the wave (ExitEndsWave), no LDS
+/// access reaches the branch and one successor reaches no LDS access or
+/// barrier event, the waves taking it end with nothing pending, and a
+/// barrier waits for the waves that have not ended only (Design.rst,
+/// "Early exit").
 void markDivergentBlocks(AbstractProgram &P);
 
 /// The accesses of each reachable branch with concurrent arms

@@ -24,23 +24,19 @@ static constexpr uint8_t VMemStoreClass = 1;
 
 /// Whether the memoperands of a FLAT instruction allow an LDS address.
 static bool flatMayAccessLDS(const MachineInstr &MI) {
-  if (MI.memoperands_empty())
-    return true;
-  for (const MachineMemOperand *MMO : MI.memoperands())
-    if (MMO->getAddrSpace() == AMDGPUAS::FLAT_ADDRESS ||
-        MMO->getAddrSpace() == AMDGPUAS::LOCAL_ADDRESS)
-      return true;
-  return false;
+  return MI.memoperands_empty() ||
+         llvm::any_of(MI.memoperands(), [](const MachineMemOperand *MMO) {
+           return MMO->getAddrSpace() == AMDGPUAS::FLAT_ADDRESS ||
+                  MMO->getAddrSpace() == AMDGPUAS::LOCAL_ADDRESS;
+         });
 }
 
 /// Whether a DS instruction's memoperands say it accesses GDS only.
 static bool isGDSOnly(const MachineInstr &MI) {
-  if (MI.memoperands_empty())
-    return false;
-  for (const MachineMemOperand *MMO : MI.memoperands())
-    if (MMO->getAddrSpace() != AMDGPUAS::REGION_ADDRESS)
-      return false;
-  return true;
+  return !MI.memoperands_empty() &&
+         llvm::all_of(MI.memoperands(), [](const MachineMemOperand *MMO) {
+           return MMO->getAddrSpace() == AMDGPUAS::REGION_ADDRESS;
+         });
 }
 
 /// A DS read, write or atomic of LDS.

@@ -163,11 +163,8 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
 }
 
 /// Under the hazard policy placement will use, whether each access meets
-/// no access of the function (accessesMeetingNoneIn): each hazard analysis
-/// under that policy (placement runs several) reads the answer instead of
-/// testing again, and a function without synchronization of its own whose
-/// accesses all meet none needs no placement and no branch-uniformity
-/// analysis (noAccessMeetsAnother).
+/// no access of the function: each of placement's hazard analyses reads
+/// the answer instead of testing again (AbstractProgram::SilentAccesses).
 void LDSAccessModel::findSilentAccesses(const AnalysisOptions &Hazards) {
   Program.SilentAccesses = accessesMeetingNoneIn(Program, Hazards);
   Program.SilentWAW = Hazards.WAW;
@@ -175,18 +172,15 @@ void LDSAccessModel::findSilentAccesses(const AnalysisOptions &Hazards) {
 }
 
 /// Which scalar branches some waves may take differently: the uniformity
-/// analysis, fed during the walk over the instructions (\p Walk; \p Assumed:
-/// every scalar branch per-wave), unless its answer cannot matter: no
-/// synchronization to judge and no access that meets another
-/// (findSilentAccesses), so no window, forced barrier or wait. The scalar
-/// branches are then taken as per-wave, the answer that is safe whatever
-/// the analysis would find, and its fixpoint, the larger part of its cost,
-/// is not run.
+/// analysis fed during the walk (\p Walk), unless its answer cannot matter
+/// (no access meets another: no window, forced barrier or wait). Then every
+/// scalar branch stays per-wave (\p Assumed), safe whatever the analysis
+/// would find, and its fixpoint, the larger part of its cost, is skipped.
 void LDSAccessModel::judgeScalarBranches(BranchUniformity Assumed,
                                          BranchUniformityWalk *Walk) {
   BranchUniformity BU = std::move(Assumed);
   if (BU.PerWave.empty())
-    return; // Nothing to judge.
+    return;
   std::optional<NamedRegionTimer> T;
   if (!Options.Hazards || !noAccessMeetsAnother(Program, *Options.Hazards)) {
     startPhase(T, "uniformity", "Branch uniformity (in the model)");
@@ -197,7 +191,6 @@ void LDSAccessModel::judgeScalarBranches(BranchUniformity Assumed,
                       << " scalar branches taken as per wave\n");
   }
   PerWaveBranches = std::move(BU.PerWave);
-  UniformVCCBranches = BU.UniformVCCBranches;
 }
 
 /// Drops the edges of decided branches (LDSDecidedBranches.h) from the
@@ -373,10 +366,8 @@ LDSAccessModel::PointerBase LDSAccessModel::pointerBase(const Value *V,
       PB.ModuleLDS = nullptr;
   };
   // The address itself, or a value of one use under its constant offsets,
-  // is reached from the instructions of that address only (one, or the
-  // few that instruction selection split it into): kept, it would fill
-  // the map with an entry per access, read no more (and asking for the
-  // uses of the address would read a line of its load or store).
+  // is reached from the instructions of that address only: cached, it would
+  // fill the map with an entry per access, read no more.
   auto Lookup = [&](const Value *P) {
     PointerBase PB;
     if (P == V || P->hasOneUse()) {
@@ -438,8 +429,7 @@ unsigned LDSAccessModel::variableOf(const MachineMemOperand &MMO,
         DomainIds.try_emplace(Domain, unsigned(DomainIds.size()) + 1);
     Program.VariableDomains.push_back(DIt->second);
   }
-  Cached->second = It->second;
-  return It->second;
+  return Cached->second = It->second;
 }
 
 Location LDSAccessModel::locationOf(const MachineInstr &MI,
@@ -551,12 +541,10 @@ unsigned LDSAccessModel::threadForm(const MachineInstr &MI,
   }
   if (Forms.empty())
     return 0;
-  // An address that does not depend on the work-item, on any work-item
-  // that may execute it (a masked or swizzled index only known by its
-  // range), tells work-items apart only against an access of the same
-  // symbolic base whose bytes lie elsewhere for every work-item: a rare
-  // case not worth a form, which would cost a pair check against every
-  // other access and keep equal accesses apart in the analysis.
+  // An address independent of the work-item (on every work-item that may
+  // execute it) tells work-items apart only against an access of the same
+  // base whose bytes lie elsewhere for every work-item: too rare to be worth
+  // a form, which costs a pair check against every other access.
   const WorkgroupShape &Shape = Program.Shape;
   if (llvm::all_of(Forms, [&](const ThreadAddress &TA) {
         return TA.Stage.empty() && !TA.distinguishedDims(Shape);
@@ -580,16 +568,13 @@ unsigned LDSAccessModel::threadForm(const MachineInstr &MI,
   return Program.ThreadForms.size() - 1;
 }
 
-/// Each distinct form whose bytes may meet another access's makes its
-/// accesses a location the hazard analysis tracks separately in every
-/// block: such forms times blocks stays bounded (a kernel of many different
-/// swizzles in many blocks), and the accesses of the tracked forms past the
-/// bound, in order of appearance, are judged without the thread-index
-/// analysis. Forms that meet no access (work-items' own slots) cost the
-/// analysis nothing and are all kept. A form stripped of its accesses may
-/// make another one meet them: the test runs again until nothing changes.
-/// The pair tests stop at a budget linear in the accesses; the forms not
-/// decided by then count as tracked.
+/// Each distinct form whose bytes may meet another access's is a location
+/// the hazard analysis tracks separately in every block: such forms times
+/// blocks stays bounded, and the accesses of tracked forms past the bound
+/// lose their form. Forms that meet no access cost the analysis nothing and
+/// are all kept. A stripped form may make another meet its accesses, so the
+/// test repeats until nothing changes; the pair tests stop at a budget
+/// linear in the accesses, and undecided forms count as tracked.
 void LDSAccessModel::boundTrackedForms() {
   size_t MaxForms = std::max<size_t>(
       MinFormBudget, FormBlockBudget / std::max<size_t>(1, Blocks.size()));
@@ -646,16 +631,14 @@ void LDSAccessModel::boundTrackedForms() {
         E.Loc.ThreadForm = 0;
 }
 
-/// The iteration of an IR loop changes where its header's phis execute. In
-/// the machine CFG that is the entry of the one block made from the header,
-/// when that block heads a natural loop (MachineLoopInfo) whose inner loops
-/// are the IR's own and which holds no irreducible cycle (MachineCycleInfo);
-/// code motion inside the loop keeps iterations apart. Tail duplication of
-/// the header into a latch or a preheader moves the start of an iteration
-/// into the middle of another block: it leaves the header without a
-/// back-edge, makes a second loop head, or gives the loop a second entry,
-/// and the loop is then not used (every block entry counts as a new
-/// iteration).
+/// The iteration of an IR loop changes where its header's phis execute: in
+/// the machine CFG, the entry of the one block made from the header, when
+/// it heads a natural loop whose inner loops are the IR's own and which
+/// holds no irreducible cycle (code motion inside the loop keeps iterations
+/// apart). Tail duplication of the header into a latch or preheader moves
+/// the start of an iteration into another block (no back-edge to the
+/// header, a second loop head or entry): such a loop is not used, and every
+/// block entry counts as a new iteration.
 void LDSAccessModel::computeStageLoops(const MachineAnalyses &Analyses) {
   SmallVector<unsigned, 4> Loops = ThreadAddresses->stageLoops();
   if (Loops.empty())
@@ -712,11 +695,9 @@ std::string LDSAccessModel::describeShape() const {
 std::string LDSAccessModel::describeLocation(const Location &L) const {
   if (L.Object == Location::AnyObject)
     return "any LDS";
-  std::string S;
-  if (L.Object == Location::AbsoluteObject)
-    S = "LDS";
-  else
-    S = "@" + Objects[L.Object - 1]->getName().str();
+  std::string S = L.Object == Location::AbsoluteObject
+                      ? "LDS"
+                      : "@" + Objects[L.Object - 1]->getName().str();
   if (L.Size)
     S += "[" + std::to_string(L.Begin) + ", " +
          std::to_string(L.Begin + int64_t(L.Size)) + ")";

@@ -21,8 +21,6 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/CodeGen/MachineBasicBlock.h"
 #include "llvm/CodeGen/MachineCycleAnalysis.h"
-#include "llvm/Pass.h"
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -59,11 +57,10 @@ struct ModelOptions {
   /// With thread analysis, DS accesses get their addresses as functions of
   /// the work-item (LDSThreadAddress.h).
   ThreadAnalysisMode ThreadAnalysis = ThreadAnalysisMode::Off;
-  /// The hazard policy placement will use, if any: the program keeps
-  /// whether each access meets another (AbstractProgram::SilentAccesses)
-  /// for the hazard analyses, and a function without synchronization of
-  /// its own where none does skips the branch-uniformity analysis (its
-  /// answer cannot matter there) and the placement.
+  /// The hazard policy placement will use, if any: the program then keeps
+  /// whether each access meets another (AbstractProgram::SilentAccesses),
+  /// and a function whose events are all accesses that meet none skips the
+  /// branch-uniformity analysis and placement.
   std::optional<AnalysisOptions> Hazards;
 };
 
@@ -84,10 +81,6 @@ public:
   const AbstractProgram &program() const { return Program; }
   /// Whether the function has LDS DMA (loads that write LDS through vmcnt).
   bool hasLDSDMA() const { return HasLDSDMA; }
-
-  /// Scalar conditional branches on VCC (vector compares) found
-  /// workgroup-uniform.
-  unsigned uniformVCCBranches() const { return UniformVCCBranches; }
 
   /// Whether any instruction may access LDS.
   bool hasLDSAccesses() const { return NumAccesses != 0; }
@@ -167,12 +160,10 @@ private:
   /// active lane's address (LDS DMA): a form only when every lane of a wave
   /// has that address.
   unsigned threadForm(const MachineInstr &MI, uint64_t WaveBytes = 0);
-  /// The thread forms of the accesses PendingForms lists, numbered in
-  /// program order: the walk over the instructions calls it every
-  /// FormBatch accesses and at its end, so that the address analysis runs
-  /// in batches (its code stays in the instruction cache) while the
-  /// instructions it reads are still in the data cache (one run at the end
-  /// re-read them from memory: 16000 accesses took 23% longer).
+  /// The thread forms of the accesses PendingForms lists, in program order.
+  /// The walk calls it every FormBatch accesses and at its end, so that the
+  /// address analysis runs in batches while the instructions it reads are
+  /// still in the data cache.
   void assignThreadForms();
   static constexpr size_t FormBatch = 64;
   /// Fills Program.StageInside for the stage loops of the thread forms.
@@ -209,12 +200,10 @@ private:
   /// MinFormBudget (see boundTrackedForms).
   static constexpr size_t FormBlockBudget = size_t(1) << 16;
   static constexpr size_t MinFormBudget = 32;
-  /// Form ids of the instructions an earlier model lent (see the
-  /// constructor).
+  /// Form ids of the instructions an earlier model lent.
   DenseMap<const MachineInstr *, unsigned> LentForms;
-  /// Accesses whose thread form is still to be derived (assignThreadForms),
-  /// with the bytes a wave writes from the first lane's address (LDS DMA)
-  /// or 0.
+  /// Accesses whose thread form is still to be derived, with the bytes a
+  /// wave writes from the first lane's address (LDS DMA) or 0.
   struct PendingForm {
     unsigned Block, Index;
     uint64_t WaveBytes;
@@ -229,7 +218,6 @@ private:
     bool AssumesExec;
   };
   std::vector<DecidedEdge> DecidedEdges;
-  unsigned UniformVCCBranches = 0;
   unsigned NumAccesses = 0;
   /// Whether the function has LDS DMA, for which plain vector memory loads
   /// are counting events.

@@ -1,8 +1,8 @@
 //===- LDSBarrierEmitter.h - Per-generation barrier and wait emission -----===//
 //
-// One emitter per target generation, chosen once from the subtarget (the
-// shape of SIMemoryLegalizer's SICacheControl::create). Emitters only
-// materialize decisions; they never decide where.
+// The barrier and wait instructions of the target's generation, resolved
+// once from the subtarget. The emitter only materializes decisions; it
+// never decides where.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +11,7 @@
 
 #include "AMDGPUTargetFacts.h"
 #include "llvm/CodeGen/MachineBasicBlock.h"
+#include <array>
 #include <memory>
 
 namespace llvm {
@@ -21,8 +22,6 @@ namespace ldsbarriers {
 
 class BarrierEmitter {
 public:
-  virtual ~BarrierEmitter();
-
   /// The emitter for \p Facts' generation, or null when the pass does not
   /// support it (or the instruction table lacks an opcode it needs).
   static std::unique_ptr<BarrierEmitter> create(const TargetFacts &Facts,
@@ -30,37 +29,41 @@ public:
 
   /// Inserts, before \p I, hard waits for \p Waits, then a workgroup barrier
   /// (on split targets: signal, then wait).
-  virtual void insertBarrier(MachineBasicBlock &MBB,
-                             MachineBasicBlock::iterator I,
-                             const WaitThresholds &Waits,
-                             const DebugLoc &DL) const = 0;
+  void insertBarrier(MachineBasicBlock &MBB, MachineBasicBlock::iterator I,
+                     const WaitThresholds &Waits, const DebugLoc &DL) const;
 
   /// Split targets: hard waits for \p Waits, then the signal, before \p I.
-  virtual void insertSignal(MachineBasicBlock &MBB,
-                            MachineBasicBlock::iterator I,
-                            const WaitThresholds &Waits,
-                            const DebugLoc &DL) const;
+  void insertSignal(MachineBasicBlock &MBB, MachineBasicBlock::iterator I,
+                    const WaitThresholds &Waits, const DebugLoc &DL) const;
 
-  /// Hard waits for \p Waits on their own, before \p I.
-  virtual void insertWait(MachineBasicBlock &MBB, MachineBasicBlock::iterator I,
-                          const WaitThresholds &Waits,
-                          const DebugLoc &DL) const = 0;
+  /// Hard waits for \p Waits on their own, before \p I: gfx9-gfx11 one
+  /// S_WAITCNT, split targets one wait instruction per counter.
+  void insertWait(MachineBasicBlock &MBB, MachineBasicBlock::iterator I,
+                  const WaitThresholds &Waits, const DebugLoc &DL) const;
 
   /// Split targets: the barrier wait, before \p I.
-  virtual void insertBarrierWait(MachineBasicBlock &MBB,
-                                 MachineBasicBlock::iterator I,
-                                 const DebugLoc &DL) const;
+  void insertBarrierWait(MachineBasicBlock &MBB, MachineBasicBlock::iterator I,
+                         const DebugLoc &DL) const;
 
   /// Inserts, right before the existing barrier or signal \p Barrier, the
   /// hard waits it lacks.
   void insertWaitBefore(MachineInstr &Barrier,
                         const WaitThresholds &Waits) const;
 
-protected:
+  /// Whether barriers are a signal and a later wait (gfx12, gfx1250).
+  bool hasSplitBarriers() const { return Split; }
+
+private:
   BarrierEmitter(const TargetFacts &Facts, const TargetInstrInfo &TII)
       : Facts(Facts), TII(TII) {}
   const TargetFacts &Facts;
   const TargetInstrInfo &TII;
+  /// gfx12 and gfx1250: S_BARRIER_SIGNAL_IMM -1 and S_BARRIER_WAIT -1;
+  /// otherwise S_WAITCNT and S_BARRIER.
+  bool Split = false;
+  unsigned Waitcnt = 0, Barrier = 0, Signal = 0, Wait = 0;
+  /// Split targets: per Counter, its wait instruction (0: none).
+  std::array<unsigned, NumCounters> CounterWait = {};
 };
 
 } // namespace ldsbarriers

@@ -29,17 +29,8 @@ using namespace llvm::ldsbarriers;
   return OS << "bb." << Pt.Block << ":" << Pt.Index;
 }
 
-namespace {
-
-/// What makes two producers of one consumer interchangeable: start block,
-/// side of the consumer, counter, order class, in-order completion and
-/// iteration state.
-using LatestKey =
-    std::tuple<unsigned, bool, unsigned, unsigned, bool, unsigned>;
 /// Per key, the window of its latest producer.
-using LatestWindows = SmallVector<std::pair<LatestKey, unsigned>, 8>;
-
-} // namespace
+using LatestWindows = SmallVector<std::pair<ProducerKey, unsigned>, 8>;
 
 /// Of the windows [\p Lo, \p Hi) of one consumer, the latest producer's of
 /// each key, in key order.
@@ -48,22 +39,16 @@ static void latestProducers(const AbstractProgram &P,
                             unsigned Hi, LatestWindows &Latest) {
   Latest.clear();
   for (unsigned I = Lo; I < Hi; ++I) {
-    const Window &W = Ws[I];
-    const Event &A = P.event(W.Producer);
-    Point St = W.start();
-    bool Direct = St.Block == W.Consumer.Block && St.Index <= W.Consumer.Index;
     // Instances of one instruction from different iterations complete
     // at different counts: each keeps its own window.
-    LatestKey Key{St.Block,        Direct,
-                  unsigned(A.Ctr), unsigned(A.OrderClass),
-                  A.InOrder,       W.Iteration};
+    ProducerKey Key = producerKey(P, Ws[I]);
     auto It =
-        llvm::lower_bound(Latest, Key, [](const auto &E, const LatestKey &K) {
+        llvm::lower_bound(Latest, Key, [](const auto &E, const ProducerKey &K) {
           return E.first < K;
         });
     if (It == Latest.end() || It->first != Key)
       Latest.insert(It, {Key, I});
-    else if (Ws[It->second].start().Index < St.Index)
+    else if (Ws[It->second].start().Index < Ws[I].start().Index)
       It->second = I;
   }
 }
@@ -128,14 +113,11 @@ static void dropFarProducers(const AbstractProgram &P, PathCuts &PC,
   }
 }
 
-/// Placement step 2: cutting points of the windows that matter. Of two
-/// windows with the same consumer whose producers are in one block, on the
-/// same side of the consumer, and complete on the same counter in the same
-/// order class, the later producer's cutting points are a subset of the
-/// earlier one's, and its wait completes the earlier one too: only the
-/// later one is kept (latestProducers); so is a near producer's window over
-/// a far one's (dropFarProducers). This keeps the instance near-linear in
-/// the number of accesses.
+/// Placement step 2: the windows that matter. Of the windows of one consumer
+/// with one ProducerKey only the latest producer's is kept
+/// (latestProducers), and a near producer's over a far one's
+/// (dropFarProducers). This keeps the instance near-linear in the number of
+/// accesses.
 static std::vector<uint8_t>
 keepWindowsThatMatter(PlacementContext &C, const std::vector<Window> &Ws) {
   std::vector<uint8_t> Keep(Ws.size(), 0);
@@ -155,21 +137,19 @@ keepWindowsThatMatter(PlacementContext &C, const std::vector<Window> &Ws) {
   return Keep;
 }
 
-/// Placement step 2b: windows of plain LDS producers (complete at a zero
-/// LDS wait, which any barrier's wait for another LDS producer is) whose
-/// cutting points contain a kept window's, within one consumer block:
-/// - a window that enters the consumer's block from outside lies on every
-///   point of the block up to its consumer; a direct window (producer and
-///   consumer in that block) with a legal point no later has a subset;
-/// - of two windows from one start block (not anchored) into one consumer
-///   block, the later consumer's whose start is not after the other's has
-///   every cutting point of the other (a longer tail of the start block,
-///   the same blocks between, a longer head of the consumer's).
-/// Any cover of the kept window then covers the dropped one. Where an
-/// access-free path crosses many blocks (chains of uniform diamonds) this
-/// removes the windows whose cutting sets are the longest. Windows of
-/// other iterations than their producer's own keep their own wait and are
-/// left alone; the final check (step 5) re-verifies everything.
+/// Placement step 2b: drops the windows of plain LDS producers (complete at
+/// a zero LDS wait, which any barrier's wait for another LDS producer is)
+/// whose cutting points contain a kept window's in one consumer block:
+/// - a window entering the consumer's block from outside lies on every
+///   point of the block up to its consumer, which contains a direct window
+///   (producer and consumer in the block) with a legal point no later;
+/// - of two windows from one start block (not anchored), the later
+///   consumer's whose start is not after the other's contains the other's
+///   (a longer tail of the start block, the same blocks between, a longer
+///   head of the consumer's).
+/// Any cover of the kept window then covers the dropped one; this removes
+/// the longest cutting sets (chains of uniform diamonds). Windows of other
+/// iterations are left alone; step 5 re-verifies everything.
 static void
 dropNestedWindows(const AbstractProgram &P, const std::vector<Window> &Ws,
                   const std::vector<std::vector<uint8_t>> &IsCandidate,
@@ -266,7 +246,7 @@ public:
           !C.Paths->approximates(W.start().Block, W.Consumer.Block))
         break;
     }
-    std::sort(R.begin(), R.end());
+    llvm::sort(R);
     CandRanges Merged;
     for (CandRange X : R)
       if (!Merged.empty() && X.first <= Merged.back().second)
@@ -336,20 +316,18 @@ static Cover coverRangesGreedily(const PlacementContext &C,
   for (unsigned G : Chosen)
     Cv.Points.push_back(C.Cands[G]);
   Cv.ServedBy.assign(Chosen.size(), {});
-  for (unsigned I : Order)
-    Cv.ServedBy[std::lower_bound(Chosen.begin(), Chosen.end(), CutBy[I]) -
-                Chosen.begin()]
-        .push_back(I);
+  for (unsigned I : Order) {
+    unsigned K = llvm::lower_bound(Chosen, CutBy[I]) - Chosen.begin();
+    Cv.ServedBy[K].push_back(I);
+  }
   return Cv;
 }
 
-/// Placement step 3, large instances (loop nests of thousands of accesses,
-/// where windows cross whole loops): each kept window's cutting set stays a
-/// few ranges of candidate numbers (RangeCuts), covered greedily
-/// (coverRangesGreedily). Near-linear in the windows and ranges; not proven
-/// optimal. Returns false, doing nothing, on smaller instances.
-/// \p Ranges and \p HaveRanges keep the kept windows' ranges for the exact
-/// cover when the instance is not large.
+/// Placement step 3, large instances (loop nests of thousands of accesses):
+/// each kept window's cutting set stays a few ranges of candidate numbers
+/// (RangeCuts), covered greedily; near-linear, not proven optimal. Returns
+/// false, doing nothing, on smaller instances; \p Ranges and \p HaveRanges
+/// then keep the kept windows' ranges for the exact cover.
 static bool coverLargeInstance(PlacementContext &C,
                                const std::vector<Window> &Ws,
                                std::vector<uint8_t> &Keep, bool &Restricted,
@@ -386,7 +364,7 @@ static bool coverLargeInstance(PlacementContext &C,
     else
       Order.push_back(I);
   }
-  std::sort(Order.begin(), Order.end(), [&](unsigned A, unsigned B) {
+  llvm::sort(Order, [&](unsigned A, unsigned B) {
     return std::make_pair(Ranges[A].back().second, A) <
            std::make_pair(Ranges[B].back().second, B);
   });
@@ -538,12 +516,9 @@ static Placement placeOptimally(const AbstractProgram &P,
   return Result;
 }
 
-/// The asynchronous latency preference is for latency: it yields to the
-/// placement without it when that one is better in barrier executions or
-/// barriers and worse in neither. (When the plain placement saves
-/// executions only with an extra barrier, typically one that waits for a
-/// transfer right after its issue in a branch plus one before the loop,
-/// the preference stays.)
+/// The asynchronous latency preference yields to the placement without it
+/// when that one is better in barrier executions or barriers and worse in
+/// neither (not when it saves executions only with an extra barrier).
 static void preferPlainPlacement(const AbstractProgram &P,
                                  const AnalysisOptions &Options,
                                  const PlacementOptions &POpts,

@@ -14,7 +14,6 @@
 #define AMDGPU_LDS_BARRIERS_LDSBARRIERPLACEMENT_H
 
 #include "LDSPlacementSteps.h"
-#include <vector>
 
 namespace llvm {
 namespace ldsbarriers {

@@ -45,9 +45,7 @@ const char *raceKind(const AbstractProgram &P, const Event &Earlier,
     Kind = (Earlier.Async || Later.Async ? AsyncWAW : WAW) ? "WAW" : nullptr;
   else
     Kind = EarlierWrites ? "RAW" : "WAR";
-  if (!Kind || !P.wavesMayMeet(Earlier, Later, Rel))
-    return nullptr;
-  return Kind;
+  return Kind && P.wavesMayMeet(Earlier, Later, Rel) ? Kind : nullptr;
 }
 
 /// Progress of one producer along a path.
@@ -238,8 +236,7 @@ private:
           continue;
         Seen[B] = 1;
         InRegion[B] = 1;
-        for (unsigned S : P.Blocks[B].Succs)
-          Work.push_back(S);
+        llvm::append_range(Work, P.Blocks[B].Succs);
       }
     }
     for (unsigned B = 0; B < N; ++B) {
@@ -342,8 +339,7 @@ private:
               Arm.push_back({B, I});
           }
           if (I == Events.size())
-            for (unsigned T : P.Blocks[B].Succs)
-              Work.push_back(T);
+            llvm::append_range(Work, P.Blocks[B].Succs);
         }
       }
       for (unsigned K = 0; K < Arms.size(); ++K)

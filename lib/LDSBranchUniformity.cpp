@@ -43,13 +43,9 @@
 #include "LDSUniformityLattice.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/CodeGen/MachineCycleAnalysis.h"
-#include "llvm/CodeGen/MachineMemOperand.h"
 #include "llvm/CodeGen/MachinePostDominators.h"
-#include "llvm/CodeGen/PseudoSourceValue.h"
-#include "llvm/IR/CallingConv.h"
 #include "llvm/IR/Function.h"
 #include "llvm/MC/MCRegisterInfo.h"
-#include "llvm/Support/AMDGPUAddrSpace.h"
 #include "llvm/Support/Debug.h"
 
 using namespace llvm;
@@ -113,9 +109,9 @@ bool Analysis::isUndefIn(const State &S, uint64_t Key) const {
   uint32_t Obj = uint32_t(Key >> 32);
   if (!(Obj & (1u << 31)))
     return S.Units[StateSlot[Obj]].isUndef();
-  uint64_t Whole = (Key & ~0xFFFFFFFFull) | WholeLane;
-  auto It = findSlot(S.Slots, Whole);
-  return It != S.Slots.end() && It->first == Whole && It->second.isUndef();
+  std::optional<Val> Whole =
+      slotValue(S.Slots, (Key & ~0xFFFFFFFFull) | WholeLane);
+  return Whole && Whole->isUndef();
 }
 
 bool Analysis::computeIn(unsigned Block, unsigned Number,
@@ -156,21 +152,16 @@ bool Analysis::computeIn(unsigned Block, unsigned Number,
     Vs.clear();
     bool Unknown = false;
     for (const State *P : Preds) {
-      auto It = findSlot(P->Slots, Key);
-      if (It != P->Slots.end() && It->first == Key)
-        Vs.push_back(It->second);
+      if (std::optional<Val> V = slotValue(P->Slots, Key))
+        Vs.push_back(*V);
       else if (!isUndefIn(*P, Key))
         Unknown = true;
     }
     if (Unknown || Vs.empty())
       continue;
-    Val Old = Vs.front();
-    if (HadOld) {
-      auto It = findSlot(In.Slots, Key);
-      if (It != In.Slots.end() && It->first == Key)
-        Old = It->second;
-    }
-    New.Slots.push_back({Key, joinAt(Block, Vs, Old, Settle)});
+    std::optional<Val> Old = HadOld ? slotValue(In.Slots, Key) : std::nullopt;
+    New.Slots.push_back(
+        {Key, joinAt(Block, Vs, Old.value_or(Vs.front()), Settle)});
   }
   applySyncDependence(Number, New);
   bool Changed = !HadOld || New != In;
@@ -209,13 +200,7 @@ Analysis::SiteRoot Analysis::noteSite(unsigned Site, const MachineInstr &MI) {
       WritesExec |= reg(Reg).AnyExec;
       Defs.push_back({Site, Reg.id()});
     }
-  bool StackStore = false;
-  if (MI.mayStore()) {
-    StackStore = MI.memoperands_empty();
-    for (const MachineMemOperand *MMO : MI.memoperands())
-      StackStore |= MMO->getAddrSpace() == AMDGPUAS::PRIVATE_ADDRESS ||
-                    MMO->getAddrSpace() == AMDGPUAS::FLAT_ADDRESS;
-  }
+  bool StackStore = mayStoreToStack(MI);
   ExecWrites[CurrentBlock] += WritesExec;
   StoresStack[CurrentBlock] |= StackStore || MI.isCall() || MI.isInlineAsm();
   if (isScalarBranch(MI, Facts) || (StackStore && stackObjectOf(MI) >= 0))
@@ -230,15 +215,13 @@ Analysis::SiteRoot Analysis::noteSite(unsigned Site, const MachineInstr &MI) {
 }
 
 /// The instructions the fixpoint runs: those whose results may reach a
-/// judged branch condition (the definitions of its registers and of every
-/// register those read, closed over register units regardless of order
-/// and paths), and those with effects besides their results: calls and
-/// inline assembly (they clobber), writes of EXEC (whole-wave mode), and
-/// stores that may write the stack (they end spill records; a spill of a
-/// vector register moves its records, so what it reads counts too). Any
-/// other instruction only writes registers no judged branch depends on:
-/// skipping it changes no value the judgements read. Reads what the walk
-/// recorded (Sites, Roots, Defs).
+/// judged branch condition (closed over register units regardless of order
+/// and paths), and those with other effects: calls and inline assembly
+/// (they clobber), writes of EXEC (whole-wave mode), and stores that may
+/// write the stack (they end spill records; a vector spill moves its
+/// records, so what it reads counts too). Any other instruction only writes
+/// registers no judged branch depends on, so skipping it changes nothing
+/// the judgements read.
 void Analysis::markRelevant() {
   // The sites that define each unit, from the definitions in site order
   // (a counting sort: one array, not a list per unit).
@@ -523,14 +506,7 @@ BranchUniformity Analysis::run() {
   BranchUniformity Result;
   WaveSize = Facts.getWaveSize();
 
-  // The units the function names, and the entry state: SGPR arguments of a
-  // kernel are Uniform (kernel arguments, workgroup ids; the scratch wave
-  // offset is used for scratch addressing only), of any other function
-  // PerWave (each wave calls with its own); vector registers hold
-  // work-item ids and lane arguments.
-  // One walk over the instructions records their definitions and finds
-  // the slice's roots (on a large function, each walk over its
-  // instructions costs a cache miss per instruction): made here unless a
+  // One walk records the definitions and finds the slice's roots, unless a
   // caller that walks the instructions anyway fed it (BranchUniformityWalk).
   if (FirstSite.empty())
     for (const MachineBasicBlock &MBB : MF) {
@@ -551,6 +527,10 @@ BranchUniformity Analysis::run() {
         RunSites.push_back(Site);
   }
   RunBegin[MF.getNumBlockIDs()] = RunSites.size();
+  // SGPR arguments of a kernel are Uniform (kernel arguments, workgroup
+  // ids; the scratch wave offset only addresses scratch), of any other
+  // function PerWave (each wave calls with its own); vector registers hold
+  // work-item ids and lane arguments.
   bool Kernel = isKernel(MF.getFunction());
   State Entry;
   Entry.Units.assign(NumSlots, Top);

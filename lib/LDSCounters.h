@@ -9,6 +9,7 @@
 #ifndef AMDGPU_LDS_BARRIERS_LDSCOUNTERS_H
 #define AMDGPU_LDS_BARRIERS_LDSCOUNTERS_H
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include <algorithm>
 #include <array>
@@ -27,19 +28,9 @@ enum class Counter : uint8_t {
 };
 constexpr unsigned NumCounters = 5;
 inline StringRef getCounterName(Counter C) {
-  switch (C) {
-  case Counter::LDS:
-    return "lds";
-  case Counter::VM:
-    return "vm";
-  case Counter::Async:
-    return "async";
-  case Counter::Tensor:
-    return "tensor";
-  case Counter::Exp:
-    return "exp";
-  }
-  return "?";
+  static constexpr StringLiteral Names[NumCounters] = {"lds", "vm", "async",
+                                                       "tensor", "exp"};
+  return Names[unsigned(C)];
 }
 
 /// A set of counters, one bit per Counter.
@@ -82,10 +73,7 @@ struct WaitThresholds {
     return V == NoWait ? M : std::min<unsigned>(V, M);
   }
   bool any() const {
-    for (int V : Value)
-      if (V != NoWait)
-        return true;
-    return false;
+    return llvm::any_of(Value, [](int V) { return V != NoWait; });
   }
 };
 

@@ -12,7 +12,6 @@
 #include "AMDGPULDSBarriersCommon.h"
 #include "AMDGPUTargetFacts.h"
 #include "llvm/CodeGen/MachineFunction.h"
-#include "llvm/CodeGen/TargetInstrInfo.h"
 #include "llvm/CodeGen/TargetRegisterInfo.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
 
@@ -27,8 +26,7 @@ class BlockMasks {
 public:
   BlockMasks(const MachineBasicBlock &MBB, const TargetFacts &Facts)
       : MBB(MBB), TRI(*MBB.getParent()->getSubtarget().getRegisterInfo()),
-        TII(*MBB.getParent()->getSubtarget().getInstrInfo()), Facts(Facts),
-        WaveSize(Facts.getWaveSize()) {}
+        Facts(Facts), WaveSize(Facts.getWaveSize()) {}
 
   std::optional<DecidedBranch> decide();
 
@@ -74,7 +72,6 @@ private:
 
   const MachineBasicBlock &MBB;
   const TargetRegisterInfo &TRI;
-  const TargetInstrInfo &TII;
   const TargetFacts &Facts;
   unsigned WaveSize;
 };

@@ -1,5 +1,4 @@
-//===- LDSDecidedBranches.h - Branches their own block decides ------------===//
-//-*-===//
+//===- LDSDecidedBranches.h - Branches their own block decides --*- C++ -*-===//
 //
 // The structurizer gives an if/else on a uniform condition "Flow" blocks
 // that rejoin the arms through VCC branches on constant masks:

@@ -11,11 +11,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "LDSHazardAnalysis.h"
-#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/ErrorHandling.h"
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <numeric>
 #include <tuple>
 
 using namespace llvm;
@@ -117,8 +118,7 @@ public:
         }
     }
     OrigOf.resize(Accesses.size());
-    for (unsigned I = 0; I < OrigOf.size(); ++I)
-      OrigOf[I] = I;
+    std::iota(OrigOf.begin(), OrigOf.end(), 0);
     // Accesses with one key conflict with every other access alike and
     // complete alike (numberAlikeAccesses).
     std::vector<const Event *> Events;
@@ -162,7 +162,7 @@ public:
           {Aug.Queries[Q].Index, SyncOrder::Query, {}, Q});
     Result.Queried.resize(Aug.Queries.size());
     for (auto &V : NewSync)
-      std::sort(V.begin(), V.end());
+      llvm::sort(V);
     for (const auto &CB : Aug.CompletedBarriers)
       CompletedWaits[{CB.Barrier.Block, CB.Barrier.Index}] = CB.Waits;
   }
@@ -197,12 +197,10 @@ public:
       S.assign(In[B].begin(), In[B].end());
       transferBlock(B, S, /*Record=*/true);
     }
-    std::sort(Result.Windows.begin(), Result.Windows.end(),
-              [](const Window &A, const Window &B) {
-                if (!(A.Consumer == B.Consumer))
-                  return A.Consumer < B.Consumer;
-                return A.Producer < B.Producer;
-              });
+    llvm::sort(Result.Windows, [](const Window &A, const Window &B) {
+      return std::tie(A.Consumer, A.Producer) <
+             std::tie(B.Consumer, B.Producer);
+    });
   }
 
   const HazardResult &result() const { return Result; }
@@ -250,9 +248,7 @@ private:
 
   /// A monolithic barrier orders everything complete (or signalled).
   void applyBarrier(State &S) {
-    S.erase(std::remove_if(S.begin(), S.end(),
-                           [](const auto &E) { return E.second <= Complete; }),
-            S.end());
+    llvm::erase_if(S, [](const auto &E) { return E.second <= Complete; });
   }
 
   void applySignal(State &S) {
@@ -263,9 +259,7 @@ private:
 
   /// The wait of a split barrier orders what was complete at its signal.
   void applyBarrierWait(State &S) {
-    S.erase(std::remove_if(S.begin(), S.end(),
-                           [](const auto &E) { return E.second == Signalled; }),
-            S.end());
+    llvm::erase_if(S, [](const auto &E) { return E.second == Signalled; });
   }
 
   void applySync(State &S, const NewSyncEvent &E, bool Record) {
@@ -320,26 +314,20 @@ private:
     const Event &X = accessEvent(Id);
     EventRef XRef = Accesses[Id];
     if (Record) {
+      // One wave's overlapping writes race too.
       AnalysisOptions SameWave = Opts;
-      SameWave.WAW = SameWave.AsyncWAW =
-          true; // One wave's overlapping writes race too.
+      SameWave.WAW = SameWave.AsyncWAW = true;
       // With MinimalWindows: (key, window index) of this consumer's windows.
-      SmallVector<std::pair<std::tuple<unsigned, bool, uint8_t, uint8_t, bool,
-                                       unsigned>,
-                            unsigned>,
-                  8>
-          Kept;
+      SmallVector<std::pair<ProducerKey, unsigned>, 8> Kept;
       for (auto &[AId, L] : S) {
         // Bytes apart meet for no work-items, in no wave (mayOverlap).
         if (apart(AId, Id))
           continue;
         const Event &A = accessEvent(AId);
         HazardKind K;
-        // The recording sweep meets each (producer, consumer) pair once per
-        // anchor: the state holds an entry at most once, and each block is
-        // replayed once.
-        // The relation costs more than the kinds: only pairs whose kinds
-        // may conflict (here or for the in-flight check) need it.
+        // Each (producer, consumer) pair is met once per anchor. The kinds
+        // are tested first: only pairs whose kinds may conflict (here or for
+        // the in-flight check) need the relation, which costs more.
         bool AsyncPending = A.Async && L > Complete;
         if (!AsyncPending && !conflictKind(A, X, Opts))
           continue;
@@ -352,16 +340,14 @@ private:
           if (!Opts.MinimalWindows) {
             Result.Windows.push_back(W);
           } else {
-            Point St = W.start();
-            auto Key = std::make_tuple(
-                St.Block, St.Block == XRef.Block && St.Index <= XRef.Index,
-                uint8_t(A.Ctr), A.OrderClass, A.InOrder, W.Iteration);
+            ProducerKey Key = producerKey(P, W);
             auto It = llvm::find_if(
                 Kept, [&](const auto &KW) { return KW.first == Key; });
             if (It == Kept.end()) {
               Kept.push_back({Key, unsigned(Result.Windows.size())});
               Result.Windows.push_back(W);
-            } else if (Result.Windows[It->second].start().Index < St.Index) {
+            } else if (Result.Windows[It->second].start().Index <
+                       W.start().Index) {
               Result.Windows[It->second] = W;
             }
           }
@@ -388,9 +374,8 @@ private:
         prune(S, Id); // For its bookkeeping of the block's issued accesses.
       return;
     }
-    auto It = std::lower_bound(S.begin(), S.end(), Id,
-                               [](const std::pair<unsigned, Level> &E,
-                                  unsigned V) { return E.first < V; });
+    auto It = llvm::lower_bound(
+        S, Id, [](const auto &E, unsigned V) { return E.first < V; });
     if (It != S.end() && It->first == Id)
       It->second = PendingFresh;
     else
@@ -432,11 +417,9 @@ private:
     IssuedAt[Id] = XRef.Index;
     Issued.push_back(Id);
     // The latest LDS-counter producer of this block pass that X meets: a
-    // barrier is forced between it and X. It is the latest one whatever
-    // the order of the scan, and the same on every pass over the block: the
-    // entries issued in a block pass and their progress follow from the block's
-    // events alone (and the synchronization this analysis adds there). Computed
-    // once per access.
+    // barrier is forced between it and X. It is the same on every pass over
+    // the block (the entries issued in a pass and their progress follow from
+    // the block's events and added synchronization alone): computed once.
     int &KnownForced = InBlockForced[Id];
     bool InBlockKnown = KnownForced != NotYet;
     int Forced = InBlockKnown ? KnownForced : -1;
@@ -484,17 +467,15 @@ private:
                    PointsBefore[XRef.Block][XRef.Index + 1];
     if (Forced < 0 && !ForcedAtEntry && !Subsume)
       return;
-    S.erase(std::remove_if(S.begin(), S.end(),
-                           [&](const std::pair<unsigned, Level> &E) {
-                             if (E.first == Id)
-                               return false;
-                             if (Subsume && KeyOf[E.first] == KeyOf[Id])
-                               return true;
-                             return (Forced >= 0 || ForcedAtEntry) &&
-                                    accessEvent(E.first).Ctr == Counter::LDS &&
-                                    IssuedAt[E.first] <= Forced;
-                           }),
-            S.end());
+    llvm::erase_if(S, [&](const auto &E) {
+      if (E.first == Id)
+        return false;
+      if (Subsume && KeyOf[E.first] == KeyOf[Id])
+        return true;
+      return (Forced >= 0 || ForcedAtEntry) &&
+             accessEvent(E.first).Ctr == Counter::LDS &&
+             IssuedAt[E.first] <= Forced;
+    });
   }
 
   /// The entry anchored at join \p B for key \p Key, created on first use
@@ -559,7 +540,7 @@ private:
     if (!Any)
       return S;
     // Two entries may have become one: keep its least advanced progress.
-    std::sort(Tmp.begin(), Tmp.end());
+    llvm::sort(Tmp);
     State Out;
     for (const auto &E : Tmp)
       if (!Out.empty() && Out.back().first == E.first)
@@ -599,7 +580,7 @@ private:
         Out.push_back(E);
     for (const auto &[Key, IdLevel] : Merged)
       Out.push_back(IdLevel);
-    std::sort(Out.begin(), Out.end());
+    llvm::sort(Out);
     S = std::move(Out);
   }
 
@@ -694,6 +675,18 @@ private:
   std::vector<std::vector<PendingAccess>> *QueryOut = nullptr;
 };
 
+ProducerKey llvm::ldsbarriers::producerKey(const AbstractProgram &P,
+                                           const Window &W) {
+  const Event &A = P.event(W.Producer);
+  Point St = W.start();
+  return {St.Block,
+          St.Block == W.Consumer.Block && St.Index <= W.Consumer.Index,
+          unsigned(A.Ctr),
+          A.OrderClass,
+          A.InOrder,
+          W.Iteration};
+}
+
 HazardResult llvm::ldsbarriers::analyzeHazards(const AbstractProgram &P,
                                                const AnalysisOptions &Opts,
                                                const Augmentation &Aug) {
@@ -740,9 +733,8 @@ std::vector<SyncItem> llvm::ldsbarriers::orderedSync(
   }
   std::sort(Items.begin() + FirstBarrier, Items.end(),
             [](const SyncItem &A, const SyncItem &B) {
-              if (!(A.At == B.At))
-                return A.At < B.At;
-              return A.What != B.What ? A.What < B.What : A.Index < B.Index;
+              return std::tie(A.At, A.What, A.Index) <
+                     std::tie(B.At, B.What, B.Index);
             });
   return Items;
 }

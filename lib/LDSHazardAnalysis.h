@@ -15,6 +15,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include <memory>
 #include <optional>
+#include <tuple>
 #include <vector>
 
 namespace llvm {
@@ -64,9 +65,8 @@ struct AnalysisOptions {
   /// a write is an asynchronous transfer (AsyncWAW).
   bool WAW = false;
   bool AsyncWAW = false;
-  /// Record, per consumer, only the latest producer of each block, side of
-  /// the consumer, counter and order class: the windows placement needs
-  /// (the others are covered whenever these are). Keeps the window count
+  /// Record, per consumer, only the latest producer of each ProducerKey: the
+  /// windows placement needs (the others are covered whenever these are),
   /// linear in the number of accesses.
   bool MinimalWindows = false;
   /// Where the state may forget implied entries (placement's candidate
@@ -154,6 +154,15 @@ struct Window {
     return isAnchored() ? Anchor : Point{Producer.Block, Producer.Index + 1};
   }
 };
+
+/// What makes the producers of two windows of one consumer interchangeable:
+/// start block, side of the consumer, counter, order class, in-order
+/// completion and iteration state. Of two windows with one key, the one that
+/// starts later has a subset of the other's paths, and its wait completes
+/// the other's producer too.
+using ProducerKey =
+    std::tuple<unsigned, bool, unsigned, unsigned, bool, unsigned>;
+ProducerKey producerKey(const AbstractProgram &P, const Window &W);
 
 /// The pairs of conflicting accesses that waves taking different arms of a
 /// branch with concurrent arms run at the same time

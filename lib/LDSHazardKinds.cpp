@@ -7,9 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LDSHazardAnalysis.h"
-#include "llvm/Support/MathExtras.h"
 #include <algorithm>
-#include <iterator>
 #include <map>
 #include <set>
 #include <tuple>
@@ -18,19 +16,9 @@ using namespace llvm;
 using namespace llvm::ldsbarriers;
 
 StringRef llvm::ldsbarriers::getHazardKindName(HazardKind K) {
-  switch (K) {
-  case HazardKind::RAW:
-    return "RAW";
-  case HazardKind::WAR:
-    return "WAR";
-  case HazardKind::WAW:
-    return "WAW";
-  case HazardKind::Atomic:
-    return "atomic";
-  case HazardKind::Opaque:
-    return "opaque";
-  }
-  return "?";
+  static constexpr StringLiteral Names[] = {"RAW", "WAR", "WAW", "atomic",
+                                            "opaque"};
+  return Names[unsigned(K)];
 }
 
 std::optional<HazardKind>

@@ -15,6 +15,7 @@
 #include "llvm/ADT/bit.h"
 #include <algorithm>
 #include <cassert>
+#include <numeric>
 
 using namespace llvm;
 using namespace llvm::ldsbarriers;
@@ -59,9 +60,9 @@ llvm::ldsbarriers::greedyCover(const std::vector<std::vector<unsigned>> &Sets,
   Order.reserve(Sets.size());
   for (unsigned S = 0; S < Sets.size(); ++S) {
     assert(!Sets[S].empty() && "set without a point");
-    Order.push_back({*std::max_element(Sets[S].begin(), Sets[S].end()), S});
+    Order.push_back({*llvm::max_element(Sets[S]), S});
   }
-  std::sort(Order.begin(), Order.end());
+  llvm::sort(Order);
   std::vector<uint8_t> Hit(Sets.size(), 0);
   std::vector<unsigned> Chosen;
   for (auto [Last, S] : Order) {
@@ -219,8 +220,7 @@ private:
         for (uint64_t Word = SP[I] & Points[I]; Word; Word &= Word - 1)
           L.push_back(I * 64 + llvm::countr_zero(Word));
     }
-    for (unsigned Pt : greedyCover(Live, Cost))
-      Chosen.push_back(Pt);
+    llvm::append_range(Chosen, greedyCover(Live, Cost));
     return Chosen;
   }
 
@@ -255,8 +255,7 @@ private:
     // A dominating row has at least as many bits as the row it dominates:
     // each row only meets those on its side of it in this order.
     ByCount.resize(Members.size());
-    for (unsigned I = 0; I < Members.size(); ++I)
-      ByCount[I] = I;
+    std::iota(ByCount.begin(), ByCount.end(), 0);
     llvm::sort(ByCount, [&](unsigned A, unsigned B) {
       return Counts[A] < Counts[B] || (Counts[A] == Counts[B] && A < B);
     });
@@ -358,8 +357,7 @@ private:
   /// costing at least their cheapest one.
   Score lowerBound(const Row &Sets, const Row &Points) const {
     Row Used(PW, 0), C(PW, 0);
-    Score LB;
-    LB.Count = 0;
+    Score LB{0, 0};
     for (int S = nextBit(Sets.data(), SW, 0); S >= 0;
          S = nextBit(Sets.data(), SW, S + 1)) {
       const uint64_t *SP = setPoints(S);
@@ -502,7 +500,7 @@ HittingSet llvm::ldsbarriers::solveHittingSet(
           LocalOf[G] = 0;
           LocalToGlobal.push_back(G);
         }
-    std::sort(LocalToGlobal.begin(), LocalToGlobal.end());
+    llvm::sort(LocalToGlobal);
     for (unsigned K = 0; K < LocalToGlobal.size(); ++K)
       LocalOf[LocalToGlobal[K]] = K;
     std::vector<std::vector<unsigned>> SetPts;
@@ -532,6 +530,6 @@ HittingSet llvm::ldsbarriers::solveHittingSet(
     NodesLeft -= std::min(NodesLeft, Solver.nodes());
     Result.Optimal &= Optimal;
   }
-  std::sort(Result.Points.begin(), Result.Points.end());
+  llvm::sort(Result.Points);
   return Result;
 }

@@ -73,8 +73,7 @@ void StageValue::normalize() {
   for (int64_t &X : P)
     X += A0;
   A0 = 0;
-  int64_t G = D;
-  G = std::gcd(G, A1);
+  int64_t G = std::gcd(D, A1);
   for (int64_t X : P)
     G = std::gcd(G, X);
   if (G > 1) {

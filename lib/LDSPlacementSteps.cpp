@@ -20,10 +20,7 @@ using namespace llvm::ldsbarriers;
 std::vector<Point>
 llvm::ldsbarriers::candidatePoints(const AbstractProgram &P) {
   std::vector<Point> C;
-  std::vector<unsigned> RPO = P.reversePostOrder();
-  std::vector<uint8_t> Reachable(P.Blocks.size(), 0);
-  for (unsigned B : RPO)
-    Reachable[B] = 1;
+  std::vector<uint8_t> Reachable = P.reachableBlocks();
   // A new barrier must not land between an existing signal and its wait.
   bool HasSignals = false;
   for (const Block &BB : P.Blocks)
@@ -111,12 +108,9 @@ const std::vector<unsigned> &PathCuts::exactChain(unsigned From, unsigned To) {
     return Chain;
   // Every path from From's exit to To lies in the blocks that can reach To
   // and that From's exit reaches: the dominator tree of that part, rooted
-  // at From's exit, gives To the same dominators as the whole CFG does,
-  // for a fraction of the work when both blocks sit in one loop of a large
-  // function. The walk back from To stops at the components that come
-  // before From's (From cannot reach them), so that it covers the blocks
-  // between the two and not every block before To: per window, work in
-  // the size of its part of the function, not of the function.
+  // at From's exit, gives To the same dominators as the whole CFG. The walk
+  // back from To stops at the components before From's (From cannot reach
+  // them): per window, work in the size of its part of the function.
   unsigned FromComponent = Component[From] == ~0u ? 0 : Component[From];
   if (++Walk == 0) { // The stamps wrapped around: clear them.
     std::fill(ReachStamp.begin(), ReachStamp.end(), 0);
@@ -198,18 +192,10 @@ void PathCuts::forEachBlock(unsigned From, unsigned To, bool Exact,
     F(D);
 }
 
-/// The ranges of points (block, first index, last index) that lie on every
-/// path of \p W.
-/// The ranges of points (block, first index, last index) that lie on every
-/// path of \p W.
 std::vector<std::tuple<unsigned, unsigned, unsigned>>
 llvm::ldsbarriers::cuttingRanges(const AbstractProgram &P, const Window &W,
                                  PathCuts &Cuts, bool Exact) {
   std::vector<std::tuple<unsigned, unsigned, unsigned>> Out;
-  Out.reserve(8);
-  auto AddRange = [&](unsigned B, unsigned Lo, unsigned Hi) {
-    Out.push_back({B, Lo, Hi});
-  };
   // The paths start right after the producer, or at the window's anchor.
   Point Start = W.start();
   unsigned BA = Start.Block, IA = Start.Index;
@@ -217,12 +203,12 @@ llvm::ldsbarriers::cuttingRanges(const AbstractProgram &P, const Window &W,
   unsigned EndA = P.Blocks[BA].Events.size();
   if (BA == BB && IA <= IB) {
     // Every path leaves through the events between the two.
-    AddRange(BA, IA, IB);
+    Out.emplace_back(BA, IA, IB);
   } else {
-    AddRange(BA, IA, EndA);
-    AddRange(BB, 0, IB);
+    Out.emplace_back(BA, IA, EndA);
+    Out.emplace_back(BB, 0, IB);
     Cuts.forEachBlock(BA, BB, Exact, [&](unsigned D) {
-      AddRange(D, 0, P.Blocks[D].Events.size());
+      Out.emplace_back(D, 0, P.Blocks[D].Events.size());
     });
   }
   return Out;
@@ -304,7 +290,7 @@ sortedProducers(const std::vector<Window> &Ws,
   std::vector<ProducerRef> Out;
   for (unsigned I : Idx)
     Out.push_back(producerOf(Ws[I]));
-  std::sort(Out.begin(), Out.end());
+  llvm::sort(Out);
   return Out;
 }
 
@@ -322,12 +308,9 @@ PlacementContext::PlacementContext(const AbstractProgram &P,
     AOpts.Pruning.Points = &IsCandidate;
 }
 
-/// The input's windows, into \p Initial and Result.InitialWindows. Returns
-/// false when there is nothing to cover (or the workgroup is one wave):
-/// \p Result is then complete, with the same-wave waits only. Otherwise
-/// sets up C.Paths: exact dominators per producer block, or, with windows
-/// from many blocks (each exact computation is linear), the function's
-/// dominator tree for the forward ones.
+/// The input's windows, into \p Initial and Result.InitialWindows (see
+/// findWindowsToCover), and C.Paths: approximate when the windows start in
+/// many blocks (each exact computation is linear).
 static bool findInitialWindows(PlacementContext &C, HazardResult &Initial,
                                Placement &Result) {
   C.Run.emplace(C.P, C.AOpts);
@@ -367,7 +350,7 @@ static void completeExistingBarriers(PlacementContext &C,
       for (const Window &W : Initial.Windows)
         if (pointCutsWindow(P, Q.Queries[I], W, *C.Paths))
           Producers.push_back(producerOf(W));
-      std::sort(Producers.begin(), Producers.end());
+      llvm::sort(Producers);
       WaitThresholds W = exactWaits(P, Producers, Queried[I], C.POpts);
       if (W.any())
         Result.CompletedBarriers.push_back({Q.Queries[I], W});
@@ -491,11 +474,11 @@ void llvm::ldsbarriers::setBarrierWaits(const PlacementContext &C,
            ProducerRef{Y.Access, Y.Iteration};
   };
   for (auto &Q : QR.Queried)
-    std::sort(Q.begin(), Q.end(), ByAccess);
+    llvm::sort(Q, ByAccess);
   auto Later = [&](unsigned I, const Window &W) -> unsigned {
     const auto &Q = QR.Queried[I];
     PendingAccess Key{W.Producer, 0, W.Iteration};
-    auto It = std::lower_bound(Q.begin(), Q.end(), Key, ByAccess);
+    auto It = llvm::lower_bound(Q, Key, ByAccess);
     if (It != Q.end() && It->Access == W.Producer &&
         It->Iteration == W.Iteration)
       return It->Later;
@@ -544,7 +527,7 @@ void llvm::ldsbarriers::addInFlightWaits(const PlacementContext &C,
   std::vector<std::vector<PendingAccess>> Queried = Run.pendingAt(Consumers);
   unsigned Q = 0;
   for (auto &[At, Prods] : ByConsumer) {
-    std::sort(Prods.begin(), Prods.end());
+    llvm::sort(Prods);
     WaitThresholds W = exactWaits(P, Prods, Queried[Q++], C.POpts);
     if (W.any())
       Result.Waits.push_back({At, W});

@@ -31,8 +31,7 @@ struct PlacementOptions {
   /// settles for the best covers found so far.
   unsigned SearchBudget = 2000;
   /// Keep an asynchronous transfer's barrier out of the transfer's own block
-  /// where later points do not run much more often (its wait would stall
-  /// right after the issue), unless that costs barrier executions or
+  /// (keepPointsPastAsyncIssue), unless that costs barrier executions or
   /// barriers.
   bool AsyncLatency = true;
   /// Split barriers (gfx12): hoist each barrier's signal away from its wait.
@@ -91,15 +90,14 @@ std::vector<Point> candidatePoints(const AbstractProgram &P);
 
 /// The blocks executed in full on every path from the exit of one block to
 /// the entry of another. Exact: the dominators of the second block in the
-/// CFG rooted at the first block's exit (computed per first block, cached:
-/// linear each; in functions large enough for the approximation, per pair
-/// of blocks, over the blocks on some path between them only). Approximate
-/// (functions with many producer blocks, for windows that go forward in reverse
-/// post-order): the dominators of the second block in the function's own
-/// dominator tree that do not dominate the first: every path from the entry to
-/// the first block and on to the second passes them, and some path to the first
-/// avoids them, so they lie on the part after the first. A subset: the
-/// placement may miss a cheaper point, never take a point that does not cut.
+/// CFG rooted at the first block's exit (per first block, or, in functions
+/// large enough for the approximation, per pair of blocks over the blocks
+/// between them). Approximate (many producer blocks, windows forward in
+/// reverse post-order): the second block's dominators that do not dominate
+/// the first. Every path from the entry through the first to the second
+/// passes them and some path to the first avoids them, so they lie after
+/// the first. A subset: placement may miss a cheaper point, never take a
+/// point that does not cut.
 class PathCuts {
 public:
   PathCuts(const AbstractProgram &P, bool Approximate);
@@ -214,12 +212,10 @@ inline bool asyncLatencyMayRestrict(const AbstractProgram &P, bool AsyncLatency,
          W.Producer.Block != W.Consumer.Block;
 }
 
-/// An asynchronous transfer is waited for at the barrier that covers it:
-/// one in the transfer's own block would stall right after the issue, with
-/// nothing to overlap. Prefer the points further on when there are and they
-/// do not run much more often (AsyncLatencyWorth). \p Items are window
-/// \p W's cutting points in any form (points, ranges of them), \p BlockOf
-/// an item's block. Returns whether items were dropped.
+/// Of window \p W's cutting points \p Items (points or ranges of them,
+/// \p BlockOf giving an item's block), keeps those past the block of its
+/// asynchronous producer, when there are some and they do not run much more
+/// often (AsyncLatencyWorth). Returns whether items were dropped.
 template <typename ContainerT, typename BlockFnT>
 bool keepPointsPastAsyncIssue(const AbstractProgram &P, bool AsyncLatency,
                               const Window &W, ContainerT &Items,

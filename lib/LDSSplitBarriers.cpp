@@ -47,7 +47,7 @@ SignalState llvm::ldsbarriers::computeSignalState(const AbstractProgram &P,
     }
   }
   for (auto &V : Extra)
-    std::sort(V.begin(), V.end());
+    llvm::sort(V);
 
   enum : int8_t { Unknown = -1 };
   std::vector<int8_t> In(N, Unknown);
@@ -63,44 +63,35 @@ SignalState llvm::ldsbarriers::computeSignalState(const AbstractProgram &P,
   // One transfer of block B; records point values when Record is set.
   auto Transfer = [&](unsigned B, bool Record) {
     bool V = In[B] == 1;
+    // A signal, barrier wait or monolithic barrier at point I.
+    auto Step = [&](SyncOrder K, unsigned I) {
+      if (K == SyncOrder::BarrierWait) {
+        if (!V && Record)
+          Fail("barrier wait without a pending signal", {B, I});
+        V = false;
+      } else if (K == SyncOrder::Signal) {
+        if (V && Record)
+          Fail("signal while another signal is pending", {B, I});
+        V = true;
+      } else if (V && Record) {
+        Fail("barrier while a signal is pending", {B, I});
+      }
+    };
     const auto &Events = P.Blocks[B].Events;
     auto X = Extra[B].begin();
     for (unsigned I = 0; I <= Events.size(); ++I) {
-      for (; X != Extra[B].end() && X->Index == I; ++X) {
-        if (X->Order == SyncOrder::BarrierWait) {
-          if (!V && Record)
-            Fail("barrier wait without a pending signal", {B, I});
-          V = false;
-        } else if (X->Order == SyncOrder::Signal) {
-          if (V && Record)
-            Fail("signal while another signal is pending", {B, I});
-          V = true;
-        } else if (V && Record) {
-          Fail("barrier while a signal is pending", {B, I});
-        }
-      }
+      for (; X != Extra[B].end() && X->Index == I; ++X)
+        Step(X->Order, I);
       if (Record)
         S.Pending[B][I] = V;
       if (I == Events.size())
         break;
-      switch (Events[I].Kind) {
-      case Event::Signal:
-        if (V && Record)
-          Fail("signal while another signal is pending", {B, I});
-        V = true;
-        break;
-      case Event::BarrierWait:
-        if (!V && Record)
-          Fail("barrier wait without a pending signal", {B, I});
-        V = false;
-        break;
-      case Event::Barrier:
-        if (V && Record)
-          Fail("barrier while a signal is pending", {B, I});
-        break;
-      default:
-        break;
-      }
+      if (Events[I].Kind == Event::Signal)
+        Step(SyncOrder::Signal, I);
+      else if (Events[I].Kind == Event::BarrierWait)
+        Step(SyncOrder::BarrierWait, I);
+      else if (Events[I].Kind == Event::Barrier)
+        Step(SyncOrder::Barrier, I);
     }
     return V;
   };
@@ -161,11 +152,10 @@ void llvm::ldsbarriers::pairSignals(
     const auto &Events = P.Blocks[B].Events;
     for (unsigned J = End; J-- > 0;) {
       Event::EventKind K = Events[J].Kind;
-      bool Producer = false;
-      for (unsigned WI : Serves[I])
-        Producer |= Windows[WI].Producer == Point{B, J};
-      if (Producer || K == Event::Barrier || K == Event::Signal ||
-          K == Event::BarrierWait) {
+      if (K == Event::Barrier || K == Event::Signal ||
+          K == Event::BarrierWait || llvm::any_of(Serves[I], [&](unsigned WI) {
+            return Windows[WI].Producer == Point{B, J};
+          })) {
         Floor = J + 1;
         break;
       }

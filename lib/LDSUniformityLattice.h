@@ -16,7 +16,6 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/ADT/StringRef.h"
 #include "llvm/CodeGen/MachineCycleAnalysis.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/CodeGen/MachineInstr.h"
@@ -176,9 +175,13 @@ inline SlotList::iterator findSlot(SlotList &Slots, uint64_t Key) {
   return llvm::partition_point(Slots,
                                [Key](const auto &E) { return E.first < Key; });
 }
-inline SlotList::const_iterator findSlot(const SlotList &Slots, uint64_t Key) {
-  return llvm::partition_point(Slots,
-                               [Key](const auto &E) { return E.first < Key; });
+/// The value of slot \p Key in \p Slots, if it has one.
+inline std::optional<Val> slotValue(const SlotList &Slots, uint64_t Key) {
+  auto It = llvm::partition_point(
+      Slots, [Key](const auto &E) { return E.first < Key; });
+  if (It != Slots.end() && It->first == Key)
+    return It->second;
+  return std::nullopt;
 }
 
 /// The explicit sources of a scalar instruction and how varying they are
@@ -280,6 +283,8 @@ private:
   void forgetStackSlots(const MachineInstr &MI, State &S);
   /// The frame object a private memory access touches, or -1.
   static int stackObjectOf(const MachineInstr &MI);
+  /// Whether \p MI may store to the stack (private or flat memory).
+  static bool mayStoreToStack(const MachineInstr &MI);
   static uint64_t stackBase(int FI) {
     return uint64_t((1u << 31) | unsigned(FI)) << 32;
   }

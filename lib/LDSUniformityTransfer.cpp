@@ -167,6 +167,15 @@ int Analysis::stackObjectOf(const MachineInstr &MI) {
   return -1;
 }
 
+bool Analysis::mayStoreToStack(const MachineInstr &MI) {
+  return MI.mayStore() &&
+         (MI.memoperands_empty() ||
+          llvm::any_of(MI.memoperands(), [](const MachineMemOperand *MMO) {
+            return MMO->getAddrSpace() == AMDGPUAS::PRIVATE_ADDRESS ||
+                   MMO->getAddrSpace() == AMDGPUAS::FLAT_ADDRESS;
+          }));
+}
+
 /// A whole-wave store of a vector register to a stack object, or a load of
 /// one back (the spills of the vector registers that hold spilled scalars,
 /// on targets without AGPRs): the scalars kept in its lanes go along.
@@ -206,10 +215,7 @@ bool Analysis::spillOrReload(const MachineInstr &MI, State &S) {
     Move(RegBase, Base, read(S, R));
     return true;
   }
-  auto It = findSlot(S.Slots, Base | WholeLane);
-  Val Whole =
-      It != S.Slots.end() && It->first == (Base | WholeLane) ? It->second : Top;
-  write(S, R, Whole);
+  write(S, R, slotValue(S.Slots, Base | WholeLane).value_or(Top));
   Move(Base, RegBase, std::nullopt);
   return true;
 }
@@ -218,13 +224,9 @@ bool Analysis::spillOrReload(const MachineInstr &MI, State &S) {
 void Analysis::forgetStackSlots(const MachineInstr &MI, State &S) {
   if (S.Slots.empty())
     return;
-  int FI = stackObjectOf(MI);
-  bool Private = MI.memoperands_empty();
-  for (const MachineMemOperand *MMO : MI.memoperands())
-    Private |= MMO->getAddrSpace() == AMDGPUAS::PRIVATE_ADDRESS ||
-               MMO->getAddrSpace() == AMDGPUAS::FLAT_ADDRESS;
-  if (!Private)
+  if (!mayStoreToStack(MI))
     return;
+  int FI = stackObjectOf(MI);
   llvm::erase_if(S.Slots, [&](const auto &E) {
     unsigned Obj = unsigned(E.first >> 32);
     return (Obj & (1u << 31)) && (FI < 0 || Obj == ((1u << 31) | unsigned(FI)));
@@ -351,11 +353,8 @@ Effect Analysis::scalarLogic(const MachineInstr &MI, const State &S,
     break;
   }
   Val Result = Val::make(N, P, Sub, siteTag(MI));
-  const MachineOperand *Dst = MI.getNumOperands() && MI.getOperand(0).isReg() &&
-                                      MI.getOperand(0).isDef()
-                                  ? &MI.getOperand(0)
-                                  : nullptr;
-  bool Whole = Dst && isWholeMask(*Dst);
+  bool Whole = MI.getNumOperands() && MI.getOperand(0).isReg() &&
+               MI.getOperand(0).isDef() && isWholeMask(MI.getOperand(0));
   return {Result,
           zeroTestIsUniform(Result, Whole) ? UniformScalar : PerWaveScalar};
 }
@@ -412,10 +411,9 @@ Val Analysis::readLane(const MachineInstr &MI, const State &S) {
   ArrayRef<int> Us = units(MI.getOperand(1).getReg().asMCReg());
   if (Us.empty())
     return PerWaveScalar;
-  uint64_t Key = slotKey(Us.front(), MI.getOperand(2).getImm());
-  auto It = findSlot(S.Slots, Key);
-  if (It != S.Slots.end() && It->first == Key)
-    return It->second;
+  if (std::optional<Val> V =
+          slotValue(S.Slots, slotKey(Us.front(), MI.getOperand(2).getImm())))
+    return *V;
   if (at(S, Us.front()).isUndef())
     return UniformScalar; // A lane no one wrote: undefined.
   return PerWaveScalar;
