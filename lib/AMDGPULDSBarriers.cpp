@@ -225,6 +225,42 @@ static bool splitBarriersAlternate(const Function &F,
   return false;
 }
 
+/// Prints every fact \p Facts holds of the opcodes of \p MII and the
+/// registers of \p TRI that is not the default, one per line, keyed by
+/// name: the two implementations' outputs are compared in the in-tree
+/// build (utils/intree-check.sh).
+static void printTargetFacts(const TargetFacts &Facts, const MCInstrInfo &MII,
+                             const MCRegisterInfo &TRI, raw_ostream &OS) {
+  OS << "target facts of " << Facts.getCPU() << " ("
+     << getGenerationName(Facts.getGeneration()) << ", wave"
+     << Facts.getWaveSize() << ")\n";
+  // Machine functions hold pseudo opcodes only; the real encodings (the
+  // _vi, _gfx10, ... forms) come in at emission.
+  for (unsigned Opc = 0, E = MII.getNumOpcodes(); Opc < E; ++Opc) {
+    if (!MII.get(Opc).isPseudo())
+      continue;
+    OpcodeInfo Info = Facts.classify(Opc);
+    ValueRole VR = Facts.valueRole(Opc);
+    ScalarOp SO = Facts.scalarOp(Opc);
+    if (Info.Role == OpcodeRole::None && Info.CommutativeOp.empty() &&
+        !Info.TwoAddress && !Info.LaneBytes && VR == ValueRole::Generic &&
+        SO == ScalarOp::Other)
+      continue;
+    OS << MII.getName(Opc) << " role " << unsigned(Info.Role) << " value "
+       << unsigned(VR) << " scalar " << unsigned(SO);
+    if (!Info.CommutativeOp.empty())
+      OS << " commutes " << Info.CommutativeOp;
+    if (Info.TwoAddress)
+      OS << " two-address";
+    if (Info.LaneBytes)
+      OS << " lane-bytes " << Info.LaneBytes;
+    OS << "\n";
+  }
+  for (unsigned Reg = 1, E = TRI.getNumRegs(); Reg < E; ++Reg)
+    if (uint16_t F = Facts.registerFacts(MCRegister(Reg), TRI))
+      OS << TRI.getName(Reg) << " facts " << F << "\n";
+}
+
 bool llvm::placeLDSBarriers(MachineFunction &MF,
                             const MachineAnalyses &Analyses,
                             MachineOptimizationRemarkEmitter &ORE) {

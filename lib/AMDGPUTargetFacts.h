@@ -236,13 +236,6 @@ private:
 /// tests opcode names.
 StringRef getGenericOpcodeName(StringRef Name);
 
-/// Prints every fact \p Facts holds of the opcodes of \p MII and the
-/// registers of \p TRI that is not the default, one per line, keyed by
-/// name: the two implementations' outputs are compared in the in-tree
-/// build (utils/intree-check.sh). Shared by both implementations.
-void printTargetFacts(const TargetFacts &Facts, const MCInstrInfo &MII,
-                      const MCRegisterInfo &TRI, raw_ostream &OS);
-
 /// The opcode of \p MII named \p Name. Defined by the plugin's
 /// implementation only, which resolves opcodes by name; \p ScannedTable, if
 /// given, tells whether the lookup had to read the whole name table.

@@ -7,10 +7,7 @@
 
 #include "AMDGPUTargetFacts.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/MC/MCInstrDesc.h"
-#include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCRegisterInfo.h"
-#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 using namespace llvm::ldsbarriers;
@@ -79,38 +76,4 @@ uint16_t TargetFacts::registerFacts(MCRegister Reg,
       F = (F & ~RegisterFacts::KindMask) | RegisterFacts::Const;
   }
   return It->second = F;
-}
-
-void llvm::ldsbarriers::printTargetFacts(const TargetFacts &Facts,
-                                         const MCInstrInfo &MII,
-                                         const MCRegisterInfo &TRI,
-                                         raw_ostream &OS) {
-  OS << "target facts of " << Facts.getCPU() << " ("
-     << getGenerationName(Facts.getGeneration()) << ", wave"
-     << Facts.getWaveSize() << ")\n";
-  // Machine functions hold pseudo opcodes only; the real encodings (the
-  // _vi, _gfx10, ... forms) come in at emission.
-  for (unsigned Opc = 0, E = MII.getNumOpcodes(); Opc < E; ++Opc) {
-    if (!MII.get(Opc).isPseudo())
-      continue;
-    OpcodeInfo Info = Facts.classify(Opc);
-    ValueRole VR = Facts.valueRole(Opc);
-    ScalarOp SO = Facts.scalarOp(Opc);
-    if (Info.Role == OpcodeRole::None && Info.CommutativeOp.empty() &&
-        !Info.TwoAddress && !Info.LaneBytes && VR == ValueRole::Generic &&
-        SO == ScalarOp::Other)
-      continue;
-    OS << MII.getName(Opc) << " role " << unsigned(Info.Role) << " value "
-       << unsigned(VR) << " scalar " << unsigned(SO);
-    if (!Info.CommutativeOp.empty())
-      OS << " commutes " << Info.CommutativeOp;
-    if (Info.TwoAddress)
-      OS << " two-address";
-    if (Info.LaneBytes)
-      OS << " lane-bytes " << Info.LaneBytes;
-    OS << "\n";
-  }
-  for (unsigned Reg = 1, E = TRI.getNumRegs(); Reg < E; ++Reg)
-    if (uint16_t F = Facts.registerFacts(MCRegister(Reg), TRI))
-      OS << TRI.getName(Reg) << " facts " << F << "\n";
 }
