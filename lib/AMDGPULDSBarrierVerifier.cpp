@@ -182,21 +182,40 @@ bool AMDGPULDSBarrierVerifier::runOnMachineFunction(MachineFunction &MF) {
       getAnalysis<MachineLoopInfoWrapperPass>().getLI(),
       getAnalysis<MachinePostDominatorTreeWrapperPass>().getPostDomTree(),
       getAnalysis<MachineCycleInfoWrapperPass>().getCycleInfo()};
-  LDSAccessModel Model(MF, Facts, Analyses,
-                       ModelOptions{VerifyTrustScalar, threadAnalysis(), {}});
-  if (!Model.unmodeledBarriers().empty()) {
-    diagnose(F, nearestDebugLoc(*Model.unmodeledBarriers().front().MI),
-             describeInstr(*Model.unmodeledBarriers().front().MI) + ": " +
-                 Model.unmodeledBarriers().front().Reason + "; not verified");
+  UniformLoadPolicy Loads{true, {}};
+  auto Model = std::make_unique<LDSAccessModel>(
+      MF, Facts, Analyses,
+      ModelOptions{VerifyTrustScalar, threadAnalysis(), {}, Loads});
+  if (!Model->unmodeledBarriers().empty()) {
+    diagnose(F, nearestDebugLoc(*Model->unmodeledBarriers().front().MI),
+             describeInstr(*Model->unmodeledBarriers().front().MI) + ": " +
+                 Model->unmodeledBarriers().front().Reason + "; not verified");
     return false;
   }
-  if (!Model.hasLDSAccesses() ||
-      isSingleWave(Model.launch(), Facts.getWaveSize()))
+  if (!Model->hasLDSAccesses() ||
+      isSingleWave(Model->launch(), Facts.getWaveSize()))
     return false;
   VerifierOptions Opts;
   wawPolicy(VerifyWAW, Opts.WAW, Opts.AsyncWAW);
+  std::vector<Violation> Violations;
+  // A load read as workgroup-uniform that races may differ between waves:
+  // the check starts again without reading it so.
+  for (;;) {
+    Violations = verifySynchronization(Model->program(), Opts);
+    SmallVector<std::tuple<EventRef, EventRef, bool>> Races;
+    for (const Violation &V : Violations)
+      if (V.Kind == Violation::Race)
+        Races.push_back({V.Earlier, V.Later, false});
+    SmallVector<const MachineInstr *> Unsupported =
+        Model->uniformLoadsIn(Races);
+    if (Unsupported.empty())
+      break;
+    Loads.Excluded.insert_range(Unsupported);
+    Model = std::make_unique<LDSAccessModel>(
+        MF, Facts, Analyses,
+        ModelOptions{VerifyTrustScalar, threadAnalysis(), {}, Loads});
+  }
   auto &ORE = getAnalysis<MachineOptimizationRemarkEmitterPass>().getORE();
-  reportViolations(MF, Model, verifySynchronization(Model.program(), Opts),
-                   Mode, ORE, "");
+  reportViolations(MF, *Model, Violations, Mode, ORE, "");
   return false;
 }

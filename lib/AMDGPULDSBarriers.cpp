@@ -300,11 +300,12 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   wawPolicy(EnableWAW, AOpts.WAW, AOpts.AsyncWAW);
   AOpts.MinimalWindows = true;
   std::optional<NamedRegionTimer> Phase;
+  UniformLoadPolicy Loads{true, {}};
   auto BuildModel = [&]() {
     startPhase(Phase, "model", "Access model");
     auto M = std::make_unique<LDSAccessModel>(
         MF, Facts, Analyses,
-        ModelOptions{TrustScalarBranches, threadAnalysis(), AOpts});
+        ModelOptions{TrustScalarBranches, threadAnalysis(), AOpts, Loads});
     Phase.reset();
     return M;
   };
@@ -333,7 +334,7 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   POpts.Split = Facts.hasSplitBarriers();
   POpts.CounterMax = Facts.getCounterMax();
   POpts.SingleWave = SingleWave;
-  auto Place = [&](const LDSAccessModel &M) -> std::optional<Placement> {
+  auto PlaceOnce = [&](const LDSAccessModel &M) -> std::optional<Placement> {
     const AbstractProgram &P = M.program();
     assert(P.validate().empty() && "builder made an invalid program");
     if (Facts.hasSplitBarriers() && !splitBarriersAlternate(F, M))
@@ -347,6 +348,25 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
     Placement R = placeBarriers(P, AOpts, POpts);
     Phase.reset();
     return R;
+  };
+  // A load read as workgroup-uniform whose windows stay uncoverable may
+  // differ between waves: placement starts again without reading it so.
+  auto Place = [&](std::unique_ptr<LDSAccessModel> &M) {
+    for (;;) {
+      std::optional<Placement> R = PlaceOnce(*M);
+      if (!R)
+        return R;
+      SmallVector<std::tuple<EventRef, EventRef, bool>> Open;
+      for (const Window &W : R->Uncoverable)
+        Open.push_back({W.Producer, W.Consumer, W.Anchor.Block != ~0u});
+      SmallVector<const MachineInstr *> Unsupported = M->uniformLoadsIn(Open);
+      if (Unsupported.empty())
+        return R;
+      LLVM_DEBUG(dbgs() << "uniformity: " << Unsupported.size()
+                        << " LDS loads no longer read as uniform\n");
+      Loads.Excluded.insert_range(Unsupported);
+      M = BuildModel();
+    }
   };
 
   // Only once the function is known to get a placement: a function left
@@ -362,7 +382,7 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
       Model = BuildModel();
     }
   }
-  std::optional<Placement> Placed = Place(*Model);
+  std::optional<Placement> Placed = Place(Model);
   if (Unstripped && (!Placed || !Placed->Uncoverable.empty())) {
     if (Placed)
       ORE.emit([&]() {
@@ -377,7 +397,7 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
     ++NumKeptFunctions;
     Stripped.restoreBarriers();
     Model = std::move(Unstripped);
-    Placed = Place(*Model);
+    Placed = Place(Model);
   }
   if (!Placed)
     return false;

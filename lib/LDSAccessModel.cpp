@@ -42,7 +42,8 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
                                const LDSAccessModel &Earlier)
     : LDSAccessModel(MF, Facts, Analyses,
                      {Earlier.Options.TrustScalarBranches,
-                      Earlier.Options.ThreadAnalysis, std::nullopt},
+                      Earlier.Options.ThreadAnalysis, std::nullopt,
+                      Earlier.Options.Loads},
                      &Earlier) {}
 
 LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
@@ -85,7 +86,7 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
     Assumed = assumeScalarBranchesPerWave(MF, Facts);
     if (!Assumed.PerWave.empty())
       Uniformity = std::make_unique<BranchUniformityWalk>(
-          MF, Facts, Analyses.PostDominators, Analyses.Cycles);
+          MF, Facts, Analyses.PostDominators, Analyses.Cycles, Opts.Loads);
   }
   for (unsigned B = 0; B < Blocks.size(); ++B) {
     MachineBasicBlock &MBB = *Blocks[B];
@@ -142,9 +143,10 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
 
   if (Opts.Hazards && !Earlier)
     findSilentAccesses(*Opts.Hazards);
-  if (Earlier)
+  if (Earlier) {
     PerWaveBranches = Earlier->PerWaveBranches;
-  else if (!Opts.TrustScalarBranches)
+    UniformLoads = Earlier->UniformLoads;
+  } else if (!Opts.TrustScalarBranches)
     judgeScalarBranches(std::move(Assumed), Uniformity.get());
   for (unsigned B = 0; B < Blocks.size(); ++B)
     if (PerWaveBranches.contains(Blocks[B]))
@@ -191,6 +193,29 @@ void LDSAccessModel::judgeScalarBranches(BranchUniformity Assumed,
                       << " scalar branches taken as per wave\n");
   }
   PerWaveBranches = std::move(BU.PerWave);
+  UniformLoads = std::move(BU.UniformLoads);
+}
+
+SmallVector<const MachineInstr *> LDSAccessModel::uniformLoadsIn(
+    ArrayRef<std::tuple<EventRef, EventRef, bool>> Uncovered) const {
+  SmallVector<const MachineInstr *> Found;
+  if (UniformLoads.empty() || Uncovered.empty())
+    return Found;
+  SmallVector<const Event *> Loads;
+  for (const Block &BB : Program.Blocks)
+    for (const Event &E : BB.Events)
+      if (E.Kind == Event::Access && UniformLoads.contains(Instrs[E.Tag]))
+        Loads.push_back(&E);
+  for (const auto &[Earlier, Later, Merged] : Uncovered)
+    for (EventRef End : {Earlier, Later})
+      for (const Event *E : Loads) {
+        const MachineInstr *MI = Instrs[E->Tag];
+        if (!llvm::is_contained(Found, MI) &&
+            (MI == &instr(End) ||
+             (Merged && Program.mayOverlap(Program.event(End).Loc, E->Loc))))
+          Found.push_back(MI);
+      }
+  return Found;
 }
 
 /// Drops the edges of decided branches (LDSDecidedBranches.h) from the

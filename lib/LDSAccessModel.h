@@ -62,6 +62,9 @@ struct ModelOptions {
   /// and a function whose events are all accesses that meet none skips the
   /// branch-uniformity analysis and placement.
   std::optional<AnalysisOptions> Hazards;
+  /// Which LDS loads the branch-uniformity analysis may read as
+  /// workgroup-uniform: all of a uniform address but those excluded.
+  UniformLoadPolicy Loads{true, {}};
 };
 
 class LDSAccessModel {
@@ -105,6 +108,18 @@ public:
   /// The earliest position for point \p P: right after the previous event
   /// (or at the top of the block).
   MachineBasicBlock::iterator earliestInsertionPoint(Point P) const;
+
+  /// The LDS loads the branch-uniformity analysis read as workgroup-uniform
+  /// (UniformLoadPolicy).
+  const SmallPtrSetImpl<const MachineInstr *> &uniformLoads() const {
+    return UniformLoads;
+  }
+  /// The uniform loads whose reading as uniform relies on windows that
+  /// \p Uncovered (pairs of accesses: uncoverable windows, races) leave
+  /// open: an end of a pair, or a load the pair's accesses may share bytes
+  /// with when the pair stands for several producers (\p Merged).
+  SmallVector<const MachineInstr *> uniformLoadsIn(
+      ArrayRef<std::tuple<EventRef, EventRef, bool>> Uncovered) const;
 
   /// A human-readable name of the object an access touches (for remarks).
   std::string describeLocation(const Location &L) const;
@@ -210,6 +225,7 @@ private:
   };
   std::vector<PendingForm> PendingForms;
   DenseSet<const MachineBasicBlock *> PerWaveBranches;
+  SmallPtrSet<const MachineInstr *, 4> UniformLoads;
   /// The blocks that end in a decided branch (LDSDecidedBranches.h), in
   /// order, found in the walk over the instructions, and the successor
   /// their branch never goes to.

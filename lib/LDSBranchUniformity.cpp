@@ -656,6 +656,11 @@ BranchUniformity Analysis::run() {
     else if (VCC[I])
       ++Result.UniformVCCBranches;
   }
+  for (const auto &[MI, Uniform] : LoadVerdicts)
+    if (Uniform) {
+      Result.UniformLoads.insert(MI);
+      LLVM_DEBUG(dbgs() << "uniformity: LDS load read as uniform: " << *MI);
+    }
   LLVM_DEBUG(dbgs() << "uniformity: " << Result.PerWave.size()
                     << " scalar branches per wave, "
                     << Result.UniformVCCBranches
@@ -678,8 +683,9 @@ llvm::ldsbarriers::assumeScalarBranchesPerWave(const MachineFunction &MF,
 BranchUniformityWalk::BranchUniformityWalk(const MachineFunction &MF,
                                            const TargetFacts &Facts,
                                            const MachinePostDominatorTree &PDT,
-                                           const MachineCycleInfo &Cycles)
-    : A(std::make_unique<Analysis>(MF, Facts, PDT, Cycles)) {}
+                                           const MachineCycleInfo &Cycles,
+                                           const UniformLoadPolicy &Loads)
+    : A(std::make_unique<Analysis>(MF, Facts, PDT, Cycles, Loads)) {}
 
 BranchUniformityWalk::~BranchUniformityWalk() = default;
 

@@ -17,6 +17,7 @@
 #define AMDGPU_LDS_BARRIERS_LDSBRANCHUNIFORMITY_H
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/CodeGen/MachineCycleAnalysis.h"
 #include <memory>
 
@@ -38,6 +39,23 @@ struct BranchUniformity {
   DenseSet<const MachineBasicBlock *> PerWave;
   /// Scalar conditional branches on VCC found workgroup-uniform.
   unsigned UniformVCCBranches = 0;
+  /// LDS loads read as workgroup-uniform (see UniformLoadPolicy).
+  SmallPtrSet<const MachineInstr *, 4> UniformLoads;
+};
+
+/// Which LDS loads the analysis may read as workgroup-uniform. A DS read
+/// at a uniform address under a full EXEC reads one location in every
+/// wave; its value is the same in all of them unless a write of that
+/// location runs between their reads. Every such write meets the read in
+/// a hazard window, which placement covers with a barrier all waves pass
+/// and the checker reports when nothing does. By induction over the
+/// barriers the waves pass, all agree as long as every window of such a
+/// load is covered: the model's users check that (LDSAccessModel::
+/// uniformLoadsIn) and exclude the loads whose windows are not, then
+/// redo the analysis.
+struct UniformLoadPolicy {
+  bool Enabled = false;
+  SmallPtrSet<const MachineInstr *, 4> Excluded;
 };
 
 /// Judges every scalar conditional branch of \p MF, fed by a caller's own
@@ -51,7 +69,8 @@ class BranchUniformityWalk {
 public:
   BranchUniformityWalk(const MachineFunction &MF, const TargetFacts &Facts,
                        const MachinePostDominatorTree &PDT,
-                       const MachineCycleInfo &Cycles);
+                       const MachineCycleInfo &Cycles,
+                       const UniformLoadPolicy &Loads);
   ~BranchUniformityWalk();
   void beginBlock(const MachineBasicBlock &MBB);
   void note(const MachineInstr &MI);

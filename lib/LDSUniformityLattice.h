@@ -198,6 +198,8 @@ struct Operands {
 struct Effect {
   Val Result;
   std::optional<Val> SCC;
+  /// Vector results too are Result (an LDS load of a uniform location).
+  bool VectorResult = false;
 };
 
 /// The forward dataflow over one function. LDSBranchUniformity.cpp holds the
@@ -206,8 +208,9 @@ struct Effect {
 class Analysis {
 public:
   Analysis(const MachineFunction &MF, const TargetFacts &Facts,
-           const MachinePostDominatorTree &PDT, const MachineCycleInfo &Cycles)
-      : MF(MF), Facts(Facts), PDT(PDT), Cycles(Cycles),
+           const MachinePostDominatorTree &PDT, const MachineCycleInfo &Cycles,
+           const UniformLoadPolicy &Loads)
+      : MF(MF), Facts(Facts), PDT(PDT), Cycles(Cycles), Loads(Loads),
         TRI(*MF.getSubtarget().getRegisterInfo()),
         TII(*MF.getSubtarget().getInstrInfo()),
         DenseOf(TRI.getNumRegUnits(), -1), RegSlot(TRI.getNumRegs(), -1) {}
@@ -294,6 +297,10 @@ private:
   const TargetFacts &Facts;
   const MachinePostDominatorTree &PDT;
   const MachineCycleInfo &Cycles;
+  const UniformLoadPolicy &Loads;
+  /// By LDS load, whether its last transfer read it as uniform.
+  DenseMap<const MachineInstr *, bool> LoadVerdicts;
+  bool isUniformLoad(const MachineInstr &MI, const Operands &Ops);
   const TargetRegisterInfo &TRI;
   const TargetInstrInfo &TII;
   std::vector<int> DenseOf;

@@ -473,12 +473,24 @@ void Analysis::writeResults(const MachineInstr &MI, State &S, ValueRole Role,
       if (ExecAllOnes && !Ops.Sources.empty() && Ops.Sources.front()->isReg())
         copySlots(S, Ops.Sources.front()->getReg().asMCReg(), R);
     } else if (IsVector) // Loaded per lane (vector memory, LDS), or mixed.
-      write(S, R, Top);
+      write(S, R, E.VectorResult ? E.Result : Top);
     else if (SCCDef)
       write(S, R, E.SCC ? *E.SCC : Ops.Default);
     else
       write(S, R, E.Result);
   }
+}
+
+/// An LDS read of a uniform address under a full EXEC, which the policy
+/// allows to read as uniform (UniformLoadPolicy).
+bool Analysis::isUniformLoad(const MachineInstr &MI, const Operands &Ops) {
+  if (!Loads.Enabled ||
+      Facts.classify(MI.getOpcode()).Role != OpcodeRole::DSRead)
+    return false;
+  bool Uniform =
+      !ExecPartialNow && Ops.Inputs == Uniform && !Loads.Excluded.contains(&MI);
+  LoadVerdicts[&MI] = Uniform;
+  return Uniform;
 }
 
 void Analysis::transfer(const MachineInstr &MI, State &S) {
@@ -555,7 +567,9 @@ void Analysis::transfer(const MachineInstr &MI, State &S) {
   case ValueRole::Generic:
     // A scalar result read from memory by something other than a scalar
     // load (scalar atomics are PerWave already) may differ between waves.
-    if (MI.mayLoad())
+    if (isUniformLoad(MI, Ops))
+      E = {UniformScalar, std::nullopt, /*VectorResult=*/true};
+    else if (MI.mayLoad())
       E.Result = Val::make(std::max(Ops.Inputs, PerWave), PerLane, false);
     break;
   }
