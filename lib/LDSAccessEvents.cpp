@@ -4,15 +4,21 @@
 //  - DS reads, writes and read-modify-write atomics from their opcode;
 //    permutes, GWS, GDS and ordered-count are not LDS accesses;
 //  - LDS DMA writes LDS asynchronously and completes on vmcnt;
-//  - calls, inline asm, FLAT accesses that may reach LDS and DS opcodes we
-//    cannot classify are opaque: read and write of all LDS;
+//  - calls, inline asm, FLAT accesses that may reach LDS (not those based
+//    on a kernel's pointer argument) and DS opcodes we cannot classify are
+//    opaque: read and write of all LDS;
 //  - S_BARRIER is a barrier; hard waits are waits; soft waits are nothing.
 //
 //===----------------------------------------------------------------------===//
 
 #include "LDSAccessModel.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/CodeGen/MachineInstr.h"
 #include "llvm/CodeGen/MachineMemOperand.h"
+#include "llvm/IR/Argument.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Metadata.h"
 #include "llvm/Support/AMDGPUAddrSpace.h"
 
 using namespace llvm;
@@ -22,12 +28,34 @@ using namespace llvm::ldsbarriers;
 static constexpr uint8_t VMemLoadClass = 0;
 static constexpr uint8_t VMemStoreClass = 1;
 
-/// Whether the memoperands of a FLAT instruction allow an LDS address.
+/// Whether the memoperands of a FLAT instruction allow an LDS address. A
+/// generic pointer does not when its !noalias.addrspace excludes LDS, or
+/// when it is based on a kernel's pointer argument or loaded from constant
+/// memory: the host set it up, and AMDGPU alias analysis takes it as
+/// disjoint from every LDS variable (AMDGPUAAResult::alias), which is all
+/// the LDS a kernel has.
 static bool flatMayAccessLDS(const MachineInstr &MI) {
+  auto NotLDS = [](const MachineMemOperand &MMO) {
+    if (const MDNode *Ranges = MMO.getAAInfo().NoAliasAddrSpace)
+      for (unsigned I = 0; I + 1 < Ranges->getNumOperands(); I += 2)
+        if (mdconst::extract<ConstantInt>(Ranges->getOperand(I))
+                    ->getZExtValue() <= AMDGPUAS::LOCAL_ADDRESS &&
+            AMDGPUAS::LOCAL_ADDRESS <
+                mdconst::extract<ConstantInt>(Ranges->getOperand(I + 1))
+                    ->getZExtValue())
+          return true;
+    const Value *Obj =
+        MMO.getValue() ? getUnderlyingObject(MMO.getValue()) : nullptr;
+    if (const auto *Arg = dyn_cast_or_null<Argument>(Obj))
+      return Arg->getParent()->getCallingConv() == CallingConv::AMDGPU_KERNEL;
+    const auto *LI = dyn_cast_or_null<LoadInst>(Obj);
+    return LI && LI->getPointerAddressSpace() == AMDGPUAS::CONSTANT_ADDRESS;
+  };
   return MI.memoperands_empty() ||
-         llvm::any_of(MI.memoperands(), [](const MachineMemOperand *MMO) {
-           return MMO->getAddrSpace() == AMDGPUAS::FLAT_ADDRESS ||
-                  MMO->getAddrSpace() == AMDGPUAS::LOCAL_ADDRESS;
+         llvm::any_of(MI.memoperands(), [&](const MachineMemOperand *MMO) {
+           if (MMO->getAddrSpace() == AMDGPUAS::FLAT_ADDRESS)
+             return !NotLDS(*MMO);
+           return MMO->getAddrSpace() == AMDGPUAS::LOCAL_ADDRESS;
          });
 }
 
