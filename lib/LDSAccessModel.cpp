@@ -82,11 +82,15 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
   // be needed (judgeScalarBranches).
   BranchUniformity Assumed;
   std::unique_ptr<BranchUniformityWalk> Uniformity;
+  // Loads are read as uniform in kernels only: a function's callers may
+  // write what it reads without any window of its own showing it.
+  UniformLoadPolicy Loads = Opts.Loads;
+  Loads.Enabled &= isKernel(MF.getFunction());
   if (!Earlier && !Opts.TrustScalarBranches) {
     Assumed = assumeScalarBranchesPerWave(MF, Facts);
     if (!Assumed.PerWave.empty())
       Uniformity = std::make_unique<BranchUniformityWalk>(
-          MF, Facts, Analyses.PostDominators, Analyses.Cycles, Opts.Loads);
+          MF, Facts, Analyses.PostDominators, Analyses.Cycles, Loads);
   }
   for (unsigned B = 0; B < Blocks.size(); ++B) {
     MachineBasicBlock &MBB = *Blocks[B];

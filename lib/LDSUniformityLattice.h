@@ -297,7 +297,7 @@ private:
   const TargetFacts &Facts;
   const MachinePostDominatorTree &PDT;
   const MachineCycleInfo &Cycles;
-  const UniformLoadPolicy &Loads;
+  const UniformLoadPolicy Loads;
   /// By LDS load, whether its last transfer read it as uniform.
   DenseMap<const MachineInstr *, bool> LoadVerdicts;
   bool isUniformLoad(const MachineInstr &MI, const Operands &Ops);
