@@ -53,7 +53,11 @@ a counted loop; half have no other LDS access in their arms and guarded
 block (fewer windows no barrier can cover). The two arms of a per-wave
 if/else may both access LDS: different waves run them at the same time,
 with no path between them, and the pass must report each conflicting pair
-of them as a window no barrier can cover (the checker as a race).
+of them as a window no barrier can cover (the checker as a race). Outside
+uniform mode a quarter of the merged values are published through LDS
+before the test: every lane writes the value to @c and reads it back at a
+uniform address, so that the test is uniform once a barrier separates the
+write from the reads, and the pass must not rely on it where none can.
 
 --shape early_exit puts a random region under a divergent branch at the
 start of the function, with nothing after it: the waves that skip it end
@@ -781,6 +785,22 @@ class Gen:
         if where == "join":
             cur.lines.append(first)
         cur.lines += self.body(r.randrange(0, 2), self.syncs_in(div))
+        if self.mode != "uniform" and r.randrange(4) == 0:
+            # Published through LDS: every lane writes the value to @c and
+            # reads it back at a uniform address, which makes it the same in
+            # every wave once a barrier separates the write from the reads
+            # (one location holds one value), and a race otherwise.
+            self.kinds.add("published")
+            data = f"$vgpr{48 + d}"
+            cur.lines.append(f"$vgpr46 = V_MOV_B32_e32 0, implicit $exec")
+            if val != data:
+                cur.lines.append(f"{data} = V_MOV_B32_e32 {val}, implicit $exec")
+            cur.lines.append(f"DS_WRITE_B32_gfx9 $vgpr46, {data}, 0, 0, implicit $exec"
+                             " :: (store (s32) into @c, addrspace 3)")
+            cur.lines += self.body(r.randrange(0, 2), self.syncs_in(div))
+            cur.lines.append(f"{data} = DS_READ_B32_gfx9 $vgpr46, 0, 0, implicit $exec"
+                             " :: (load (s32) from @c, addrspace 3)")
+            val = data
         # The test of the merged value, around LDS accesses (and an else arm).
         g = self.new_block()
         skip = self.new_block(layout=False)
@@ -1031,6 +1051,7 @@ def module(fns, attrs=""):
     head = ["--- |",
             "  @a = internal addrspace(3) global [64 x i32] poison, align 4",
             "  @b = internal addrspace(3) global [64 x i32] poison, align 4",
+            "  @c = internal addrspace(3) global i32 poison, align 4",
             "  declare void @ext()"]
     for f in fns:
         dbg = f" !dbg !{10 + 2 * f.index}" if f.dbg else ""
