@@ -183,9 +183,12 @@ bool AMDGPULDSBarrierVerifier::runOnMachineFunction(MachineFunction &MF) {
       getAnalysis<MachinePostDominatorTreeWrapperPass>().getPostDomTree(),
       getAnalysis<MachineCycleInfoWrapperPass>().getCycleInfo()};
   UniformLoadPolicy Loads{true, {}};
-  auto Model = std::make_unique<LDSAccessModel>(
-      MF, Facts, Analyses,
-      ModelOptions{VerifyTrustScalar, threadAnalysis(), {}, Loads});
+  auto BuildModel = [&]() {
+    return std::make_unique<LDSAccessModel>(
+        MF, Facts, Analyses,
+        ModelOptions{VerifyTrustScalar, threadAnalysis(), {}, Loads});
+  };
+  std::unique_ptr<LDSAccessModel> Model = BuildModel();
   if (!Model->unmodeledBarriers().empty()) {
     diagnose(F, nearestDebugLoc(*Model->unmodeledBarriers().front().MI),
              describeInstr(*Model->unmodeledBarriers().front().MI) + ": " +
@@ -211,9 +214,7 @@ bool AMDGPULDSBarrierVerifier::runOnMachineFunction(MachineFunction &MF) {
     if (Unsupported.empty())
       break;
     Loads.Excluded.insert_range(Unsupported);
-    Model = std::make_unique<LDSAccessModel>(
-        MF, Facts, Analyses,
-        ModelOptions{VerifyTrustScalar, threadAnalysis(), {}, Loads});
+    Model = BuildModel();
   }
   auto &ORE = getAnalysis<MachineOptimizationRemarkEmitterPass>().getORE();
   reportViolations(MF, *Model, Violations, Mode, ORE, "");

@@ -4,9 +4,9 @@
 //  - DS reads, writes and read-modify-write atomics from their opcode;
 //    permutes, GWS, GDS and ordered-count are not LDS accesses;
 //  - LDS DMA writes LDS asynchronously and completes on vmcnt;
-//  - calls, inline asm, FLAT accesses that may reach LDS (not those based
-//    on a kernel's pointer argument) and DS opcodes we cannot classify are
-//    opaque: read and write of all LDS;
+//  - calls, inline asm, FLAT accesses that may reach LDS (see
+//    flatMayAccessLDS) and DS opcodes we cannot classify are opaque: read
+//    and write of all LDS;
 //  - S_BARRIER is a barrier; hard waits are waits; soft waits are nothing.
 //
 //===----------------------------------------------------------------------===//

@@ -109,12 +109,8 @@ public:
   /// (or at the top of the block).
   MachineBasicBlock::iterator earliestInsertionPoint(Point P) const;
 
-  /// The LDS loads the branch-uniformity analysis read as workgroup-uniform
-  /// (UniformLoadPolicy).
-  const SmallPtrSetImpl<const MachineInstr *> &uniformLoads() const {
-    return UniformLoads;
-  }
-  /// The uniform loads whose reading as uniform relies on windows that
+  /// The loads the branch-uniformity analysis read as workgroup-uniform
+  /// (UniformLoadPolicy) whose reading as uniform relies on windows that
   /// \p Uncovered (pairs of accesses: uncoverable windows, races) leave
   /// open: an end of a pair, or a load the pair's accesses may share bytes
   /// with when the pair stands for several producers (\p Merged).
@@ -225,6 +221,7 @@ private:
   };
   std::vector<PendingForm> PendingForms;
   DenseSet<const MachineBasicBlock *> PerWaveBranches;
+  /// The LDS loads the branch-uniformity analysis read as uniform.
   SmallPtrSet<const MachineInstr *, 4> UniformLoads;
   /// The blocks that end in a decided branch (LDSDecidedBranches.h), in
   /// order, found in the walk over the instructions, and the successor
