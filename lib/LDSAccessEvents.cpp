@@ -4,9 +4,10 @@
 //  - DS reads, writes and read-modify-write atomics from their opcode;
 //    permutes, GWS, GDS and ordered-count are not LDS accesses;
 //  - LDS DMA writes LDS asynchronously and completes on vmcnt;
-//  - calls, inline asm, FLAT accesses that may reach LDS (see
-//    flatMayAccessLDS) and DS opcodes we cannot classify are opaque: read
-//    and write of all LDS;
+//  - FLAT loads and stores through a generic pointer cast from an LDS
+//    pointer access LDS there, out of order with DS accesses; calls, inline
+//    asm, other FLAT accesses that may reach LDS (see flatMayAccessLDS) and
+//    DS opcodes we cannot classify are opaque: read and write of all LDS;
 //  - S_BARRIER is a barrier; hard waits are waits; soft waits are nothing.
 //
 //===----------------------------------------------------------------------===//
@@ -274,6 +275,21 @@ void LDSAccessModel::addInstr(unsigned B, MachineInstr &MI) {
   case OpcodeRole::FlatMemory: {
     if (!flatMayAccessLDS(MI))
       return;
+    // Through a generic pointer cast from an LDS pointer, a load or store
+    // accesses LDS at that address, out of order with DS accesses.
+    const Value *Ptr;
+    if (MI.mayLoad() != MI.mayStore() && !MI.memoperands_empty() &&
+        llvm::all_of(MI.memoperands(), [&](const MachineMemOperand *MMO) {
+          return ldsPointer(*MMO, Ptr) && Ptr;
+        })) {
+      Event E =
+          Event::access(MI.mayLoad() ? AccessKind::Read : AccessKind::Write,
+                        locationOf(MI, Info));
+      E.InOrder = false;
+      AddAccess(E);
+      PendingForms.push_back({B, unsigned(Events.size() - 1), 0});
+      return;
+    }
     if (MI.mayStore())
       return Opaque();
     // A FLAT load (volatile __shared__ data, a generic pointer) reads

@@ -22,7 +22,10 @@
 #include "llvm/CodeGen/TargetInstrInfo.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/Support/AMDGPUAddrSpace.h"
 #include "llvm/Support/Debug.h"
 #include <set>
@@ -461,6 +464,29 @@ unsigned LDSAccessModel::variableOf(const MachineMemOperand &MMO,
   return Cached->second = It->second;
 }
 
+bool LDSAccessModel::ldsPointer(const MachineMemOperand &MMO,
+                                const Value *&Ptr) {
+  Ptr = MMO.getValue();
+  if (MMO.getAddrSpace() == AMDGPUAS::LOCAL_ADDRESS)
+    return true;
+  if (MMO.getAddrSpace() != AMDGPUAS::FLAT_ADDRESS)
+    return false;
+  // AMDGPUCodeGenPrepare makes a cast of a pointer known not to be null an
+  // intrinsic.
+  const Value *From = nullptr;
+  if (const auto *Cast = dyn_cast_or_null<AddrSpaceCastOperator>(Ptr))
+    From = Cast->getPointerOperand();
+  else if (const auto *II = dyn_cast_or_null<IntrinsicInst>(Ptr);
+           II &&
+           II->getIntrinsicID() == Intrinsic::amdgcn_addrspacecast_nonnull)
+    From = II->getArgOperand(0);
+  if (!From ||
+      From->getType()->getPointerAddressSpace() != AMDGPUAS::LOCAL_ADDRESS)
+    return false;
+  Ptr = From;
+  return true;
+}
+
 Location LDSAccessModel::locationOf(const MachineInstr &MI,
                                     const OpcodeInfo &Info, bool *ExactOffset) {
   if (ExactOffset)
@@ -469,12 +495,12 @@ Location LDSAccessModel::locationOf(const MachineInstr &MI,
   Location Result;
   bool First = true;
   for (const MachineMemOperand *MMO : MI.memoperands()) {
-    if (MMO->getAddrSpace() != AMDGPUAS::LOCAL_ADDRESS)
+    const Value *V;
+    if (!ldsPointer(*MMO, V))
       continue;
-    Location L;
-    const Value *V = MMO->getValue();
     if (!V)
       return Location();
+    Location L;
     int64_t Offset = 0;
     const DataLayout &DL = MI.getMF()->getDataLayout();
     PointerBase PB = pointerBase(V, DL, Offset);
@@ -547,20 +573,20 @@ unsigned LDSAccessModel::threadForm(const MachineInstr &MI,
   threadAddresses(MI.getMF()->getFunction());
   SmallVector<ThreadAddress, 1> Forms;
   for (const MachineMemOperand *MMO : MI.memoperands()) {
-    if (MMO->getAddrSpace() != AMDGPUAS::LOCAL_ADDRESS)
+    const Value *V;
+    if (!ldsPointer(*MMO, V))
       continue;
     LocationSize Size = MMO->getSize();
-    if (!MMO->getValue() || !Size.hasValue() || Size.isScalable())
+    if (!V || !Size.hasValue() || Size.isScalable())
       return 0;
     std::optional<ThreadAddress> TA = ThreadAddresses->build(
-        MMO->getValue(), MMO->getOffset(), Size.getValue().getFixedValue(),
+        V, MMO->getOffset(), Size.getValue().getFixedValue(),
         MI.getParent()->getBasicBlock());
     if (!TA)
       return 0;
     int64_t Offset = 0;
     TA->Variable = variableOf(
-        *MMO, pointerBase(MMO->getValue(), MI.getMF()->getDataLayout(), Offset)
-                  .ModuleLDS);
+        *MMO, pointerBase(V, MI.getMF()->getDataLayout(), Offset).ModuleLDS);
     if (WaveBytes) {
       if (!isWaveUniform(*TA, ThreadAddresses->shape(), Facts.getWaveSize()))
         return 0;

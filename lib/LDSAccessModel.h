@@ -138,6 +138,12 @@ private:
   Event asyncTransferEvent(const MachineInstr &MI, const OpcodeInfo &Info);
   std::optional<Event> syncEvent(const MachineInstr &MI, const OpcodeInfo &Info,
                                  unsigned Tag);
+  /// The LDS pointer through which \p MMO accesses LDS: its value for an
+  /// LDS memoperand, and for a FLAT one the LDS pointer its generic pointer
+  /// is cast from (an address in the LDS aperture: `volatile` accesses to
+  /// __shared__ data through a generic pointer). False when \p MMO is
+  /// neither; \p Ptr may be null for an LDS memoperand.
+  static bool ldsPointer(const MachineMemOperand &MMO, const Value *&Ptr);
   /// \p ExactOffset, if given, is set when the range is the access's own
   /// bytes rather than its whole object.
   Location locationOf(const MachineInstr &MI, const OpcodeInfo &Info,

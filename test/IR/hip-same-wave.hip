@@ -22,6 +22,10 @@
 // RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --function _Z11reduce_tailPKfPf %t.942.mir | FileCheck --check-prefix=ORACLE %s
 // RUN: %hip_compile --strip-barriers --mir --arch=gfx1030 %s -o %t.1030.mir 2>/dev/null
 // RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx1030 --function _Z11reduce_tailPKfPf %t.1030.mir | FileCheck --check-prefix=ORACLE %s
+// RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --function _Z13volatile_tailPKfPf %t.942.mir | FileCheck --check-prefix=ORACLE-V %s
+// RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx1030 --function _Z13volatile_tailPKfPf %t.1030.mir | FileCheck --check-prefix=ORACLE-V %s
+// RUN: grep -v '^\s*S_BARRIER$' %t.1030.mir > %t.none.mir
+// RUN: not %python %S/../../utils/oracle/mir_exec.py --cpu gfx1030 --function _Z13volatile_tailPKfPf %t.none.mir | FileCheck --check-prefix=ORACLE-NONE %s
 #include <hip/hip_runtime.h>
 
 __global__ void __launch_bounds__(256) reduce_tail(const float *In,
@@ -60,6 +64,38 @@ __global__ void __launch_bounds__(256) tail64(const float *In, float *Out) {
     Out[blockIdx.x] = S[0];
 }
 
+// volatile_tail: reduce_tail's steps through a `volatile` pointer, as the
+//   classic warp reduction writes them: FLAT accesses whose generic pointer
+//   is cast from the LDS array access that array (the same wave still runs
+//   both ends), so they get the same barriers. The oracle computes their
+//   LDS addresses from the aperture: with the barriers deleted it finds the
+//   race between the tail's FLAT loads and another wave's DS writes.
+__device__ void warpReduce(volatile float *S, unsigned T) {
+  S[T] += S[T + 32];
+  S[T] += S[T + 16];
+  S[T] += S[T + 8];
+  S[T] += S[T + 4];
+  S[T] += S[T + 2];
+  S[T] += S[T + 1];
+}
+
+__global__ void __launch_bounds__(256) volatile_tail(const float *In,
+                                                     float *Out) {
+  __shared__ float S[256];
+  unsigned T = threadIdx.x;
+  S[T] = In[blockIdx.x * 256 + T];
+  __syncthreads();
+  for (unsigned K = 128; K > 32; K >>= 1) {
+    if (T < K)
+      S[T] += S[T + K];
+    __syncthreads();
+  }
+  if (T < 32)
+    warpReduce(S, T);
+  if (T == 0)
+    Out[blockIdx.x] = S[0];
+}
+
 // W32: warning: in function '_Z6tail64PKfPf': amdgpu-lds-barriers: WAR hazard on LDS[0, 1024) between DS_READ{{.*}} cannot be covered: every point that separates them depends on the divergent branch
 // W32-NEXT: 1 warning generated
 // CHECK-LABEL: _Z11reduce_tailPKfPf:
@@ -67,6 +103,9 @@ __global__ void __launch_bounds__(256) tail64(const float *In, float *Out) {
 // CHECK-NOT: s_barrier
 // CHECK-LABEL: _Z6tail64PKfPf:
 // CHECK-COUNT-1: s_barrier
+// CHECK-NOT: s_barrier
+// CHECK-LABEL: _Z13volatile_tailPKfPf:
+// CHECK-COUNT-3: s_barrier
 // CHECK-NOT: s_barrier
 // CHECK: .end_amdhsa_kernel
 
@@ -77,10 +116,23 @@ __global__ void __launch_bounds__(256) tail64(const float *In, float *Out) {
 // STRIP64-LABEL: _Z6tail64PKfPf:
 // STRIP64-COUNT-1: s_barrier
 // STRIP64-NOT: s_barrier
+// STRIP64-LABEL: _Z13volatile_tailPKfPf:
+// STRIP64-COUNT-2: s_barrier
+// STRIP64-NOT: s_barrier
+// STRIP64: flat_load_dword
+// STRIP64-NOT: s_barrier
 // STRIP64: .end_amdhsa_kernel
 // STRIP32-LABEL: _Z11reduce_tailPKfPf:
 // STRIP32-COUNT-3: s_barrier
 // STRIP32-NOT: s_barrier
 // STRIP32-LABEL: _Z6tail64PKfPf:
+// STRIP32-LABEL: _Z13volatile_tailPKfPf:
+// STRIP32-COUNT-3: s_barrier
+// STRIP32-NOT: s_barrier
+// STRIP32: .end_amdhsa_kernel
 
 // ORACLE: _Z11reduce_tailPKfPf: executed (21/21 runs complete), races: 0, hangs: 0
+// ORACLE-V: _Z13volatile_tailPKfPf: executed (21/21 runs complete), races: 0, hangs: 0
+// ORACLE-NONE: _Z13volatile_tailPKfPf: executed (21/21 runs complete), races: {{[1-9]}}
+// ORACLE-NONE: race RAW: line {{[0-9]+}} wave {{[1-9]}} `DS_WRITE_B32
+// ORACLE-NONE: -> line {{[0-9]+}} wave 0 `{{.*}} = FLAT_LOAD_DWORD

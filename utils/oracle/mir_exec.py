@@ -50,8 +50,9 @@ Machine model
   registers with per-wave values), other inline assembly, LDS operations
   and barrier or control-flow forms not listed below (named barriers,
   ``*_M0`` forms, GDS/GWS, DS_APPEND/CONSUME, LDS_DIRECT/PARAM loads,
-  gfx1250 async and tensor transfers, BUFFER_STORE_LDS), FLAT accesses whose
-  address falls in the LDS aperture, 16-bit register halves, S_SETPC /
+  gfx1250 async and tensor transfers, BUFFER_STORE_LDS), FLAT atomics and
+  D16 forms whose address falls in the LDS aperture, FLAT accesses with
+  lanes both in and out of it, 16-bit register halves, S_SETPC /
   S_SWAPPC, instructions that write EXEC without known semantics, and
   functions that are not kernels.
 
@@ -74,6 +75,9 @@ LDS
   M0 + instruction offset + l * width (memop mode: from the memoperand's
   object). Asynchronous: its data lands at the latest at the wait that
   completes it (schedules "late"), or immediately ("early").
+* FLAT loads and stores whose active lanes all address the LDS aperture
+  (high half ``src_shared_base``) read or write LDS at the low half, out of
+  order (a wait for zero completes them).
 * Completion: every LDS access is *pending* until a wait covers it, counted
   in issue order. A DS operation completes at ``lgkmcnt(N)`` (gfx9-11,
   S_WAITCNT's simm16 decoded per generation: gfx9 lgkmcnt [11:8], gfx10
@@ -679,6 +683,7 @@ def parse_function(start, d):
 
 RUN, BLOCK, END = 0, 1, 2
 APERTURE_HI = 0x10000   # high half of the LDS aperture of flat addresses
+APERTURES = ("src_shared_base", "src_private_base")
 
 
 class Acc:
@@ -752,7 +757,9 @@ class Wave:
         for i, u in enumerate(units):
             v |= self.sunit(u) << (32 * i)
         if len(units) == 1 and bits == 64:
-            v &= M32
+            # A 64-bit read of an aperture register is the aperture's base
+            # address, whose high half a 32-bit read gives.
+            v = (v << 32) if units[0] in APERTURES else (v & M32)
         return v
 
     def sunit(self, u):
@@ -1897,6 +1904,39 @@ class Run:
                 self.mem[a] = v
         w.pend["vm"].append(acc)
 
+    def flat_lds(self, w, ins, load, width, a, srcs):
+        """A FLAT load or store of \p width bytes per lane at the LDS
+        offsets in the low halves of \p a."""
+        imms = [o for o in ins.uses if o.kind == "imm"]
+        off = imms[0].val if imms else 0
+        lanes = w.lanes()
+        acc = Acc(w, ins, "R" if load else "W", None, "lds")
+        acc.ooo = True
+        va = {i: (a[i] + off) & M32 for i in lanes}
+        addrs = set()
+        for i in lanes:
+            if self.in_lds(va[i], width):
+                addrs.update(range(va[i], va[i] + width))
+        self.check(w, acc, sorted(addrs))
+        bits = min(width, 8) * 8
+        if load:
+            dst = ins.defs[0]
+            out = [0] * self.W
+            for i in lanes:
+                if self.in_lds(va[i], width):
+                    out[i] = self.mem_read(va[i], min(width, 8))
+                    if ins.base.endswith(("SBYTE", "SSHORT")):
+                        out[i] = _sx(out[i], bits) & M32
+            w.vwrite(dst, out, lanes)
+            for u in dst.units:
+                w.taint.add(u)
+        else:
+            data = as_list(w.vread(srcs[1], 64 if width >= 8 else 32), self.W)
+            for i in lanes:
+                if self.in_lds(va[i], width):
+                    self.mem_write(va[i], min(width, 8), data[i] & ((1 << bits) - 1))
+        w.pend["lds"].append(acc)
+
     def call(self, w, ins):
         """--calls opaque: the callee reads and writes every byte of the
         declared LDS globals, completing out of order (only lgkmcnt(0) /
@@ -2178,15 +2218,27 @@ def generic(w, ins):
             w.swrite(d, val)
 
 
+FLAT_WIDTH = {"UBYTE": 1, "SBYTE": 1, "USHORT": 2, "SSHORT": 2, "BYTE": 1, "SHORT": 2,
+              "DWORD": 4, "DWORDX2": 8, "DWORDX3": 12, "DWORDX4": 16}
+
+
 def h_flat(w, ins):
     """FLAT access: global unless an active lane's address is in the LDS
-    aperture."""
+    aperture. Loads and stores whose active lanes all address LDS access
+    it there, completing out of order (only a wait for zero completes them)."""
     srcs = [o for o in ins.uses if o.kind == "reg"]
     if srcs and srcs[0].vec and len(srcs[0].units) == 2:
         a = as_list(w.vread(srcs[0], 64), w.W)
-        for i in w.lanes():
-            if (a[i] >> 32) & M32 == APERTURE_HI:
+        lanes = w.lanes()
+        hits = [i for i in lanes if (a[i] >> 32) & M32 == APERTURE_HI]
+        if hits:
+            m = re.fullmatch(r"FLAT_(LOAD|STORE)_(\w+?)(_SADDR)?", ins.base)
+            if not m or m.group(2) not in FLAT_WIDTH or len(hits) != len(lanes) \
+                    or m.group(3):
                 raise Unsupported(f"{ins.opcode} into the LDS aperture")
+            w.run.flat_lds(w, ins, m.group(1) == "LOAD", FLAT_WIDTH[m.group(2)],
+                           a, srcs)
+            return
     generic(w, ins)
 
 
