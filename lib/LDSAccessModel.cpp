@@ -68,7 +68,7 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
     for (const Block &BB : Earlier->Program.Blocks)
       for (const Event &E : BB.Events)
         if (E.Kind == Event::Access)
-          LentForms[Earlier->Instrs[E.Tag]] = E.Loc.ThreadForm;
+          LentForms[Earlier->Instrs[E.Tag]] = E.Loc;
   } else if (ThreadAnalysis) {
     Program.Shape = threadAddresses(MF.getFunction()).shape();
   }
@@ -552,7 +552,7 @@ Location LDSAccessModel::locationOf(const MachineInstr &MI,
 void LDSAccessModel::assignThreadForms() {
   for (const PendingForm &PF : PendingForms) {
     Event &E = Program.Blocks[PF.Block].Events[PF.Index];
-    E.Loc.ThreadForm = threadForm(*Instrs[E.Tag], PF.WaveBytes);
+    E.Loc.ThreadForm = threadForm(*Instrs[E.Tag], E.Loc, PF.WaveBytes);
   }
   PendingForms.clear();
 }
@@ -564,12 +564,20 @@ ThreadAddressBuilder &LDSAccessModel::threadAddresses(const Function &F) {
   return *ThreadAddresses;
 }
 
-unsigned LDSAccessModel::threadForm(const MachineInstr &MI,
+unsigned LDSAccessModel::threadForm(const MachineInstr &MI, Location &Loc,
                                     uint64_t WaveBytes) {
   if (Options.ThreadAnalysis == ThreadAnalysisMode::Off)
     return 0;
-  if (auto It = LentForms.find(&MI); It != LentForms.end())
-    return It->second;
+  if (auto It = LentForms.find(&MI); It != LentForms.end()) {
+    // Absolute bytes mean the same in every model.
+    const Location &Lent = It->second;
+    if (Lent.Object == Location::AbsoluteObject && Lent.Size) {
+      Loc.Object = Location::AbsoluteObject;
+      Loc.Begin = Lent.Begin;
+      Loc.Size = Lent.Size;
+    }
+    return Lent.ThreadForm;
+  }
   threadAddresses(MI.getMF()->getFunction());
   SmallVector<ThreadAddress, 1> Forms;
   for (const MachineMemOperand *MMO : MI.memoperands()) {
@@ -600,11 +608,34 @@ unsigned LDSAccessModel::threadForm(const MachineInstr &MI,
   // execute it) tells work-items apart only against an access of the same
   // base whose bytes lie elsewhere for every work-item: too rare to be worth
   // a form, which costs a pair check against every other access.
+  // Its bytes may still be narrower than the location's object: a store
+  // to `b[idx[t] & 255]` lies in b, not anywhere in the block module LDS
+  // lowering packs b in.
   const WorkgroupShape &Shape = Program.Shape;
   if (llvm::all_of(Forms, [&](const ThreadAddress &TA) {
         return TA.Stage.empty() && !TA.distinguishedDims(Shape);
-      }))
+      })) {
+    std::optional<std::pair<int64_t, int64_t>> Bytes;
+    for (const ThreadAddress &TA : Forms) {
+      auto R = addressBytes(TA, Shape);
+      if (!R)
+        return 0;
+      Bytes = Bytes ? std::pair(std::min(Bytes->first, R->first),
+                                std::max(Bytes->second, R->second))
+                    : *R;
+    }
+    if (Loc.Object == Location::AbsoluteObject && Loc.Size)
+      Bytes = {std::max(Bytes->first, Loc.Begin),
+               std::min(Bytes->second, Loc.Begin + int64_t(Loc.Size))};
+    if (Bytes->first < Bytes->second &&
+        (Loc.Object == Location::AnyObject ||
+         Loc.Object == Location::AbsoluteObject)) {
+      Loc.Object = Location::AbsoluteObject;
+      Loc.Begin = Bytes->first;
+      Loc.Size = Bytes->second - Bytes->first;
+    }
     return 0;
+  }
   // Equal forms share an index, so that pair results are cached once.
   size_t Hash = 0;
   for (ThreadAddress &TA : Forms) {

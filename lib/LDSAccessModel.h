@@ -173,10 +173,13 @@ private:
   /// address, if it is.
   unsigned variableOf(const MachineMemOperand &MMO,
                       const GlobalVariable *ModuleLDS);
-  /// With \p WaveBytes, the access writes that many bytes from the first
-  /// active lane's address (LDS DMA): a form only when every lane of a wave
-  /// has that address.
-  unsigned threadForm(const MachineInstr &MI, uint64_t WaveBytes = 0);
+  /// The thread form of \p MI, whose location is \p Loc. With \p WaveBytes,
+  /// the access writes that many bytes from the first active lane's address
+  /// (LDS DMA): a form only when every lane of a wave has that address. An
+  /// address that tells no work-items apart gets no form, but its absolute
+  /// bytes, where known, narrow \p Loc.
+  unsigned threadForm(const MachineInstr &MI, Location &Loc,
+                      uint64_t WaveBytes = 0);
   /// The thread forms of the accesses PendingForms lists, in program order.
   /// The walk calls it every FormBatch accesses and at its end, so that the
   /// address analysis runs in batches while the instructions it reads are
@@ -217,8 +220,9 @@ private:
   /// MinFormBudget (see boundTrackedForms).
   static constexpr size_t FormBlockBudget = size_t(1) << 16;
   static constexpr size_t MinFormBudget = 32;
-  /// Form ids of the instructions an earlier model lent.
-  DenseMap<const MachineInstr *, unsigned> LentForms;
+  /// Locations (form ids and narrowed bytes) of the instructions an earlier
+  /// model lent.
+  DenseMap<const MachineInstr *, Location> LentForms;
   /// Accesses whose thread form is still to be derived, with the bytes a
   /// wave writes from the first lane's address (LDS DMA) or 0.
   struct PendingForm {
