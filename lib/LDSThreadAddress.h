@@ -127,6 +127,13 @@ struct WorkgroupShape {
 /// sizes in [1, 1024] whose product is at most 1024.
 WorkgroupShape getWorkgroupShape(const Function &F);
 
+/// Whether \p F reads the y work-item id, and reads the work-item ids and
+/// the launch sizes only in the flat id x + y * blockDim.x and the flat size
+/// blockDim.x * blockDim.y. Its work-items then behave exactly as in the
+/// one-dimensional launch of the flat size, work-item by flat id, where the
+/// waves hold the same work-items.
+bool readsIdsOnlyAsFlatId(const Function &F);
+
 /// Whether \p F is a kernel (an entry point every wave of the workgroup
 /// starts, as opposed to a function called from one).
 bool isKernel(const Function &F);
@@ -533,6 +540,11 @@ private:
   /// when it depends on anything else or not on the id.
   std::shared_ptr<const TidExpr> tidExpr(const Value *V);
   unsigned symbol(const void *Key);
+  /// In a one-dimensional launch, the value of \p V when it is fixed: the y
+  /// and z ids are 0, their launch sizes 1, and a product with a 0 is 0.
+  std::optional<int64_t> oneDimConstant(const Value *V) const;
+  /// \p V's value when it is a constant or oneDimConstant.
+  std::optional<int64_t> constantFactor(const Value *V) const;
   void applyConditions(ThreadAddress &TA, const BasicBlock *At);
   /// Narrows InferredMaxDim by \p TA, an access at \p Ptr in \p At, when
   /// every work-item runs it.
@@ -543,6 +555,8 @@ private:
   WorkgroupShape Shape;
   bool ReqdSize = false;
   bool Assume1D = false;
+  /// Assume1D holds because the function reads its ids only in the flat id.
+  bool FlatIds = false;
   std::unique_ptr<DominatorTree> DT;
   std::unique_ptr<LoopInfo> Loops;
   /// The IR post-dominator tree, made on first use.

@@ -20,6 +20,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GetElementPtrTypeIterator.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
@@ -192,7 +193,11 @@ static const char LaunchSizeKeys[3] = {};
 ThreadAddressBuilder::ThreadAddressBuilder(const Function &F,
                                            WorkgroupShape Launch, bool Assume1D)
     : F(F), Assume1D(Assume1D), Linearized(std::make_unique<LinearCache>()) {
-  if (Assume1D)
+  // Not an assumption: such a kernel behaves as in the one-dimensional
+  // launch of its flat size (see readsIdsOnlyAsFlatId).
+  if (!Assume1D && !Launch.Required && readsIdsOnlyAsFlatId(F))
+    this->Assume1D = FlatIds = true;
+  if (this->Assume1D)
     Launch.MaxDim[1] = Launch.MaxDim[2] = 1;
   Shape = Launch;
   for (unsigned D = 0; D < 3; ++D)
@@ -238,7 +243,9 @@ std::string ThreadAddressBuilder::describeShape() const {
   raw_string_ostream OS(S);
   WorkgroupShape Inferred = inferredShape();
   OS << "at most " << Inferred.MaxFlat << " work-items";
-  if (Assume1D)
+  if (FlatIds)
+    OS << ", one-dimensional (its ids only in the flat id)";
+  else if (Assume1D)
     OS << ", one-dimensional by assumption";
   if (ReqdSize)
     OS << " (" << Shape.MaxDim[0] << "x" << Shape.MaxDim[1] << "x"
@@ -293,12 +300,25 @@ static uint64_t codeObjectVersion(const Module &M) {
 static int launchSizeLoadDim(const Value *V, const DataLayout &DL) {
   while (const auto *Z = dyn_cast<ZExtInst>(V))
     V = Z->getOperand(0);
-  const auto *LI = dyn_cast<LoadInst>(V);
-  if (!LI || LI->isVolatile() || !LI->getType()->isIntegerTy(16))
-    return -1;
+  // The load-store vectorizer loads the sizes together, as <2 x i16> or
+  // <3 x i16>.
   int64_t Offset = 0;
+  Type *Loaded = V->getType();
+  if (const auto *EE = dyn_cast<ExtractElementInst>(V)) {
+    const auto *Idx = dyn_cast<ConstantInt>(EE->getIndexOperand());
+    if (!Idx || Idx->getZExtValue() > 2)
+      return -1;
+    Offset = 2 * Idx->getZExtValue();
+    V = EE->getVectorOperand();
+    Loaded = EE->getVectorOperandType()->getElementType();
+  }
+  const auto *LI = dyn_cast<LoadInst>(V);
+  if (!LI || LI->isVolatile() || !Loaded->isIntegerTy(16))
+    return -1;
+  int64_t Element = Offset;
   const auto *Base = dyn_cast<IntrinsicInst>(
       GetPointerBaseWithConstantOffset(LI->getPointerOperand(), Offset, DL));
+  Offset += Element;
   if (!Base)
     return -1;
   int64_t First;
@@ -339,6 +359,120 @@ static int workGroupDim(const Value *V) {
   return intrinsicDim(V, {Intrinsic::amdgcn_workgroup_id_x,
                           Intrinsic::amdgcn_workgroup_id_y,
                           Intrinsic::amdgcn_workgroup_id_z});
+}
+
+/// The factors of \p V when it is a multiplication: `mul`, or the 24-bit
+/// multiplication AMDGPU's IR passes make of one whose operands fit.
+static std::optional<std::pair<const Value *, const Value *>>
+mulOperands(const Value *V) {
+  if (const auto *BO = dyn_cast<BinaryOperator>(V);
+      BO && BO->getOpcode() == Instruction::Mul)
+    return std::pair(BO->getOperand(0), BO->getOperand(1));
+  if (const auto *II = dyn_cast<IntrinsicInst>(V);
+      II && (II->getIntrinsicID() == Intrinsic::amdgcn_mul_u24 ||
+             II->getIntrinsicID() == Intrinsic::amdgcn_mul_i24))
+    return std::pair(II->getArgOperand(0), II->getArgOperand(1));
+  return std::nullopt;
+}
+
+bool llvm::ldsbarriers::readsIdsOnlyAsFlatId(const Function &F) {
+  if (F.isDeclaration())
+    return false;
+  const DataLayout &DL = moduleOf(F)->getDataLayout();
+  // The work-item ids and launch sizes (a size's load and its zero
+  // extensions), by dimension.
+  auto IdDim = [](const Value *V) { return workItemDim(V); };
+  auto SizeDim = [&](const Value *V) { return launchSizeLoadDim(V, DL); };
+  auto Is = [](auto Dim, const Value *V, int D) { return Dim(V) == D; };
+  // The values of the two patterns (roots) and their inner products.
+  SmallPtrSet<const Value *, 8> Roots, Inner;
+  bool ReadsY = false;
+  for (const Instruction &I : instructions(F)) {
+    // The flat size, X * Y.
+    if (auto M = mulOperands(&I)) {
+      auto [A, B] = *M;
+      if ((Is(SizeDim, A, 0) && Is(SizeDim, B, 1)) ||
+          (Is(SizeDim, A, 1) && Is(SizeDim, B, 0)))
+        Roots.insert(&I);
+      continue;
+    }
+    // The flat id, x + y * X (or disjoint or).
+    const auto *BO = dyn_cast<BinaryOperator>(&I);
+    if (!BO || (BO->getOpcode() != Instruction::Add &&
+                !(BO->getOpcode() == Instruction::Or &&
+                  cast<PossiblyDisjointInst>(BO)->isDisjoint())))
+      continue;
+    // Either part may be widened (loop strength reduction computes the
+    // flat id in 64 bits for a global pointer): both are below 2^20, so a
+    // sign or zero extension keeps their value.
+    SmallVector<const Value *, 4> Casts;
+    auto Strip = [&](const Value *V) {
+      while (isa<ZExtInst, SExtInst>(V)) {
+        Casts.push_back(V);
+        V = cast<Instruction>(V)->getOperand(0);
+      }
+      return V;
+    };
+    for (unsigned Side = 0; Side < 2; ++Side) {
+      Casts.clear();
+      const Value *X = Strip(BO->getOperand(Side));
+      const Value *P = Strip(BO->getOperand(1 - Side));
+      auto M = mulOperands(P);
+      if (!Is(IdDim, X, 0) || !M)
+        continue;
+      auto [A, B] = *M;
+      if ((Is(IdDim, A, 1) && Is(SizeDim, B, 0)) ||
+          (Is(IdDim, B, 1) && Is(SizeDim, A, 0))) {
+        Roots.insert(BO);
+        Inner.insert(P);
+        Inner.insert(Casts.begin(), Casts.end());
+        ReadsY = true;
+      }
+    }
+  }
+  if (!ReadsY)
+    return false;
+  // Every other read of an id or a size, or of an inner product, breaks
+  // the equivalence.
+  for (const Instruction &I : instructions(F)) {
+    bool Base =
+        IdDim(&I) >= 0 ||
+        (isa<ZExtInst, LoadInst, ExtractElementInst>(&I) && SizeDim(&I) >= 0);
+    if (!Base && !Inner.contains(&I))
+      continue;
+    for (const User *U : I.users()) {
+      if (Roots.contains(U) || Inner.contains(U))
+        continue;
+      // A size's load read through its zero extension.
+      if (isa<ZExtInst>(U) && SizeDim(U) >= 0)
+        continue;
+      return false;
+    }
+  }
+  return true;
+}
+
+std::optional<int64_t>
+ThreadAddressBuilder::oneDimConstant(const Value *V) const {
+  if (!Assume1D)
+    return std::nullopt;
+  if (workItemDim(V) > 0)
+    return 0;
+  if (launchSizeLoadDim(V, moduleOf(F)->getDataLayout()) > 0)
+    return 1;
+  if (auto M = mulOperands(V))
+    for (const Value *Op : {M->first, M->second})
+      if (std::optional<int64_t> K = oneDimConstant(Op); K && *K == 0)
+        return 0;
+  return std::nullopt;
+}
+
+std::optional<int64_t>
+ThreadAddressBuilder::constantFactor(const Value *V) const {
+  if (const auto *CI = dyn_cast<ConstantInt>(V))
+    return CI->getBitWidth() <= 64 ? std::optional(CI->getSExtValue())
+                                   : std::nullopt;
+  return oneDimConstant(V);
 }
 
 /// Whether \p V has one value for every work-item of the workgroup and every
@@ -637,6 +771,19 @@ ThreadAddressBuilder::linearizeArith(const Operator *Op, unsigned Depth) {
       K = dyn_cast<ConstantInt>(Op->getOperand(0));
       X = Op->getOperand(1);
     }
+    if (!K && Op->getOpcode() == Instruction::Mul) {
+      // y * blockDim.x is 0, x * blockDim.y is x, in a 1-D launch.
+      for (unsigned Side = 0; Side < 2; ++Side)
+        if (std::optional<int64_t> C = oneDimConstant(Op->getOperand(Side))) {
+          if (*C == 0)
+            return Linear::constant(0);
+          std::optional<Linear> L =
+              linearize(Op->getOperand(1 - Side), Depth + 1);
+          if (!L || !L->scale(*C))
+            return std::nullopt;
+          return L;
+        }
+    }
     if (!K || K->getBitWidth() > 64)
       return std::nullopt;
     int64_t Factor = K->getSExtValue();
@@ -667,14 +814,16 @@ ThreadAddressBuilder::linearizeMul24(const Value *V, unsigned Depth) {
   if (!Signed && II->getIntrinsicID() != Intrinsic::amdgcn_mul_u24)
     return std::nullopt;
   const Value *X = II->getArgOperand(0);
-  const auto *K = dyn_cast<ConstantInt>(II->getArgOperand(1));
+  std::optional<int64_t> K = constantFactor(II->getArgOperand(1));
   if (!K) {
     X = II->getArgOperand(1);
-    K = dyn_cast<ConstantInt>(II->getArgOperand(0));
+    K = constantFactor(II->getArgOperand(0));
   }
   if (!K)
     return std::nullopt;
-  if (Signed ? !K->getValue().isSignedIntN(24) : !K->getValue().isIntN(24))
+  if (*K == 0)
+    return Linear::constant(0);
+  if (Signed ? !isInt<24>(*K) : !isUInt<24>(*K))
     return std::nullopt;
   std::optional<Linear> L = linearize(X, Depth + 1);
   if (!L)
@@ -693,7 +842,7 @@ ThreadAddressBuilder::linearizeMul24(const Value *V, unsigned Depth) {
     auto [Lo, Hi] = idTermsRange(*L, Shape);
     Fits = Lo >= Min && Hi <= Max;
   }
-  if (!Fits || !L->scale(K->getSExtValue()))
+  if (!Fits || !L->scale(*K))
     return std::nullopt;
   return L;
 }
@@ -806,6 +955,8 @@ std::shared_ptr<const TidExpr> ThreadAddressBuilder::tidExpr(const Value *V) {
     };
     if (const auto *CI = dyn_cast<ConstantInt>(X))
       return Push(TidExpr::Const, -1, -1, int64_t(CI->getZExtValue()));
+    if (std::optional<int64_t> K = oneDimConstant(X))
+      return Push(TidExpr::Const, -1, -1, *K);
     if (int D = workItemDim(X); D >= 0) {
       UsesId = true;
       return Push(TidExpr::Id, -1, -1, D);

@@ -488,6 +488,8 @@ class Function:
         self.by_num = {b.num: i for i, b in enumerate(blocks)}
         self.kernel = True
         self.flat_max = None
+        self.kernarg = None     # the kernarg segment pointer's live-in pair
+        self.sizes_at = None    # its offset of the workgroup sizes
         self.wave64 = False
 
 
@@ -632,10 +634,17 @@ def parse_module(text):
 
 def parse_function(start, d):
     name, body_at = None, None
+    kernarg, explicit = None, None
     for i, l in enumerate(d):
         m = re.match(r"^name:\s+'?\"?([^'\"\s]+)", l)
         if m and name is None:
             name = m.group(1)
+        m = re.search(r"kernargSegmentPtr:\s*\{\s*reg:\s*'\$(\w+)'", l)
+        if m:
+            kernarg = m.group(1)
+        m = re.match(r"^\s*explicitKernArgSize:\s*(\d+)", l)
+        if m:
+            explicit = int(m.group(1))
         if re.match(r"^body:\s*\|", l):
             body_at = i + 1
             break
@@ -674,7 +683,13 @@ def parse_function(start, d):
         cur.instrs.append(Instr(start + j + 1, l))
     for i, b in enumerate(blocks):
         b.index = i
-    return Function(name, blocks, liveins, start + 1)
+    fn = Function(name, blocks, liveins, start + 1)
+    if kernarg is not None and explicit is not None:
+        # Code object v5: the hidden arguments follow the explicit ones at
+        # an 8-byte boundary; the workgroup sizes are 16-bit at +12.
+        fn.kernarg = kernarg
+        fn.sizes_at = (explicit + 7) // 8 * 8 + 12
+    return fn
 
 
 # ---------------------------------------------------------------------------
@@ -684,6 +699,7 @@ def parse_function(start, d):
 RUN, BLOCK, END = 0, 1, 2
 APERTURE_HI = 0x10000   # high half of the LDS aperture of flat addresses
 APERTURES = ("src_shared_base", "src_private_base")
+KERNARG_BASE = 0x7FFF00000000  # the kernarg segment pointer: no argument's value
 
 
 class Acc:
@@ -1630,6 +1646,24 @@ class Run:
             self._lanes[mask] = r
         return r
 
+    def size_bytes(self, srcs, key):
+        """For an S_LOAD at the kernarg segment pointer (as it was on entry)
+        plus a constant that covers the workgroup sizes: {byte offset in the
+        load: dword} for its dwords inside the sizes and the 16-bit field
+        after them (the partial workgroup's size, 0: full workgroups)."""
+        fn = self.fn
+        if fn.kernarg is None or len(srcs) < 2 or srcs[1].kind != "imm" or \
+                key[0] != KERNARG_BASE:
+            return None
+        X, Y, Z = self.cfg.dims
+        field = {fn.sizes_at + 2 * d: v for d, v in enumerate((X, Y, Z, 0))}
+        out = {}
+        for k in range(0, 16, 4):
+            at = srcs[1].val + k
+            if at in field and at + 2 in field:
+                out[k] = field[at] | (field[at + 2] << 16)
+        return out
+
     def argvalue(self, unit, pair):
         """A workgroup-uniform kernel argument value for live-in \\p unit."""
         rng = random.Random(mix(self.seed, sid(unit)))
@@ -1678,6 +1712,8 @@ class Run:
                                    for i in range(self.W)]
                 continue
             v = self.argvalue(name, len(units) == 2)
+            if name == fn.kernarg:
+                v = KERNARG_BASE
             for w in self.waves:
                 for i, u in enumerate(units):
                     w.sg[u] = (v >> (32 * i)) & M32
@@ -2245,14 +2281,21 @@ def h_flat(w, ins):
 def h_sload(w, ins):
     """S_LOAD / S_BUFFER_LOAD: every dword is a pure function of its address
     (the same in every wave), drawn like the kernel arguments (argument set
-    0: all 1; set 1: 1-3; more: mixed) so that loops on loaded arguments end."""
+    0: all 1; set 1: 1-3; more: mixed) so that loops on loaded arguments end;
+    but the workgroup sizes among the hidden kernel arguments (code object
+    v5), loaded at a constant offset from the kernarg segment pointer, are
+    the launch's."""
     srcs = [o for o in ins.uses if o.kind in ("reg", "imm")]
     key = tuple(w.sread(o, 64 if len(o.units) == 2 else 32) for o in srcs)
     run = w.run
+    sizes = run.size_bytes(srcs, key)
     for d in ins.defs:
         val = 0
         for k in range(len(d.units)):
-            val |= (run.argvalue(f"load{key}+{k}", False) & M32) << (32 * k)
+            dword = run.argvalue(f"load{key}+{k}", False) & M32
+            if sizes is not None and 4 * k in sizes:
+                dword = sizes[4 * k]
+            val |= dword << (32 * k)
         w.swrite(d, val)
 
 
