@@ -8,8 +8,9 @@
 // hist_flat: a shared histogram zeroed and read back in block-stride loops
 //   over the flat id: two barriers, as the author wrote, no warning, and
 //   --check is quiet. The oracle runs the output in 16x16, 8x32 and 100x2
-//   launches, with the launch sizes the kernel loads: no race; with the
-//   barriers deleted, the zeroing races with the atomics.
+//   launches (and on gfx1030, whose y ids come in their own register, in
+//   16x16 and 256x1), with the launch sizes the kernel loads: no race; with
+//   the barriers deleted, the zeroing races with the atomics.
 // hist_mixed: the zeroing loop starts at threadIdx.x instead, so ids other
 //   than the flat id are read: no equivalence, and in a 16x16 launch the
 //   work-items (0, 0) and (0, 1) do zero one slot, a self-race the pass
@@ -23,6 +24,9 @@
 // RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --addr reg --dims 16,16,1 --function _Z9hist_flatPKiPj %t.mir | FileCheck --check-prefix=ORACLE %s
 // RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --addr reg --dims 8,32,1 --function _Z9hist_flatPKiPj %t.mir | FileCheck --check-prefix=ORACLE %s
 // RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --addr reg --dims 100,2,1 --function _Z9hist_flatPKiPj %t.mir | FileCheck --check-prefix=ORACLE %s
+// RUN: %hip_compile --strip-barriers --mir --arch=gfx1030 %s -o %t.1030.mir 2>/dev/null
+// RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx1030 --addr reg --dims 16,16,1 --function _Z9hist_flatPKiPj %t.1030.mir | FileCheck --check-prefix=ORACLE %s
+// RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx1030 --addr reg --items 256 --function _Z9hist_flatPKiPj %t.1030.mir | FileCheck --check-prefix=ORACLE %s
 // RUN: grep -v '^\s*S_BARRIER$' %t.mir > %t.none.mir
 // RUN: not %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --addr reg --dims 16,16,1 --function _Z9hist_flatPKiPj %t.none.mir | FileCheck --check-prefix=ORACLE-NONE %s
 // RUN: not %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --addr reg --dims 16,16,1 --function _Z10hist_mixedPKiPj %t.mir | FileCheck --check-prefix=ORACLE-MIXED %s

@@ -700,6 +700,7 @@ RUN, BLOCK, END = 0, 1, 2
 APERTURE_HI = 0x10000   # high half of the LDS aperture of flat addresses
 APERTURES = ("src_shared_base", "src_private_base")
 KERNARG_BASE = 0x7FFF00000000  # the kernarg segment pointer: no argument's value
+GRID_COUNT = 64                # workgroups in each dimension of the grid
 
 
 class Acc:
@@ -1648,18 +1649,26 @@ class Run:
 
     def size_bytes(self, srcs, key):
         """For an S_LOAD at the kernarg segment pointer (as it was on entry)
-        plus a constant that covers the workgroup sizes: {byte offset in the
-        load: dword} for its dwords inside the sizes and the 16-bit field
-        after them (the partial workgroup's size, 0: full workgroups)."""
+        plus constants that cover the grid's workgroup counts or the
+        workgroup sizes: {byte offset in the load: dword} for its dwords
+        inside them and the 16-bit field after them (the partial
+        workgroup's size, 0: full workgroups)."""
         fn = self.fn
-        if fn.kernarg is None or len(srcs) < 2 or srcs[1].kind != "imm" or \
-                key[0] != KERNARG_BASE:
+        if fn.kernarg is None or len(srcs) < 2 or srcs[1].kind != "imm":
+            return None
+        rel = key[0] - KERNARG_BASE + srcs[1].val
+        if not 0 <= rel < 1 << 16:
             return None
         X, Y, Z = self.cfg.dims
         field = {fn.sizes_at + 2 * d: v for d, v in enumerate((X, Y, Z, 0))}
+        # The grid's workgroup counts before them (32-bit): more than any
+        # workgroup id the arguments give.
+        for d in range(3):
+            at = fn.sizes_at - 12 + 4 * d
+            field[at], field[at + 2] = GRID_COUNT, 0
         out = {}
         for k in range(0, 16, 4):
-            at = srcs[1].val + k
+            at = rel + k
             if at in field and at + 2 in field:
                 out[k] = field[at] | (field[at + 2] << 16)
         return out
@@ -1693,9 +1702,8 @@ class Run:
                                  for x, y, z in ids]
             else:
                 w.vg["vgpr0"] = [x for x, y, z in ids]
-                if Y > 1 or Z > 1:
-                    w.vg["vgpr1"] = [y for x, y, z in ids]
-                    w.vg["vgpr2"] = [z for x, y, z in ids]
+                w.vg["vgpr1"] = [y for x, y, z in ids]
+                w.vg["vgpr2"] = [z for x, y, z in ids]
         for name in fn.liveins:
             try:
                 units = reg_units(name)
