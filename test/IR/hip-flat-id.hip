@@ -67,7 +67,7 @@ __global__ void hist_mixed(const int *In, unsigned *Out) {
 // WARN: warning: in function '_Z10hist_mixedPKiPj': amdgpu-lds-barriers: WAW hazard
 // WARN: 2 warnings generated
 
-// CHECK-ERR: error: {{.*}}hip-flat-id.hip:49:{{[0-9]+}}: amdgpu-lds-barriers: WAW race
+// CHECK-ERR: error: {{.*}}hip-flat-id.hip:{{[0-9]+}}:10: amdgpu-lds-barriers: WAW race {{.*}}: no barrier
 // CHECK-ERR: 1 error generated
 
 // ORACLE: _Z9hist_flatPKiPj: executed (21/21 runs complete), races: 0, hangs: 0
