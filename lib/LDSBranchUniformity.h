@@ -52,7 +52,9 @@ struct BranchUniformity {
 /// barriers the waves pass, all agree as long as every window of such a
 /// load is covered: the model's users check that (LDSAccessModel::
 /// uniformLoadsIn) and exclude the loads whose windows are not, then
-/// redo the analysis.
+/// redo the analysis. Enabled also reads plain global loads of a uniform
+/// address as uniform, which rests on the program having no data race on
+/// global memory instead (see Analysis::isUniformLoad).
 struct UniformLoadPolicy {
   bool Enabled = false;
   SmallPtrSet<const MachineInstr *, 4> Excluded;

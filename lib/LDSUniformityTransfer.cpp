@@ -481,16 +481,37 @@ void Analysis::writeResults(const MachineInstr &MI, State &S, ValueRole Role,
   }
 }
 
-/// An LDS read of a uniform address under a full EXEC, which the policy
-/// allows to read as uniform (UniformLoadPolicy).
+/// Whether every memoperand of \p MI is a plain (not volatile, not atomic)
+/// access of global or constant memory.
+static bool plainGlobalLoad(const MachineInstr &MI) {
+  return !MI.memoperands_empty() &&
+         llvm::all_of(MI.memoperands(), [](const MachineMemOperand *MMO) {
+           unsigned AS = MMO->getAddrSpace();
+           return !MMO->isVolatile() && !MMO->isAtomic() &&
+                  (AS == AMDGPUAS::GLOBAL_ADDRESS ||
+                   AS == AMDGPUAS::CONSTANT_ADDRESS ||
+                   AS == AMDGPUAS::CONSTANT_ADDRESS_32BIT);
+         });
+}
+
+/// A load of a uniform address under a full EXEC that the policy allows to
+/// read as uniform (UniformLoadPolicy): an LDS read, or a plain vector load
+/// of global or constant memory (`*numDevice` of a byte, which has no
+/// scalar load). The latter needs no window: a write of the location by
+/// another work-item between two waves' reads would be a data race on
+/// global memory, which the program may not have.
 bool Analysis::isUniformLoad(const MachineInstr &MI, const Operands &Ops) {
-  if (!Loads.Enabled ||
-      Facts.classify(MI.getOpcode()).Role != OpcodeRole::DSRead)
+  if (!Loads.Enabled)
     return false;
-  bool Uniform =
-      !ExecPartialNow && Ops.Inputs == Uniform && !Loads.Excluded.contains(&MI);
-  LoadVerdicts[&MI] = Uniform;
-  return Uniform;
+  bool OneValue = !ExecPartialNow && Ops.Inputs == Uniform;
+  OpcodeRole Role = Facts.classify(MI.getOpcode()).Role;
+  if (Role == OpcodeRole::VMemLoad)
+    return OneValue && plainGlobalLoad(MI);
+  if (Role != OpcodeRole::DSRead)
+    return false;
+  OneValue &= !Loads.Excluded.contains(&MI);
+  LoadVerdicts[&MI] = OneValue;
+  return OneValue;
 }
 
 void Analysis::transfer(const MachineInstr &MI, State &S) {

@@ -9,9 +9,11 @@
 #   e.g. utils/corpus/make_corpus.sh /tmp/corpus ROCm/HIP-Examples=~/src/HIP-Examples
 #   A repository of the list without a clone on the command line is left
 #   out (with a note on stderr).
+#   LIST=held-out.txt       another list of this directory (default
+#                           corpus.txt)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-[ $# -ge 2 ] || { sed -n 2,11p "$0" >&2; exit 2; }
+[ $# -ge 2 ] || { sed -n 2,13p "$0" >&2; exit 2; }
 out=$1
 shift
 declare -A clone
@@ -32,7 +34,7 @@ while read -r repo commit path dest; do
   mkdir -p "$(dirname "$out/$repo/$dest")"
   git -C "${clone[$repo]}" show "$commit:$path" > "$out/$repo/$dest"
   n=$((n + 1))
-done < "$here/corpus.txt"
+done < "$here/${LIST:-corpus.txt}"
 for repo in "${!missing[@]}"; do
   echo "make_corpus: no clone given for $repo; its files are left out" >&2
 done
