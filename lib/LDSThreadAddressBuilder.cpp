@@ -26,6 +26,7 @@
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
+#include "llvm/IR/PatternMatch.h"
 #include "llvm/Support/AMDGPUAddrSpace.h"
 #include "llvm/Support/KnownBits.h"
 #include <algorithm>
@@ -33,6 +34,7 @@
 
 using namespace llvm;
 using namespace llvm::ldsbarriers;
+using namespace llvm::PatternMatch;
 
 //===----------------------------------------------------------------------===//
 // ThreadAddressBuilder
@@ -1076,13 +1078,17 @@ void ThreadAddressBuilder::applyConditions(ThreadAddress &TA,
             Self(II->getArgOperand(0), Holds, Self, Depth + 1);
       return;
     }
-    if (const auto *BO = dyn_cast<BinaryOperator>(C)) {
-      if (BO->getOpcode() == Instruction::And && Holds) {
-        Self(BO->getOperand(0), true, Self, Depth + 1);
-        Self(BO->getOperand(1), true, Self, Depth + 1);
-      }
+    // a && b holds, or a || b fails: both parts do (`and`, or the select
+    // that `&&` becomes).
+    const Value *A, *B;
+    if (Holds ? match(C, m_LogicalAnd(m_Value(A), m_Value(B)))
+              : match(C, m_LogicalOr(m_Value(A), m_Value(B)))) {
+      Self(A, Holds, Self, Depth + 1);
+      Self(B, Holds, Self, Depth + 1);
       return;
     }
+    if (isa<BinaryOperator, SelectInst>(C))
+      return;
     const auto *Cmp = dyn_cast<ICmpInst>(C);
     if (!Cmp)
       return;

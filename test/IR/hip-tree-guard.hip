@@ -18,8 +18,15 @@
 // halo: a stencil tile whose right halo S[T + blockDim.x + R] lies above
 //   every work-item's own S[T + R] (the id is below the launch size, an
 //   implicit guard): one barrier, as the author wrote (two before, for a
-//   write-after-write between them). The oracle does not run it: it draws
-//   blockDim.x like any loaded value, not as the launch's size.
+//   write-after-write between them). The oracle runs it with the launch
+//   size it loads: no race.
+// minmax_halves: a min and a max tree side by side, the lower half of the
+//   work-items on one array and the upper half on the other, each step
+//   guarded by `Idx < D && Idx + D < End` (a select, as `&&` becomes): the
+//   id bound holds under the conjunction, so the steps after the first
+//   run in one wave each and need no barrier. Two barriers against the
+//   author's eight (one per unrolled step, and one after the loads), no
+//   warning; the oracle finds no race on gfx942, gfx1030 and gfx1201.
 //
 // RUN: %hip_compile --strip-barriers --arch=gfx942 %s -o %t.942.s 2>%t.942.err
 // RUN: FileCheck --check-prefix=STRIP %s < %t.942.s
@@ -30,7 +37,12 @@
 // RUN: %hip_compile --strip-barriers --mir --arch=gfx942 %s -o %t.942.mir 2>/dev/null
 // RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --items 256 --function _Z13tree_nounrollPKfPf %t.942.mir | FileCheck --check-prefix=ORACLE %s
 // RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --items 256 --function _Z8step_argPKfPft %t.942.mir | FileCheck --check-prefix=ORACLE %s
+// RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --addr reg --items 256 --function _Z4haloPKfPf %t.942.mir | FileCheck --check-prefix=ORACLE %s
+// RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --addr reg --items 256 --function _Z13minmax_halvesPKiPii %t.942.mir | FileCheck --check-prefix=ORACLE %s
+// RUN: %hip_compile --strip-barriers --mir --arch=gfx1030 %s -o %t.1030.mir 2>/dev/null
+// RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx1030 --addr reg --items 256 --function _Z13minmax_halvesPKiPii %t.1030.mir | FileCheck --check-prefix=ORACLE %s
 // RUN: %hip_compile --strip-barriers --mir --arch=gfx1201 %s -o %t.1201.mir 2>/dev/null
+// RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx1201 --addr reg --items 256 --function _Z13minmax_halvesPKiPii %t.1201.mir | FileCheck --check-prefix=ORACLE %s
 // RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx1201 --items 256 --function _Z13tree_nounrollPKfPf %t.1201.mir | FileCheck --check-prefix=ORACLE %s
 #include <hip/hip_runtime.h>
 
@@ -108,6 +120,34 @@ __global__ void halo(const float *In, float *Out) {
   Out[G] = Sum;
 }
 
+__global__ void __launch_bounds__(256) minmax_halves(const int *In, int *Out,
+                                                     int N) {
+  __shared__ int Min[128], Max[128];
+  int T = threadIdx.x;
+  int End = min(N - (int)blockIdx.x * 128, 128);
+  if (T < 128)
+    Min[T] = In[blockIdx.x * 256 + T];
+  else
+    Max[T - 128] = In[blockIdx.x * 256 + T];
+  __syncthreads();
+  for (int D = 64; D > 0; D >>= 1) {
+    if (T < 128) {
+      int Idx = T;
+      if (Idx < D && Idx + D < End)
+        Min[Idx] = min(Min[Idx], Min[Idx + D]);
+    } else {
+      int Idx = T - 128;
+      if (Idx < D && Idx + D < End)
+        Max[Idx] = max(Max[Idx], Max[Idx + D]);
+    }
+    __syncthreads();
+  }
+  if (T == 0) {
+    Out[2 * blockIdx.x] = Min[0];
+    Out[2 * blockIdx.x + 1] = Max[0];
+  }
+}
+
 // WARN: warning: in function '_Z12half_overlapPKfPf': amdgpu-lds-barriers: WAR hazard on LDS[0, 2048) between DS_READ{{.*}} cannot be covered
 // WARN-NEXT: 1 warning generated
 
@@ -117,6 +157,9 @@ __global__ void halo(const float *In, float *Out) {
 // STRIP-LABEL: _Z13tree_nounrollPKfPf:
 // STRIP-LABEL: _Z4haloPKfPf:
 // STRIP-COUNT-1: s_barrier
+// STRIP-NOT: s_barrier
+// STRIP-LABEL: _Z13minmax_halvesPKiPii:
+// STRIP-COUNT-2: s_barrier
 // STRIP-NOT: s_barrier
 // STRIP: .end_amdhsa_kernel
 
