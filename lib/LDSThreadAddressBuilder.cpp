@@ -378,7 +378,8 @@ mulOperands(const Value *V) {
 }
 
 bool llvm::ldsbarriers::readsIdsOnlyAsFlatId(const Function &F) {
-  if (F.isDeclaration())
+  // The AMDGPU attributor's mark saves the walks in most kernels.
+  if (F.isDeclaration() || F.hasFnAttribute("amdgpu-no-workitem-id-y"))
     return false;
   const DataLayout &DL = moduleOf(F)->getDataLayout();
   // The work-item ids and launch sizes (a size's load and its zero
@@ -767,35 +768,25 @@ ThreadAddressBuilder::linearizeArith(const Operator *Op, unsigned Depth) {
   }
   case Instruction::Mul:
   case Instruction::Shl: {
-    const auto *K = dyn_cast<ConstantInt>(Op->getOperand(1));
     const Value *X = Op->getOperand(0);
-    if (!K && Op->getOpcode() == Instruction::Mul) {
-      K = dyn_cast<ConstantInt>(Op->getOperand(0));
-      X = Op->getOperand(1);
-    }
-    if (!K && Op->getOpcode() == Instruction::Mul) {
-      // y * blockDim.x is 0, x * blockDim.y is x, in a 1-D launch.
-      for (unsigned Side = 0; Side < 2; ++Side)
-        if (std::optional<int64_t> C = oneDimConstant(Op->getOperand(Side))) {
-          if (*C == 0)
-            return Linear::constant(0);
-          std::optional<Linear> L =
-              linearize(Op->getOperand(1 - Side), Depth + 1);
-          if (!L || !L->scale(*C))
-            return std::nullopt;
-          return L;
-        }
-    }
-    if (!K || K->getBitWidth() > 64)
-      return std::nullopt;
-    int64_t Factor = K->getSExtValue();
+    std::optional<int64_t> Factor;
     if (Op->getOpcode() == Instruction::Shl) {
-      if (K->getZExtValue() >= 32)
+      const auto *K = dyn_cast<ConstantInt>(Op->getOperand(1));
+      if (!K || K->getValue().uge(32))
         return std::nullopt;
       Factor = int64_t(1) << K->getZExtValue();
+    } else if (!(Factor = constantFactor(Op->getOperand(1)))) {
+      // A constant, or in a 1-D launch y * blockDim.x (0) and x *
+      // blockDim.y (x).
+      X = Op->getOperand(1);
+      Factor = constantFactor(Op->getOperand(0));
     }
+    if (!Factor)
+      return std::nullopt;
+    if (*Factor == 0)
+      return Linear::constant(0);
     std::optional<Linear> L = linearize(X, Depth + 1);
-    if (!L || !L->scale(Factor))
+    if (!L || !L->scale(*Factor))
       return std::nullopt;
     return L;
   }
