@@ -382,11 +382,8 @@ bool llvm::ldsbarriers::readsIdsOnlyAsFlatId(const Function &F) {
   if (F.isDeclaration() || F.hasFnAttribute("amdgpu-no-workitem-id-y"))
     return false;
   const DataLayout &DL = moduleOf(F)->getDataLayout();
-  // The work-item ids and launch sizes (a size's load and its zero
-  // extensions), by dimension.
-  auto IdDim = [](const Value *V) { return workItemDim(V); };
+  // The launch size of a dimension (a load and its zero extensions).
   auto SizeDim = [&](const Value *V) { return launchSizeLoadDim(V, DL); };
-  auto Is = [](auto Dim, const Value *V, int D) { return Dim(V) == D; };
   // The values of the two patterns (roots) and their inner products.
   SmallPtrSet<const Value *, 8> Roots, Inner;
   bool ReadsY = false;
@@ -394,8 +391,8 @@ bool llvm::ldsbarriers::readsIdsOnlyAsFlatId(const Function &F) {
     // The flat size, X * Y.
     if (auto M = mulOperands(&I)) {
       auto [A, B] = *M;
-      if ((Is(SizeDim, A, 0) && Is(SizeDim, B, 1)) ||
-          (Is(SizeDim, A, 1) && Is(SizeDim, B, 0)))
+      if ((SizeDim(A) == 0 && SizeDim(B) == 1) ||
+          (SizeDim(A) == 1 && SizeDim(B) == 0))
         Roots.insert(&I);
       continue;
     }
@@ -421,11 +418,11 @@ bool llvm::ldsbarriers::readsIdsOnlyAsFlatId(const Function &F) {
       const Value *X = Strip(BO->getOperand(Side));
       const Value *P = Strip(BO->getOperand(1 - Side));
       auto M = mulOperands(P);
-      if (!Is(IdDim, X, 0) || !M)
+      if (workItemDim(X) != 0 || !M)
         continue;
       auto [A, B] = *M;
-      if ((Is(IdDim, A, 1) && Is(SizeDim, B, 0)) ||
-          (Is(IdDim, B, 1) && Is(SizeDim, A, 0))) {
+      if ((workItemDim(A) == 1 && SizeDim(B) == 0) ||
+          (workItemDim(B) == 1 && SizeDim(A) == 0)) {
         Roots.insert(BO);
         Inner.insert(P);
         Inner.insert(Casts.begin(), Casts.end());
@@ -439,7 +436,7 @@ bool llvm::ldsbarriers::readsIdsOnlyAsFlatId(const Function &F) {
   // the equivalence.
   for (const Instruction &I : instructions(F)) {
     bool Base =
-        IdDim(&I) >= 0 ||
+        workItemDim(&I) >= 0 ||
         (isa<ZExtInst, LoadInst, ExtractElementInst>(&I) && SizeDim(&I) >= 0);
     if (!Base && !Inner.contains(&I))
       continue;
