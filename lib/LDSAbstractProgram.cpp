@@ -260,10 +260,15 @@ bool AbstractProgram::oneWaveRunsBoth(const Location &A,
   if (!A.ThreadForm || !B.ThreadForm || A.ThreadForm >= ThreadForms.size() ||
       B.ThreadForm >= ThreadForms.size())
     return false;
+  // Bounds on the launch sizes where one access runs hold for the other.
+  WorkgroupShape Launch = Shape;
+  for (unsigned F : {A.ThreadForm, B.ThreadForm})
+    for (const ThreadAddress &TA : ThreadForms[F])
+      Launch = launchUnder(TA, Launch);
   std::optional<int64_t> Wave;
   for (unsigned F : {A.ThreadForm, B.ThreadForm})
     for (const ThreadAddress &TA : ThreadForms[F]) {
-      std::optional<int64_t> W = onlyWave(TA, Shape, WaveSize);
+      std::optional<int64_t> W = onlyWave(TA, Launch, WaveSize);
       if (!W || (Wave && *Wave != *W))
         return false;
       Wave = W;

@@ -377,9 +377,9 @@ bool ThreadAddress::operator==(const ThreadAddress &O) const {
   return Const == O.Const && Coef == O.Coef && SameFn && VarLo == O.VarLo &&
          VarHi == O.VarHi && VarAlign == O.VarAlign && Uniform == O.Uniform &&
          StrideCoef == O.StrideCoef && StrideDim == O.StrideDim &&
-         IdLo == O.IdLo && IdHi == O.IdHi && Size == O.Size &&
-         StageLoop == O.StageLoop && Stage == O.Stage &&
-         BoundSym == O.BoundSym && BoundDim == O.BoundDim &&
+         PairsOnly == O.PairsOnly && IdLo == O.IdLo && IdHi == O.IdHi &&
+         SizeHi == O.SizeHi && Size == O.Size && StageLoop == O.StageLoop &&
+         Stage == O.Stage && BoundSym == O.BoundSym && BoundDim == O.BoundDim &&
          BoundOff == O.BoundOff && BoundLo == O.BoundLo &&
          BoundHi == O.BoundHi && FilterValue == O.FilterValue &&
          Variable == O.Variable && VarFromObject == O.VarFromObject &&
@@ -420,6 +420,11 @@ std::string ThreadAddress::str() const {
   for (unsigned D = 0; D < 3; ++D)
     if (IdLo[D] > 0 || IdHi[D] < INT32_MAX)
       OS << ", " << IdLo[D] << " <= tid." << Dim[D] << " <= " << IdHi[D];
+  for (unsigned D = 0; D < 3; ++D)
+    if (SizeHi[D] < INT32_MAX)
+      OS << ", size." << Dim[D] << " <= " << SizeHi[D];
+  if (PairsOnly)
+    OS << ", in launches of two work-items or more";
   if (Filter)
     OS << ", " << Filter->str() << " == " << FilterValue;
   if (BoundSym)
@@ -467,6 +472,7 @@ size_t ThreadAddress::hash() const {
   for (unsigned D = 0; D < 3; ++D) {
     Mix(Coef[D]);
     Mix(IdLo[D] * 31 + IdHi[D]);
+    Mix(SizeHi[D]);
   }
   Mix(Size);
   Mix(VarLo);
@@ -1088,6 +1094,18 @@ bool llvm::ldsbarriers::guardsKeepApart(const ThreadAddress &A,
   return *Max <= -int64_t(A.Size) || *Min >= int64_t(B.Size);
 }
 
+WorkgroupShape llvm::ldsbarriers::launchUnder(const ThreadAddress &A,
+                                              WorkgroupShape Shape) {
+  int64_t Flat = 1;
+  for (unsigned D = 0; D < 3; ++D) {
+    Shape.MaxDim[D] =
+        std::max<int64_t>(std::min(Shape.MaxDim[D], A.SizeHi[D]), 0);
+    Flat = std::min<int64_t>(Flat * Shape.MaxDim[D], INT32_MAX);
+  }
+  Shape.MaxFlat = std::min(Shape.MaxFlat, Flat);
+  return Shape;
+}
+
 bool llvm::ldsbarriers::workItemsMayOverlap(const ThreadAddress &A,
                                             const ThreadAddress &B,
                                             const WorkgroupShape &Shape,
@@ -1095,6 +1113,12 @@ bool llvm::ldsbarriers::workItemsMayOverlap(const ThreadAddress &A,
                                             IterationRelation Rel) {
   if (!A.Size || !B.Size)
     return true;
+  // Bounds on the launch sizes where either access runs hold for both
+  // work-items. (The cache is for Shape alone.)
+  WorkgroupShape Launch = launchUnder(B, launchUnder(A, Shape));
+  if (Launch.MaxDim != Shape.MaxDim || Launch.MaxFlat != Shape.MaxFlat)
+    return Launch.MaxFlat > 1 &&
+           workItemsMayOverlap(A, B, Launch, /*Cache=*/nullptr, Rel);
   if (A.StrideCoef || B.StrideCoef)
     return !stridesKeepApart(A, B, Shape);
   auto LaunchSize = [](const ThreadAddress &T) {
@@ -1214,7 +1238,7 @@ llvm::ldsbarriers::addressBytes(const ThreadAddress &A,
   auto Small = [](int64_t X) {
     return X <= SmallMagnitude && X >= -SmallMagnitude;
   };
-  if (!A.Uniform.empty() || !A.Size || A.StrideCoef ||
+  if (!A.Uniform.empty() || !A.Size || A.StrideCoef || A.PairsOnly ||
       !llvm::all_of(std::initializer_list<int64_t>{wrap32(A.Const), A.Coef[0],
                                                    A.Coef[1], A.Coef[2],
                                                    A.VarLo, A.VarHi,
@@ -1259,9 +1283,9 @@ bool llvm::ldsbarriers::isWaveUniform(const ThreadAddress &A,
                                       unsigned WaveSize) {
   // Waves are runs of consecutive flat ids: work-item ids along x alone in
   // a one-dimensional launch.
-  if (A.VarLo || A.VarHi || A.StrideCoef || Shape.MaxDim[1] > 1 ||
-      Shape.MaxDim[2] > 1 || A.Coef[1] || A.Coef[2] || !WaveSize ||
-      (A.Fn && (A.Fn->usedDims() & 6)))
+  if (A.VarLo || A.VarHi || A.StrideCoef || A.PairsOnly ||
+      Shape.MaxDim[1] > 1 || Shape.MaxDim[2] > 1 || A.Coef[1] || A.Coef[2] ||
+      !WaveSize || (A.Fn && (A.Fn->usedDims() & 6)))
     return false;
   std::vector<std::array<int64_t, 3>> Ids;
   for (int64_t X = 0; X < Shape.MaxDim[0]; ++X)

@@ -230,6 +230,10 @@ struct AddressTerms {
   /// fold onto each other.
   int64_t StrideCoef = 0;
   uint8_t StrideDim = 0;
+  /// The terms hold in launches of two work-items or more only (a value
+  /// merged from a path that only a launch of one takes was left out):
+  /// they tell two work-items apart, but give no bytes of the access.
+  bool PairsOnly = false;
 
   bool hasVar() const { return VarLo || VarHi; }
   /// Whether the terms equal \p O's but for the constant.
@@ -237,7 +241,8 @@ struct AddressTerms {
     bool SameFn = Fn == O.Fn || (Fn && O.Fn && *Fn == *O.Fn);
     return Coef == O.Coef && SameFn && VarLo == O.VarLo && VarHi == O.VarHi &&
            VarAlign == O.VarAlign && Uniform == O.Uniform &&
-           StrideCoef == O.StrideCoef && StrideDim == O.StrideDim;
+           StrideCoef == O.StrideCoef && StrideDim == O.StrideDim &&
+           PairsOnly == O.PairsOnly;
   }
 };
 
@@ -248,6 +253,11 @@ struct AddressTerms {
 struct ThreadAddress : AddressTerms {
   std::array<int64_t, 3> IdLo = {0, 0, 0};
   std::array<int64_t, 3> IdHi = {INT32_MAX, INT32_MAX, INT32_MAX};
+  /// Bounds on the launch sizes from conditions on them where the access
+  /// runs (`if (blockDim.x <= 32)`; the loop vectorizer's `blockDim.x ==
+  /// 1`). They hold in the whole workgroup: for every work-item that meets
+  /// this one too (launchUnder).
+  std::array<int64_t, 3> SizeHi = {INT32_MAX, INT32_MAX, INT32_MAX};
   uint64_t Size = 0;
   /// A stage slot: a term that depends on the iteration n of one loop (the
   /// n-th entry into its header since the loop was entered) and is
@@ -389,6 +399,10 @@ struct IterationRelation {
     return K == Unknown ? 0 : (Loop << 4) | (Dist << 2) | K;
   }
 };
+
+/// The launches of \p Shape in which \p A may run: its bounds on the launch
+/// sizes (ThreadAddress::SizeHi) applied.
+WorkgroupShape launchUnder(const ThreadAddress &A, WorkgroupShape Shape);
 
 /// Whether some two different work-items of one workgroup executing A and B
 /// may touch a common byte. False only when proven impossible. \p Cache,
@@ -546,6 +560,7 @@ private:
   /// \p V's value when it is a constant or oneDimConstant.
   std::optional<int64_t> constantFactor(const Value *V) const;
   void applyConditions(ThreadAddress &TA, const BasicBlock *At);
+
   /// Narrows InferredMaxDim by \p TA, an access at \p Ptr in \p At, when
   /// every work-item runs it.
   void noteLaunchBound(const ThreadAddress &TA, const Value *Ptr,
@@ -586,6 +601,8 @@ private:
   struct IdBounds {
     std::array<int64_t, 3> Lo = {0, 0, 0};
     std::array<int64_t, 3> Hi = {INT32_MAX, INT32_MAX, INT32_MAX};
+    /// Bounds on the launch sizes (ThreadAddress::SizeHi).
+    std::array<int64_t, 3> SizeHi = {INT32_MAX, INT32_MAX, INT32_MAX};
     const Value *Guard = nullptr;
     /// The loop of whose iterations Guard is a value (null: always one).
     const Loop *GuardLoop = nullptr;
@@ -597,6 +614,11 @@ private:
   };
   std::vector<std::optional<IdBounds>> BlockBounds;
   std::optional<IdBounds> &blockBounds(const BasicBlock *BB);
+  /// The bounds that the conditions dominating \p At give (null where
+  /// there are no dominators).
+  const IdBounds *boundsAt(const BasicBlock *At);
+  /// Whether only launches of one work-item run \p BB.
+  bool onlyOneWorkItem(const BasicBlock *BB);
 };
 
 } // namespace ldsbarriers

@@ -83,6 +83,7 @@ struct ThreadAddressBuilder::Linear : AddressTerms {
            Uniform.empty() && !Stage && !StrideCoef;
   }
   bool add(const Linear &O) {
+    PairsOnly |= O.PairsOnly;
     if (O.StrideCoef) {
       // Two work-item iterations do not add up to one.
       if (StrideCoef)
@@ -293,6 +294,23 @@ static uint64_t codeObjectVersion(const Module &M) {
   return 0;
 }
 
+/// \p V without the casts that keep its value: zero extensions, and
+/// truncations to at least the width a zero extension started from (loop
+/// strength reduction leaves `trunc (zext t)` of an id).
+static const Value *stripWidening(const Value *V) {
+  for (;;) {
+    const Value *X;
+    if (const auto *Z = dyn_cast<ZExtInst>(V))
+      V = Z->getOperand(0);
+    else if (match(V, m_Trunc(m_ZExt(m_Value(X)))) &&
+             X->getType()->getScalarSizeInBits() <=
+                 V->getType()->getScalarSizeInBits())
+      V = X;
+    else
+      return V;
+  }
+}
+
 /// The dimension whose workgroup size \p V loads (blockDim), or -1: a
 /// 16-bit load of the dispatch packet's workgroup_size_{x,y,z} (offsets 4,
 /// 6, 8 from llvm.amdgcn.dispatch.ptr) or, from code object version 5 on,
@@ -300,8 +318,7 @@ static uint64_t codeObjectVersion(const Module &M) {
 /// 16), possibly zero-extended. AMDGPULowerKernelAttributes reads the same
 /// fields.
 static int launchSizeLoadDim(const Value *V, const DataLayout &DL) {
-  while (const auto *Z = dyn_cast<ZExtInst>(V))
-    V = Z->getOperand(0);
+  V = stripWidening(V);
   // The load-store vectorizer loads the sizes together, as <2 x i16> or
   // <3 x i16>.
   int64_t Offset = 0;
@@ -608,6 +625,26 @@ ThreadAddressBuilder::linearizeUncached(const Value *V, unsigned Depth) {
       L->Stage = S;
       return L;
     }
+  // A value merged from paths of which all but one run only in launches of
+  // one work-item (the loop vectorizer's copy of a block-stride loop for
+  // `blockDim.x == 1`): any two work-items come along that one.
+  if (const auto *Phi = dyn_cast<PHINode>(V);
+      Phi && Loops && !Loops->isLoopHeader(Phi->getParent())) {
+    SmallPtrSet<const Value *, 2> Kept;
+    bool Dropped = false;
+    for (unsigned I = 0; I < Phi->getNumIncomingValues(); ++I) {
+      if (onlyOneWorkItem(Phi->getIncomingBlock(I)))
+        Dropped = true;
+      else
+        Kept.insert(Phi->getIncomingValue(I));
+    }
+    std::optional<Linear> L;
+    if (Dropped && Kept.size() == 1 && !Kept.contains(Phi) &&
+        (L = linearize(*Kept.begin(), Depth + 1))) {
+      L->PairsOnly = true;
+      return L;
+    }
+  }
   return linearizeLeaf(V);
 }
 
@@ -1041,17 +1078,23 @@ ThreadAddressBuilder::blockBounds(const BasicBlock *BB) {
 
 void ThreadAddressBuilder::applyConditions(ThreadAddress &TA,
                                            const BasicBlock *At) {
-  if (!At || !DT)
-    return;
-  if (const std::optional<IdBounds> &Known = blockBounds(At)) {
-    TA.IdLo = Known->Lo;
-    TA.IdHi = Known->Hi;
-    TA.Filter = Known->Filter;
-    TA.FilterValue = Known->FilterValue;
-    return;
+  if (const IdBounds *B = boundsAt(At)) {
+    TA.IdLo = B->Lo;
+    TA.IdHi = B->Hi;
+    TA.SizeHi = B->SizeHi;
+    TA.Filter = B->Filter;
+    TA.FilterValue = B->FilterValue;
   }
+}
+
+const ThreadAddressBuilder::IdBounds *
+ThreadAddressBuilder::boundsAt(const BasicBlock *At) {
+  if (!At || !DT)
+    return nullptr;
+  if (const std::optional<IdBounds> &Known = blockBounds(At))
+    return &*Known;
   if (!DT->getNode(At))
-    return;
+    return nullptr;
   IdBounds Cur;
   // Conditions c of branches whose edge dominates At: c holds there.
   auto Restrict = [&](const Value *C, bool Holds, auto &&Self,
@@ -1064,6 +1107,32 @@ void ThreadAddressBuilder::applyConditions(ThreadAddress &TA,
         if (const auto *II = dyn_cast<IntrinsicInst>(EV->getAggregateOperand()))
           if (II->getIntrinsicID() == Intrinsic::amdgcn_if)
             Self(II->getArgOperand(0), Holds, Self, Depth + 1);
+      return;
+    }
+    // A flow block's phi of constants, which the structurizer branches on
+    // after an `if` that returns: it has the value Holds only on the edge
+    // from one block, whose branch condition then held on that edge (not a
+    // back edge: the condition is one of the same iteration).
+    if (const auto *Phi = dyn_cast<PHINode>(C)) {
+      const BranchInst *From = nullptr;
+      for (unsigned I = 0; I < Phi->getNumIncomingValues(); ++I) {
+        const auto *V = dyn_cast<ConstantInt>(Phi->getIncomingValue(I));
+        if (!V)
+          return;
+        if (V->isOne() == Holds) {
+          if (From)
+            return;
+          From =
+              dyn_cast<BranchInst>(Phi->getIncomingBlock(I)->getTerminator());
+          if (!From)
+            return;
+        }
+      }
+      if (From && From->isConditional() &&
+          From->getSuccessor(0) != From->getSuccessor(1) &&
+          !DT->dominates(Phi->getParent(), From->getParent()))
+        Self(From->getCondition(), From->getSuccessor(0) == Phi->getParent(),
+             Self, Depth + 1);
       return;
     }
     // a && b holds, or a || b fails: both parts do (`and`, or the select
@@ -1087,17 +1156,12 @@ void ThreadAddressBuilder::applyConditions(ThreadAddress &TA,
       std::swap(L, R);
       Pred = CmpInst::getSwappedPredicate(Pred);
     }
-    auto StripZExt = [](const Value *V) {
-      while (const auto *Cast = dyn_cast<ZExtInst>(V))
-        V = Cast->getOperand(0);
-      return V;
-    };
-    if (workItemDim(StripZExt(R)) >= 0) {
+    if (workItemDim(stripWidening(R)) >= 0) {
       std::swap(L, R);
       Pred = CmpInst::getSwappedPredicate(Pred);
     }
     const Value *Compared = L;
-    L = StripZExt(L);
+    L = stripWidening(L);
     int D = workItemDim(L);
     const auto *K = dyn_cast<ConstantInt>(R);
     // f(t) == K on a function of the id (`lane == 0`, `t % 32 == 0`): the
@@ -1138,15 +1202,34 @@ void ThreadAddressBuilder::applyConditions(ThreadAddress &TA,
           Pred == CmpInst::ICMP_ULT || Pred == CmpInst::ICMP_SLT ? -1 : 0;
       return;
     }
+    // A bound on a launch size bounds the ids below it: the loop vectorizer
+    // versions a block-stride loop on `blockDim.x == 1`.
+    bool OfSize = false;
+    if (D < 0 && K)
+      OfSize = (D = launchSizeLoadDim(L, moduleOf(F)->getDataLayout())) >= 0;
     if (!K || D < 0 || K->getBitWidth() > 64)
       return;
-    // The id is in [0, 1024): signed and unsigned orders agree on it for
-    // constants in [0, 2^31).
+    // The id and the size are in [0, 1024]: signed and unsigned orders
+    // agree on them for constants in [0, 2^31).
     if (K->isNegative() && CmpInst::isSigned(Pred))
       return;
     int64_t V = K->getZExtValue();
     if (V >= INT32_MAX)
       return;
+    if (OfSize) {
+      switch (ICmpInst::getUnsignedPredicate(Pred)) {
+      case CmpInst::ICMP_EQ:
+      case CmpInst::ICMP_ULE:
+        break;
+      case CmpInst::ICMP_ULT:
+        --V;
+        break;
+      default:
+        return;
+      }
+      Cur.SizeHi[D] = std::min(Cur.SizeHi[D], V);
+      Pred = CmpInst::ICMP_ULT;
+    }
     int64_t &Lo = Cur.Lo[D], &Hi = Cur.Hi[D];
     switch (ICmpInst::getUnsignedPredicate(Pred)) {
     case CmpInst::ICMP_ULT:
@@ -1194,10 +1277,18 @@ void ThreadAddressBuilder::applyConditions(ThreadAddress &TA,
     }
     blockBounds(N->getBlock()) = Cur;
   }
-  TA.IdLo = Cur.Lo;
-  TA.IdHi = Cur.Hi;
-  TA.Filter = Cur.Filter;
-  TA.FilterValue = Cur.FilterValue;
+  return &*blockBounds(At);
+}
+
+bool ThreadAddressBuilder::onlyOneWorkItem(const BasicBlock *BB) {
+  const IdBounds *B = boundsAt(BB);
+  if (!B)
+    return false;
+  int64_t Flat = 1;
+  for (unsigned D = 0; D < 3; ++D)
+    Flat *=
+        std::clamp<int64_t>(std::min(B->SizeHi[D], Shape.MaxDim[D]), 0, 1024);
+  return Flat <= 1;
 }
 
 bool ThreadAddressBuilder::isIterationUniform(

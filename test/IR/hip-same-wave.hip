@@ -9,7 +9,21 @@
 //   t < 64 step is wave 0's too) and three on wave32.
 // tail64: the same steps under t < 64: one wave on gfx942, two on gfx1030,
 //   where the WAR between them cannot be covered inside the branch.
-// The oracle runs every wave of the stripped outputs: no race.
+// lagged: a lagged recurrence stepped through a history buffer by wave 0
+//   alone (T < 32), a barrier after each step as the author wrote. Loop
+//   strength reduction leaves the guard on `trunc (zext T)`, which is T:
+//   the steps are wave 0's, and --strip-barriers keeps two barriers of the
+//   author's ten, on every target (before: ten and a "cannot be covered"
+//   warning; --check reported a race).
+// reverse_small: a block of at most 32 work-items (`blockDim.x <= 32`,
+//   a condition on the launch size, which holds in the whole workgroup)
+//   is one wave on every target: its path reads what other work-items
+//   wrote without a barrier, and --check is quiet (before: a race report).
+// reverse_64: the near miss, `blockDim.x <= 64`, two waves on wave32: the
+//   race is reported on gfx1030 only, and the pass's one barrier comes
+//   before the branch there.
+// The oracle runs every wave of the stripped outputs: no race. With the
+// barriers deleted it finds the races.
 //
 // RUN: %hip_compile --arch=gfx942 %s -o /dev/null 2>&1 | count 0
 // RUN: %hip_compile --check --arch=gfx942 %s -o /dev/null 2>&1 | count 0
@@ -24,6 +38,14 @@
 // RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx1030 --function _Z11reduce_tailPKfPf %t.1030.mir | FileCheck --check-prefix=ORACLE %s
 // RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --function _Z13volatile_tailPKfPf %t.942.mir | FileCheck --check-prefix=ORACLE-V %s
 // RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx1030 --function _Z13volatile_tailPKfPf %t.1030.mir | FileCheck --check-prefix=ORACLE-V %s
+// RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --addr reg --args 5 --items 256 --function _Z6laggedPji %t.942.mir | FileCheck --check-prefix=ORACLE-L %s
+// RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx1030 --addr reg --args 5 --items 256 --function _Z6laggedPji %t.1030.mir | FileCheck --check-prefix=ORACLE-L %s
+// RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --addr reg --items 32 --function _Z13reverse_smallPKfPf %t.942.mir | FileCheck --check-prefix=ORACLE-R %s
+// RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx1030 --addr reg --items 32 --function _Z13reverse_smallPKfPf %t.1030.mir | FileCheck --check-prefix=ORACLE-R %s
+// RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx1030 --addr reg --items 64 --function _Z10reverse_64PKfPf %t.1030.mir | FileCheck --check-prefix=ORACLE-R %s
+// RUN: not %hip_compile --check --arch=gfx1030 %s -o /dev/null 2>&1 | FileCheck --check-prefix=RACE32 %s
+// RUN: grep -v '^\s*S_BARRIER$' %t.942.mir > %t.none942.mir
+// RUN: not %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --addr reg --args 5 --items 256 --function _Z6laggedPji %t.none942.mir | FileCheck --check-prefix=ORACLE-LNONE %s
 // RUN: grep -v '^\s*S_BARRIER$' %t.1030.mir > %t.none.mir
 // RUN: not %python %S/../../utils/oracle/mir_exec.py --cpu gfx1030 --function _Z13volatile_tailPKfPf %t.none.mir | FileCheck --check-prefix=ORACLE-NONE %s
 #include <hip/hip_runtime.h>
@@ -59,6 +81,7 @@ __global__ void __launch_bounds__(256) tail64(const float *In, float *Out) {
   if (T < 64) {
     S[T] += S[T + 64];
     S[T] += S[T + 32];
+    // RACE32: error: {{.*}}hip-same-wave.hip:[[#@LINE-1]]:10: {{.*}}WAR race on LDS[0, 1024)
   }
   if (T == 0)
     Out[blockIdx.x] = S[0];
@@ -96,6 +119,47 @@ __global__ void __launch_bounds__(256) volatile_tail(const float *In,
     Out[blockIdx.x] = S[0];
 }
 
+__global__ void __launch_bounds__(256) lagged(unsigned *X, int Rounds) {
+  __shared__ unsigned Buf[512];
+  unsigned *Hist = &Buf[256];
+  int T = threadIdx.x;
+  Buf[T] = X[T];
+  __syncthreads();
+  for (int R = 1; R < (Rounds & 7); R++) {
+    for (int I = 0; I < 256; I += 32) {
+      if (T < 32)
+        Hist[I + T] = Hist[I + T - 24] + Hist[I + T - 100] + Hist[I + T - 256];
+      __syncthreads();
+    }
+    X[R * 256 + T] = Buf[T] = Hist[T];
+    __syncthreads();
+  }
+}
+
+__global__ void reverse_small(const float *In, float *Out) {
+  __shared__ float S[1024];
+  unsigned T = threadIdx.x, N = blockDim.x;
+  S[T] = In[blockIdx.x * N + T];
+  if (N <= 32) {
+    Out[blockIdx.x * N + T] = S[N - 1 - T] + S[T ^ 1];
+    return;
+  }
+  __syncthreads();
+  Out[blockIdx.x * N + T] = S[N - 1 - T];
+}
+__global__ void reverse_64(const float *In, float *Out) {
+  __shared__ float S[1024];
+  unsigned T = threadIdx.x, N = blockDim.x;
+  S[T] = In[blockIdx.x * N + T];
+  if (N <= 64) {
+    Out[blockIdx.x * N + T] = S[N - 1 - T] + S[T ^ 1];
+    // RACE32: error: {{.*}}hip-same-wave.hip:[[#@LINE-1]]:31: {{.*}}RAW race on LDS[0, 4096) between DS_WRITE_B32{{.*}} and DS_READ_B32
+    return;
+  }
+  __syncthreads();
+  Out[blockIdx.x * N + T] = S[N - 1 - T];
+}
+
 // W32: warning: in function '_Z6tail64PKfPf': amdgpu-lds-barriers: WAR hazard on LDS[0, 1024) between DS_READ{{.*}} cannot be covered: every point that separates them depends on the divergent branch
 // W32-NEXT: 1 warning generated
 // CHECK-LABEL: _Z11reduce_tailPKfPf:
@@ -106,6 +170,9 @@ __global__ void __launch_bounds__(256) volatile_tail(const float *In,
 // CHECK-NOT: s_barrier
 // CHECK-LABEL: _Z13volatile_tailPKfPf:
 // CHECK-COUNT-3: s_barrier
+// CHECK-NOT: s_barrier
+// CHECK-LABEL: _Z6laggedPji:
+// CHECK-COUNT-10: s_barrier
 // CHECK-NOT: s_barrier
 // CHECK: .end_amdhsa_kernel
 
@@ -121,6 +188,15 @@ __global__ void __launch_bounds__(256) volatile_tail(const float *In,
 // STRIP64-NOT: s_barrier
 // STRIP64: flat_load_dword
 // STRIP64-NOT: s_barrier
+// STRIP64-LABEL: _Z6laggedPji:
+// STRIP64-COUNT-2: s_barrier
+// STRIP64-NOT: s_barrier
+// STRIP64-LABEL: _Z13reverse_smallPKfPf:
+// STRIP64-COUNT-1: s_barrier
+// STRIP64-NOT: s_barrier
+// STRIP64-LABEL: _Z10reverse_64PKfPf:
+// STRIP64-COUNT-1: s_barrier
+// STRIP64-NOT: s_barrier
 // STRIP64: .end_amdhsa_kernel
 // STRIP32-LABEL: _Z11reduce_tailPKfPf:
 // STRIP32-COUNT-3: s_barrier
@@ -129,6 +205,15 @@ __global__ void __launch_bounds__(256) volatile_tail(const float *In,
 // STRIP32-LABEL: _Z13volatile_tailPKfPf:
 // STRIP32-COUNT-3: s_barrier
 // STRIP32-NOT: s_barrier
+// STRIP32-LABEL: _Z6laggedPji:
+// STRIP32-COUNT-2: s_barrier
+// STRIP32-NOT: s_barrier
+// STRIP32-LABEL: _Z13reverse_smallPKfPf:
+// STRIP32-COUNT-1: s_barrier
+// STRIP32-NOT: s_barrier
+// STRIP32-LABEL: _Z10reverse_64PKfPf:
+// STRIP32-COUNT-1: s_barrier
+// STRIP32-NOT: s_barrier
 // STRIP32: .end_amdhsa_kernel
 
 // ORACLE: _Z11reduce_tailPKfPf: executed (21/21 runs complete), races: 0, hangs: 0
@@ -136,3 +221,7 @@ __global__ void __launch_bounds__(256) volatile_tail(const float *In,
 // ORACLE-NONE: _Z13volatile_tailPKfPf: executed (21/21 runs complete), races: {{[1-9]}}
 // ORACLE-NONE: race RAW: line {{[0-9]+}} wave {{[1-9]}} `DS_WRITE_B32
 // ORACLE-NONE: -> line {{[0-9]+}} wave 0 `{{.*}} = FLAT_LOAD_DWORD
+// ORACLE-L: _Z6laggedPji: executed (35/35 runs complete), races: 0, hangs: 0
+// ORACLE-LNONE: _Z6laggedPji: executed (35/35 runs complete), races: {{[1-9]}}
+// ORACLE-R: executed (21/21 runs complete), races: 0, hangs: 0
+// RACE32: 2 errors generated

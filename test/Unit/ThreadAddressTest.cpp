@@ -75,10 +75,21 @@ std::vector<std::vector<Id>> launches(const WorkgroupShape &S) {
   return Result;
 }
 
+/// Whether \p T runs in the launch of \p Items: the sizes are within its
+/// bounds on them.
+bool runsIn(const ThreadAddress &T, const std::vector<Id> &Items) {
+  for (unsigned D = 0; D < 3; ++D)
+    if (Items.back()[D] + 1 > T.SizeHi[D])
+      return false;
+  return true;
+}
+
 /// Whether two different work-items of some launch overlap.
 bool bruteForce(const ThreadAddress &A, const ThreadAddress &B,
                 const WorkgroupShape &S) {
   for (const std::vector<Id> &Items : launches(S)) {
+    if (!runsIn(A, Items) || !runsIn(B, Items))
+      continue;
     for (int64_t U : {0, 5, 1000, -77})
       for (const Id &T1 : Items)
         for (const Id &T2 : Items) {
@@ -181,6 +192,18 @@ TEST(ThreadAddressTest, RandomPairsAgreeWithEnumeration) {
 // analysis meet every store's form with itself): the answer is checked by
 // enumeration, and must be the same as without the cache, where the two
 // sides are enumerated apart and the general pair test runs.
+// Bounds on the launch sizes where an access runs (`if (blockDim.x <= 2)`)
+// hold for every work-item that meets it: checked against the launches
+// that allow both accesses.
+TEST(ThreadAddressTest, SizeBoundedPairsAgreeWithEnumeration) {
+  randomPairsAgree(20261129, 3000, /*Cached=*/true,
+                   [](std::mt19937 &R, ThreadAddress &T) {
+                     for (int64_t &Hi : T.SizeHi)
+                       if (std::uniform_int_distribution<int>(0, 2)(R) == 0)
+                         Hi = std::uniform_int_distribution<int64_t>(0, 4)(R);
+                   });
+}
+
 TEST(ThreadAddressTest, SelfPairsAgreeWithEnumeration) {
   std::mt19937 R(20261125);
   unsigned Disjoint = 0, Trials = 3000;
