@@ -520,9 +520,10 @@ bool ThreadAddressBuilder::isInvariantUniform(const Value *V, unsigned Depth) {
   }
   const auto *I = dyn_cast<Instruction>(V);
   if (!I || Depth > 8 ||
-      !(isa<BinaryOperator>(I) || isa<CastInst>(I) ||
-        isa<GetElementPtrInst>(I)))
+      !isa<BinaryOperator, CastInst, GetElementPtrInst, ExtractElementInst>(I))
     return false;
+  // An element of kernel arguments the load-store vectorizer loads
+  // together is one too.
   return llvm::all_of(I->operands(), [&](const Value *Op) {
     return isInvariantUniform(Op, Depth + 1);
   });

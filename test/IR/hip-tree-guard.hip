@@ -20,6 +20,14 @@
 //   implicit guard): one barrier, as the author wrote (two before, for a
 //   write-after-write between them). The oracle runs it with the launch
 //   size it loads: no race.
+// halo_width: a convolution tile in dynamic LDS with halos of a
+//   runtime width N on both sides: the left one at S[T - (blockDim.x -
+//   N)] for T >= blockDim.x - N, below every S[N + T], the right one above
+//   it. N comes from a kernel argument that the load-store vectorizer
+//   loads with its neighbour, as a vector: one value the workgroup shares.
+//   One barrier, as the author wrote, no warning (before: two, and
+//   --check reported write-after-write races). Oracle: no race in 64 and
+//   256 work-items.
 // minmax_halves: a min and a max tree side by side, the lower half of the
 //   work-items on one array and the upper half on the other, each step
 //   guarded by `Idx < D && Idx + D < End` (a select, as `&&` becomes): the
@@ -38,6 +46,8 @@
 // RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --items 256 --function _Z13tree_nounrollPKfPf %t.942.mir | FileCheck --check-prefix=ORACLE %s
 // RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --items 256 --function _Z8step_argPKfPft %t.942.mir | FileCheck --check-prefix=ORACLE %s
 // RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --addr reg --items 256 --function _Z4haloPKfPf %t.942.mir | FileCheck --check-prefix=ORACLE %s
+// RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --addr reg --items 64 --args 5 --function _Z10halo_widthPKfPfii %t.942.mir | FileCheck --check-prefix=ORACLE %s
+// RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --addr reg --items 256 --args 5 --function _Z10halo_widthPKfPfii %t.942.mir | FileCheck --check-prefix=ORACLE %s
 // RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --addr reg --items 256 --function _Z13minmax_halvesPKiPii %t.942.mir | FileCheck --check-prefix=ORACLE %s
 // RUN: %hip_compile --strip-barriers --mir --arch=gfx1030 %s -o %t.1030.mir 2>/dev/null
 // RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx1030 --addr reg --items 256 --function _Z13minmax_halvesPKiPii %t.1030.mir | FileCheck --check-prefix=ORACLE %s
@@ -148,6 +158,24 @@ __global__ void __launch_bounds__(256) minmax_halves(const int *In, int *Out,
   }
 }
 
+__global__ void halo_width(const float *In, float *Out, int Width,
+                           int MaskWidth) {
+  extern __shared__ float S[];
+  unsigned T = threadIdx.x, B = blockDim.x;
+  int N = MaskWidth / 2;
+  int Left = (blockIdx.x - 1) * B + T, Right = (blockIdx.x + 1) * B + T;
+  if (T >= B - N)
+    S[T - (B - N)] = Left < 0 ? 0.f : In[Left];
+  S[N + T] = In[blockIdx.x * B + T];
+  if (T < N)
+    S[T + B + N] = Right >= Width ? 0.f : In[Right];
+  __syncthreads();
+  float Sum = 0;
+  for (int K = 0; K < MaskWidth; ++K)
+    Sum += S[T + K];
+  Out[blockIdx.x * B + T] = Sum;
+}
+
 // WARN: warning: in function '_Z12half_overlapPKfPf': amdgpu-lds-barriers: WAR hazard on LDS[0, 2048) between DS_READ{{.*}} cannot be covered
 // WARN-NEXT: 1 warning generated
 
@@ -160,6 +188,9 @@ __global__ void __launch_bounds__(256) minmax_halves(const int *In, int *Out,
 // STRIP-NOT: s_barrier
 // STRIP-LABEL: _Z13minmax_halvesPKiPii:
 // STRIP-COUNT-2: s_barrier
+// STRIP-NOT: s_barrier
+// STRIP-LABEL: _Z10halo_widthPKfPfii:
+// STRIP-COUNT-1: s_barrier
 // STRIP-NOT: s_barrier
 // STRIP: .end_amdhsa_kernel
 
