@@ -1165,6 +1165,22 @@ ThreadAddressBuilder::boundsAt(const BasicBlock *At) {
     L = stripWidening(L);
     int D = workItemDim(L);
     const auto *K = dyn_cast<ConstantInt>(R);
+    // (t + C) below a bound, C a small constant, bounds t by it minus C;
+    // unsigned, it also keeps t + C from wrapping: t >= -C (the range
+    // check `t - 128 < d` that instcombine makes of `t >= 128 && ...`).
+    // Upper bounds only: t + C may wrap where it fails.
+    int64_t Shift = 0;
+    const APInt *Added;
+    const Value *X;
+    bool Upper = Pred == CmpInst::ICMP_ULT || Pred == CmpInst::ICMP_SLT ||
+                 Pred == CmpInst::ICMP_ULE || Pred == CmpInst::ICMP_SLE;
+    if (D < 0 && Upper && match(L, m_Add(m_Value(X), m_APInt(Added))) &&
+        Added->getSignificantBits() <= 20 &&
+        (D = workItemDim(stripWidening(X))) >= 0) {
+      Shift = Added->getSExtValue();
+      if (CmpInst::isUnsigned(Pred) && Shift < 0)
+        Cur.Lo[D] = std::max(Cur.Lo[D], -Shift);
+    }
     // f(t) == K on a function of the id (`lane == 0`, `t % 32 == 0`): the
     // enumeration keeps the ids that satisfy it.
     if (D < 0 && K && Pred == CmpInst::ICMP_EQ && K->getBitWidth() <= 64)
@@ -1183,6 +1199,26 @@ ThreadAddressBuilder::boundsAt(const BasicBlock *At) {
                               *Minus(*E, V));
           V = 0;
         }
+        // Of one dimension, the ids it keeps bound that dimension too:
+        // `if (t / 64 == 2)` runs in one wave (onlyWave).
+        if (unsigned Used = E->usedDims(); llvm::has_single_bit(Used)) {
+          unsigned Dim = llvm::countr_zero(Used);
+          std::vector<std::array<int64_t, 3>> Ids;
+          for (int64_t T = Cur.Lo[Dim];
+               T <= std::min(Cur.Hi[Dim], Shape.MaxDim[Dim] - 1); ++T)
+            Ids.push_back(
+                {Dim == 0 ? T : 0, Dim == 1 ? T : 0, Dim == 2 ? T : 0});
+          std::vector<uint64_t> Values;
+          E->evalAll(Ids, Values);
+          int64_t First = -1, Last = -1;
+          for (size_t I = 0; I < Ids.size(); ++I)
+            if (Values[I] == V) {
+              First = First < 0 ? Ids[I][Dim] : First;
+              Last = Ids[I][Dim];
+            }
+          Cur.Lo[Dim] = First < 0 ? 1 : First;
+          Cur.Hi[Dim] = First < 0 ? 0 : Last;
+        }
         Cur.Filter = std::move(E);
         Cur.FilterValue = V;
         return;
@@ -1200,7 +1236,8 @@ ThreadAddressBuilder::boundsAt(const BasicBlock *At) {
       Cur.GuardLoop = GuardLoop;
       Cur.GuardDim = D;
       Cur.GuardOff =
-          Pred == CmpInst::ICMP_ULT || Pred == CmpInst::ICMP_SLT ? -1 : 0;
+          (Pred == CmpInst::ICMP_ULT || Pred == CmpInst::ICMP_SLT ? -1 : 0) -
+          Shift;
       return;
     }
     // A bound on a launch size bounds the ids below it: the loop vectorizer
@@ -1217,6 +1254,7 @@ ThreadAddressBuilder::boundsAt(const BasicBlock *At) {
     int64_t V = K->getZExtValue();
     if (V >= INT32_MAX)
       return;
+    V -= Shift;
     if (OfSize) {
       switch (ICmpInst::getUnsignedPredicate(Pred)) {
       case CmpInst::ICMP_EQ:

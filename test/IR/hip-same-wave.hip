@@ -15,6 +15,10 @@
 //   the steps are wave 0's, and --strip-barriers keeps two barriers of the
 //   author's ten, on every target (before: ten and a "cannot be covered"
 //   warning; --check reported a race).
+// wave_four: steps under `T >= 128 && T < 160`, which instcombine turns
+//   into `(T & 992) == 128`: the ids that condition keeps are one wave's
+//   on every target, so the steps need no barrier (before: three race
+//   reports and a warning).
 // reverse_small: a block of at most 32 work-items (`blockDim.x <= 32`,
 //   a condition on the launch size, which holds in the whole workgroup)
 //   is one wave on every target: its path reads what other work-items
@@ -40,6 +44,8 @@
 // RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx1030 --function _Z13volatile_tailPKfPf %t.1030.mir | FileCheck --check-prefix=ORACLE-V %s
 // RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --addr reg --args 5 --items 256 --function _Z6laggedPji %t.942.mir | FileCheck --check-prefix=ORACLE-L %s
 // RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx1030 --addr reg --args 5 --items 256 --function _Z6laggedPji %t.1030.mir | FileCheck --check-prefix=ORACLE-L %s
+// RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --addr reg --items 256 --function _Z9wave_fourPKfPf %t.942.mir | FileCheck --check-prefix=ORACLE-R %s
+// RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx1030 --addr reg --items 256 --function _Z9wave_fourPKfPf %t.1030.mir | FileCheck --check-prefix=ORACLE-R %s
 // RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --addr reg --items 32 --function _Z13reverse_smallPKfPf %t.942.mir | FileCheck --check-prefix=ORACLE-R %s
 // RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx1030 --addr reg --items 32 --function _Z13reverse_smallPKfPf %t.1030.mir | FileCheck --check-prefix=ORACLE-R %s
 // RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx1030 --addr reg --items 64 --function _Z10reverse_64PKfPf %t.1030.mir | FileCheck --check-prefix=ORACLE-R %s
@@ -136,6 +142,20 @@ __global__ void __launch_bounds__(256) lagged(unsigned *X, int Rounds) {
   }
 }
 
+__global__ void __launch_bounds__(256) wave_four(const float *In, float *Out) {
+  __shared__ float S[256];
+  unsigned T = threadIdx.x;
+  S[T] = In[T];
+  __syncthreads();
+  if (T >= 128 && T < 160) {
+    S[T] += S[T ^ 1];
+    S[T] += S[T ^ 2];
+    S[T] += S[T ^ 4];
+  }
+  __syncthreads();
+  Out[T] = S[255 - T];
+}
+
 __global__ void reverse_small(const float *In, float *Out) {
   __shared__ float S[1024];
   unsigned T = threadIdx.x, N = blockDim.x;
@@ -191,6 +211,9 @@ __global__ void reverse_64(const float *In, float *Out) {
 // STRIP64-LABEL: _Z6laggedPji:
 // STRIP64-COUNT-2: s_barrier
 // STRIP64-NOT: s_barrier
+// STRIP64-LABEL: _Z9wave_fourPKfPf:
+// STRIP64-COUNT-2: s_barrier
+// STRIP64-NOT: s_barrier
 // STRIP64-LABEL: _Z13reverse_smallPKfPf:
 // STRIP64-COUNT-1: s_barrier
 // STRIP64-NOT: s_barrier
@@ -206,6 +229,9 @@ __global__ void reverse_64(const float *In, float *Out) {
 // STRIP32-COUNT-3: s_barrier
 // STRIP32-NOT: s_barrier
 // STRIP32-LABEL: _Z6laggedPji:
+// STRIP32-COUNT-2: s_barrier
+// STRIP32-NOT: s_barrier
+// STRIP32-LABEL: _Z9wave_fourPKfPf:
 // STRIP32-COUNT-2: s_barrier
 // STRIP32-NOT: s_barrier
 // STRIP32-LABEL: _Z13reverse_smallPKfPf:

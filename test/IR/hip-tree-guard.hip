@@ -28,6 +28,10 @@
 //   One barrier, as the author wrote, no warning (before: two, and
 //   --check reported write-after-write races). Oracle: no race in 64 and
 //   256 work-items.
+// upper_step: a step of the upper half, `Idx < D` on `Idx = T - 128`,
+//   which is `T - 128 < D`: T below D + 128, so the writes lie below the
+//   reads. No barrier inside the step (before: a warning and a race
+//   report).
 // minmax_halves: a min and a max tree side by side, the lower half of the
 //   work-items on one array and the upper half on the other, each step
 //   guarded by `Idx < D && Idx + D < End` (a select, as `&&` becomes): the
@@ -48,6 +52,7 @@
 // RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --addr reg --items 256 --function _Z4haloPKfPf %t.942.mir | FileCheck --check-prefix=ORACLE %s
 // RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --addr reg --items 64 --args 5 --function _Z10halo_widthPKfPfii %t.942.mir | FileCheck --check-prefix=ORACLE %s
 // RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --addr reg --items 256 --args 5 --function _Z10halo_widthPKfPfii %t.942.mir | FileCheck --check-prefix=ORACLE %s
+// RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --addr reg --items 256 --args 5 --function _Z10upper_stepPKfPft %t.942.mir | FileCheck --check-prefix=ORACLE %s
 // RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --addr reg --items 256 --function _Z13minmax_halvesPKiPii %t.942.mir | FileCheck --check-prefix=ORACLE %s
 // RUN: %hip_compile --strip-barriers --mir --arch=gfx1030 %s -o %t.1030.mir 2>/dev/null
 // RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx1030 --addr reg --items 256 --function _Z13minmax_halvesPKiPii %t.1030.mir | FileCheck --check-prefix=ORACLE %s
@@ -176,6 +181,22 @@ __global__ void halo_width(const float *In, float *Out, int Width,
   Out[blockIdx.x * B + T] = Sum;
 }
 
+__global__ void __launch_bounds__(256) upper_step(const float *In,
+                                                  float *Out,
+                                                  unsigned short D) {
+  __shared__ float S[256];
+  unsigned T = threadIdx.x;
+  S[T] = In[T];
+  __syncthreads();
+  if (T >= 128) {
+    int Idx = T - 128;
+    if (Idx < D)
+      S[Idx + 128] += S[Idx + 128 + D];
+  }
+  __syncthreads();
+  Out[T] = S[255 - T];
+}
+
 // WARN: warning: in function '_Z12half_overlapPKfPf': amdgpu-lds-barriers: WAR hazard on LDS[0, 2048) between DS_READ{{.*}} cannot be covered
 // WARN-NEXT: 1 warning generated
 
@@ -191,6 +212,9 @@ __global__ void halo_width(const float *In, float *Out, int Width,
 // STRIP-NOT: s_barrier
 // STRIP-LABEL: _Z10halo_widthPKfPfii:
 // STRIP-COUNT-1: s_barrier
+// STRIP-NOT: s_barrier
+// STRIP-LABEL: _Z10upper_stepPKfPft:
+// STRIP-COUNT-2: s_barrier
 // STRIP-NOT: s_barrier
 // STRIP: .end_amdhsa_kernel
 
