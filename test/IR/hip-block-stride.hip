@@ -18,6 +18,10 @@
 //   accesses run where the launch size, and so every id, is bounded, and
 //   the merge is t for any two work-items. One barrier, no warning, --check
 //   quiet (before: a "cannot be covered" warning and a WAW race report).
+// zero_bins: bins zeroed in a block-stride loop, counted with atomics,
+//   flushed: two barriers, no warning. On gfx1201 its launch size is
+//   loaded through an S_ADD_U64 of the kernel argument pointer, which the
+//   oracle must add to read the size the launch has.
 // stride_overlap: the near miss, Tile[K] and Tile[K + 1] in the same copy
 //   loop: work-items t and t + 1 write the same slot, reported.
 // half_stride: steps of blockDim.x / 2, not a multiple of the launch size:
@@ -45,6 +49,8 @@
 // RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --addr reg --items 1 --function _Z11stride_copyPKfPf %t.942.mir | FileCheck --check-prefix=ORACLE %s
 // RUN: %hip_compile --strip-barriers --mir --arch=gfx1201 %s -o %t.1201.mir 2>/dev/null
 // RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx1201 --addr reg --items 256 --function _Z11stride_copyPKfPf %t.1201.mir | FileCheck --check-prefix=ORACLE %s
+// RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx1201 --addr reg --items 256 --function _Z9zero_binsPKhiPj %t.1201.mir | FileCheck --check-prefix=ORACLE %s
+// RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --addr reg --items 100 --function _Z9zero_binsPKhiPj %t.942.mir | FileCheck --check-prefix=ORACLE %s
 #include <hip/hip_runtime.h>
 
 __global__ void fill_stride(const double *In, double *Out) {
@@ -69,6 +75,19 @@ __global__ void stride_copy(const float *In, float *Out) {
     Tile[K] = In[blockIdx.x * 128 + K];
   __syncthreads();
   Out[blockIdx.x * blockDim.x + threadIdx.x] = Tile[(threadIdx.x + 1) & 127];
+}
+
+__global__ void zero_bins(const unsigned char *In, int N, unsigned *Out) {
+  __shared__ unsigned Bins[64];
+  for (unsigned I = threadIdx.x; I < 64; I += blockDim.x)
+    Bins[I] = 0;
+  __syncthreads();
+  for (int I = blockIdx.x * blockDim.x + threadIdx.x; I < N;
+       I += blockDim.x * gridDim.x)
+    atomicAdd(&Bins[In[I] % 64], 1u);
+  __syncthreads();
+  for (unsigned I = threadIdx.x; I < 64; I += blockDim.x)
+    atomicAdd(&Out[I], Bins[I]);
 }
 
 __global__ void stride_overlap(const float *In, float *Out) {
@@ -116,6 +135,9 @@ __global__ void some_iterations(const double *In, double *Out) {
 // STRIP-LABEL: _Z11stride_copyPKfPf:
 // STRIP-COUNT-1: s_barrier
 // STRIP-NOT: s_barrier
+// STRIP-LABEL: _Z9zero_binsPKhiPj:
+// STRIP-COUNT-2: s_barrier
+// STRIP-NOT: s_barrier
 // STRIP-LABEL: _Z14stride_overlapPKfPf:
 // STRIP-LABEL: _Z11half_stridePKdPd:
 
@@ -128,6 +150,12 @@ __global__ void some_iterations(const double *In, double *Out) {
 // STRIP12: s_barrier_wait -1
 // STRIP12-NOT: s_barrier
 // STRIP12-LABEL: _Z11stride_copyPKfPf:
+// STRIP12: s_barrier_signal -1
+// STRIP12: s_barrier_wait -1
+// STRIP12-NOT: s_barrier
+// STRIP12-LABEL: _Z9zero_binsPKhiPj:
+// STRIP12: s_barrier_signal -1
+// STRIP12: s_barrier_wait -1
 // STRIP12: s_barrier_signal -1
 // STRIP12: s_barrier_wait -1
 // STRIP12-NOT: s_barrier

@@ -31,6 +31,7 @@ Machine model
   compiled kernels and the project's fuzzer use (moves, add/sub with
   carries, bitwise, shifts, compares (V_CMP e32 -> VCC, e64 -> sdst, inactive
   lanes 0; V_CMPX -> EXEC), selects, S_*_SAVEEXEC, readfirstlane, readlane,
+  VOPD pairs (V_DUAL_*, each half as on its own), gfx12's S_ADD_U64,
   writelane, mbcnt, bfe, mad24, ...), branches, S_ENDPGM, waits, barriers,
   LDS operations, and ``INLINEASM`` whose text is only ``s_nop``. Any other
   instruction that defines registers is an uninterpreted pure function of
@@ -1263,6 +1264,10 @@ SALU["S_ASHR_I32"] = _salu(32, lambda a, b: s32(a) >> (b & 31), "nz")
 SALU["S_ASHR_I64"] = _salu(64, lambda a, b: s64(a) >> (b & 63), "nz")
 SALU["S_MOVK_I32"] = _salu(32, lambda a: _sx(a, 16), None)
 SALU["S_ADD_U32"] = _salu(32, lambda a, b: a + b, lambda a, b, r: r >> 32)
+# gfx12's 64-bit scalar arithmetic (s_add_nc_u64 and kin) leaves SCC alone.
+SALU["S_ADD_U64"] = _salu(64, lambda a, b: a + b, None)
+SALU["S_SUB_U64"] = _salu(64, lambda a, b: a - b, None)
+SALU["S_MUL_U64"] = _salu(64, lambda a, b: a * b, None)
 SALU["S_ADD_I32"] = _salu(32, lambda a, b: a + b, _signed_add_ovf)
 SALU["S_SUB_U32"] = _salu(32, lambda a, b: a - b, lambda a, b, r: 1 if r < 0 else 0)
 SALU["S_SUB_I32"] = _salu(32, lambda a, b: a - b, _signed_sub_ovf)
@@ -2329,9 +2334,63 @@ def h_unsupported(why):
     return h
 
 
+# Source operands of the VALU operations a VOPD instruction pairs (gfx11+);
+# others (FMAC and its literal forms, whose sources are tied or literal)
+# leave the pair uninterpreted.
+VOPD_SOURCES = {"V_ADD_F32": 2, "V_SUB_F32": 2, "V_SUBREV_F32": 2,
+                "V_MUL_F32": 2, "V_MAX_F32": 2, "V_MIN_F32": 2,
+                "V_MUL_LEGACY_F32": 2, "V_DOT2C_F32_F16": 2,
+                "V_CNDMASK_B32": 2}
+
+
+def vopd_half(ins, name, defs, uses):
+    half = object.__new__(Instr)
+    for f in Instr.__slots__:
+        setattr(half, f, getattr(ins, f, None))
+    half.opcode = "V_" + name
+    half.base = normalize(half.opcode)
+    half.defs, half.uses = defs, uses
+    half.useunits = frozenset(u for o in uses + ins.iuses if o.kind == "reg"
+                              for u in o.units)
+    half.defunits = frozenset(u for o in defs for u in o.units)
+    return half
+
+
+def h_vopd(ins, cfg):
+    """V_DUAL_<X>_X_<Y>: two VALU operations issued together, each
+    interpreted as on its own; the pair is uninterpreted when their
+    operands cannot be told apart or Y reads what X writes."""
+    m = re.fullmatch(r"V_DUAL_(\w+?)(?:_e32)?_X_(\w+)", ins.base)
+    srcs = [o for o in ins.uses if o.kind in ("reg", "imm")]
+    if not m or len(ins.defs) != 2:
+        return generic
+
+    def count(name):
+        b = normalize("V_" + name)
+        for n, table in ((1, VOP1), (2, VOP2), (3, VOP3)):
+            if b in table:
+                return n
+        return VOPD_SOURCES.get(b)
+    nx, ny = count(m.group(1)), count(m.group(2))
+    if nx is None or ny is None or nx + ny != len(srcs):
+        return generic
+    x = vopd_half(ins, m.group(1), ins.defs[:1], srcs[:nx])
+    y = vopd_half(ins, m.group(2), ins.defs[1:], srcs[nx:])
+    if x.defunits & y.useunits:
+        return generic
+    hx, hy = bind(x, cfg), bind(y, cfg)
+
+    def h(w, i):
+        hx(w, x)
+        hy(w, y)
+    return h
+
+
 def bind(ins, cfg):
     """Chooses the handler of \\p ins."""
     b, op = ins.base, ins.opcode
+    if b.startswith("V_DUAL_"):
+        return h_vopd(ins, cfg)
     tgt = cfg.target
     if is_soft(op):
         if cfg.soft_waits != "honor":
