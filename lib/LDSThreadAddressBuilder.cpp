@@ -1166,9 +1166,10 @@ ThreadAddressBuilder::boundsAt(const BasicBlock *At) {
     int D = workItemDim(L);
     const auto *K = dyn_cast<ConstantInt>(R);
     // (t + C) below a bound, C a small constant, bounds t by it minus C;
-    // unsigned, it also keeps t + C from wrapping: t >= -C (the range
-    // check `t - 128 < d` that instcombine makes of `t >= 128 && ...`).
-    // Upper bounds only: t + C may wrap where it fails.
+    // below a constant K < 2^31, unsigned, t + C cannot have wrapped
+    // either: t >= -C (the range check `t - 128 < 64` that instcombine
+    // makes of `t >= 128 && t < 192`). Upper bounds only: t + C may wrap
+    // where it fails.
     int64_t Shift = 0;
     const APInt *Added;
     const Value *X;
@@ -1178,7 +1179,8 @@ ThreadAddressBuilder::boundsAt(const BasicBlock *At) {
         Added->getSignificantBits() <= 20 &&
         (D = workItemDim(stripWidening(X))) >= 0) {
       Shift = Added->getSExtValue();
-      if (CmpInst::isUnsigned(Pred) && Shift < 0)
+      if (CmpInst::isUnsigned(Pred) && Shift < 0 && K &&
+          K->getValue().ult(INT32_MAX))
         Cur.Lo[D] = std::max(Cur.Lo[D], -Shift);
     }
     // f(t) == K on a function of the id (`lane == 0`, `t % 32 == 0`): the
@@ -1251,10 +1253,9 @@ ThreadAddressBuilder::boundsAt(const BasicBlock *At) {
     // agree on them for constants in [0, 2^31).
     if (K->isNegative() && CmpInst::isSigned(Pred))
       return;
-    int64_t V = K->getZExtValue();
-    if (V >= INT32_MAX)
+    if (K->getValue().uge(INT32_MAX))
       return;
-    V -= Shift;
+    int64_t V = K->getZExtValue() - Shift;
     if (OfSize) {
       switch (ICmpInst::getUnsignedPredicate(Pred)) {
       case CmpInst::ICMP_EQ:

@@ -32,6 +32,10 @@
 //   which is `T - 128 < D`: T below D + 128, so the writes lie below the
 //   reads. No barrier inside the step (before: a warning and a race
 //   report).
+// wrap_guard: the near miss, `T - 64 < S` with S an unsigned argument
+//   of any value: for S near 2^32, T - 64 wraps and work-items below 64
+//   pass too, so the guard bounds T from above only. Its two accesses are
+//   not one wave's, and --check reports the race.
 // minmax_halves: a min and a max tree side by side, the lower half of the
 //   work-items on one array and the upper half on the other, each step
 //   guarded by `Idx < D && Idx + D < End` (a select, as `&&` becomes): the
@@ -197,6 +201,16 @@ __global__ void __launch_bounds__(256) upper_step(const float *In,
   Out[T] = S[255 - T];
 }
 
+__global__ void __launch_bounds__(128) wrap_guard(float *Out, unsigned S) {
+  __shared__ float A[128];
+  unsigned T = threadIdx.x;
+  if (T - 64 < S) {
+    A[T ^ 1] = T;
+    Out[T] = A[(T + 32) & 127];
+    // RACE: error: {{.*}}hip-tree-guard.hip:[[#@LINE-1]]:14: {{.*}}RAW race on LDS[0, 512)
+  }
+}
+
 // WARN: warning: in function '_Z12half_overlapPKfPf': amdgpu-lds-barriers: WAR hazard on LDS[0, 2048) between DS_READ{{.*}} cannot be covered
 // WARN-NEXT: 1 warning generated
 
@@ -218,6 +232,6 @@ __global__ void __launch_bounds__(256) upper_step(const float *In,
 // STRIP-NOT: s_barrier
 // STRIP: .end_amdhsa_kernel
 
-// RACE: 1 error generated
+// RACE: 2 errors generated
 
 // ORACLE: executed ({{[0-9]+}}/{{[0-9]+}} runs complete), races: 0, hangs: 0

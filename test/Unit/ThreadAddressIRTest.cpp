@@ -13,6 +13,7 @@
 
 #include "LDSThreadAddress.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/LLVMContext.h"
@@ -60,6 +61,14 @@ struct Interpreter {
     }
     if (isa<LoadInst>(V))
       return APInt(W, Loaded->at(V));
+    if (const auto *Cmp = dyn_cast<ICmpInst>(V))
+      return APInt(1, ICmpInst::compare(eval(Cmp->getOperand(0)),
+                                        eval(Cmp->getOperand(1)),
+                                        Cmp->getPredicate()));
+    if (const auto *Sel = dyn_cast<SelectInst>(V))
+      return eval(Sel->getCondition()).getBoolValue()
+                 ? eval(Sel->getTrueValue())
+                 : eval(Sel->getFalseValue());
     const auto *I = cast<Instruction>(V);
     if (const auto *C = dyn_cast<CastInst>(I)) {
       APInt X = eval(C->getOperand(0));
@@ -332,6 +341,104 @@ TEST(ThreadAddressIRTest, RandomExpressionsAgreeWithTheInterpreter) {
   // The test must exercise the analysis, not pass by proving nothing.
   EXPECT_GT(Built, Trials * 9 / 10);
   EXPECT_GT(Disjoint, Trials / 20) << "the analysis proves too little";
+}
+
+// The id bounds the builder takes from the conditions that guard an
+// access (compares of id expressions with constants and with the kernel
+// argument, t + C, casts, && and ||, either branch) must admit every
+// work-item for which the interpreter finds the conditions true, for
+// arguments near 0 and near 2^32 alike.
+TEST(ThreadAddressIRTest, ConditionBoundsAdmitEveryWorkItemThatRuns) {
+  std::mt19937 R(20261129);
+  LLVMContext Ctx;
+  static const CmpInst::Predicate Preds[] = {
+      CmpInst::ICMP_ULT, CmpInst::ICMP_ULE, CmpInst::ICMP_UGT,
+      CmpInst::ICMP_UGE, CmpInst::ICMP_SLT, CmpInst::ICMP_SLE,
+      CmpInst::ICMP_SGT, CmpInst::ICMP_SGE, CmpInst::ICMP_EQ,
+      CmpInst::ICMP_NE};
+  unsigned Bounded = 0, Unsound = 0;
+  const unsigned Trials = 1500;
+  for (unsigned Trial = 0; Trial < Trials; ++Trial) {
+    Module M("t", Ctx);
+    M.setDataLayout("e-p:64:64-p1:64:64-p3:32:32-i64:64-n32:64-S32-A5-G1");
+    IRBuilder<> B(Ctx);
+    auto *Lds =
+        new GlobalVariable(M, ArrayType::get(B.getInt32Ty(), 1024), false,
+                           GlobalValue::InternalLinkage, nullptr, "lds",
+                           nullptr, GlobalValue::NotThreadLocal, 3);
+    auto *FTy = FunctionType::get(B.getVoidTy(),
+                                  {B.getInt32Ty(), B.getPtrTy(1)}, false);
+    Function *F = Function::Create(FTy, GlobalValue::ExternalLinkage, "k", M);
+    F->setCallingConv(CallingConv::AMDGPU_KERNEL);
+    B.SetInsertPoint(BasicBlock::Create(Ctx, "entry", F));
+    Generator G{R, B, nullptr, nullptr, F->getArg(0), F->getArg(1), {}};
+    G.TidX = B.CreateIntrinsic(B.getInt32Ty(), Intrinsic::amdgcn_workitem_id_x,
+                               ArrayRef<Value *>());
+    G.TidY = B.getInt32(0); // One-dimensional launches.
+    auto Compare = [&]() -> Value * {
+      CmpInst::Predicate P = Preds[G.pick(0, 9)];
+      Type *Ty = G.pick(0, 2) ? B.getInt32Ty() : B.getInt64Ty();
+      Value *L;
+      switch (G.pick(0, 3)) {
+      case 0: // t + C, possibly through a widening and back.
+        L = B.CreateAdd(B.CreateZExtOrTrunc(G.TidX, Ty),
+                        ConstantInt::get(Ty, G.pick(-200, 200)));
+        break;
+      case 1:
+        L = B.CreateZExtOrTrunc(B.CreateZExt(G.TidX, B.getInt64Ty()), Ty);
+        break;
+      default:
+        L = G.expr(Ty, 2);
+        break;
+      }
+      Value *Rhs = G.pick(0, 2) ? ConstantInt::get(Ty, G.pick(-5, 300))
+                                : B.CreateZExtOrTrunc(G.Arg, Ty);
+      return G.pick(0, 1) ? B.CreateICmp(P, L, Rhs) : B.CreateICmp(P, Rhs, L);
+    };
+    Value *Cond = Compare();
+    if (G.pick(0, 2) == 0)
+      Cond = G.pick(0, 1) ? B.CreateLogicalAnd(Cond, Compare())
+                          : B.CreateLogicalOr(Cond, Compare());
+    auto *Then = BasicBlock::Create(Ctx, "then", F);
+    auto *Else = BasicBlock::Create(Ctx, "else", F);
+    bool TakeTrue = G.pick(0, 1);
+    B.CreateCondBr(Cond, TakeTrue ? Then : Else, TakeTrue ? Else : Then);
+    B.SetInsertPoint(Else);
+    B.CreateRetVoid();
+    B.SetInsertPoint(Then);
+    Value *Ptr = B.CreateGEP(B.getInt32Ty(), Lds, G.TidX);
+    B.CreateRetVoid();
+
+    int64_t MaxFlat = G.pick(2, 512);
+    F->addFnAttr("amdgpu-flat-work-group-size", "1," + std::to_string(MaxFlat));
+    ThreadAddressBuilder TB(*F, getWorkgroupShape(*F), /*Assume1D=*/true);
+    std::optional<ThreadAddress> TA = TB.build(Ptr, 0, 4, Then);
+    ASSERT_TRUE(TA);
+    if (TA->IdLo[0] > 0 || TA->IdHi[0] < MaxFlat - 1 || TA->Filter)
+      ++Bounded;
+    for (uint64_t Arg : {0ull, 1ull, 40ull, 64ull, 200ull, 0x7fffffffull,
+                         0x80000000ull, 0xffffff80ull, 0xffffffffull})
+      for (int64_t X = 0; X < MaxFlat; ++X) {
+        Interpreter I{{X, 0, 0}, nullptr, Arg};
+        if (I.eval(Cond).getBoolValue() != TakeTrue)
+          continue;
+        bool Admitted =
+            X >= TA->IdLo[0] && X <= TA->IdHi[0] &&
+            (!TA->Filter || TA->Filter->eval({X, 0, 0}) == TA->FilterValue);
+        if (!Admitted) {
+          ++Unsound;
+          std::string Text;
+          raw_string_ostream OS(Text);
+          OS << *F;
+          ADD_FAILURE() << "work-item " << X << " runs under " << Text
+                        << " (taken " << (TakeTrue ? "true" : "false")
+                        << ", argument " << Arg << ") but " << TA->str();
+          break;
+        }
+      }
+  }
+  EXPECT_EQ(Unsound, 0u);
+  EXPECT_GT(Bounded, Trials / 5) << "the conditions bound too little";
 }
 
 } // namespace
