@@ -1324,11 +1324,9 @@ bool ThreadAddressBuilder::onlyOneWorkItem(const BasicBlock *BB) {
   const IdBounds *B = boundsAt(BB);
   if (!B)
     return false;
-  int64_t Flat = 1;
-  for (unsigned D = 0; D < 3; ++D)
-    Flat *=
-        std::clamp<int64_t>(std::min(B->SizeHi[D], Shape.MaxDim[D]), 0, 1024);
-  return Flat <= 1;
+  ThreadAddress Sizes;
+  Sizes.SizeHi = B->SizeHi;
+  return launchUnder(Sizes, Shape).MaxFlat <= 1;
 }
 
 bool ThreadAddressBuilder::isIterationUniform(

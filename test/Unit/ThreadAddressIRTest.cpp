@@ -226,6 +226,18 @@ bool bytesOverlap(uint32_t A, uint64_t SizeA, uint32_t B, uint64_t SizeB) {
   return uint32_t(B - A) < SizeA || uint32_t(A - B) < SizeB;
 }
 
+/// A kernel k(i32 argument, ptr addrspace(1) bytes) in \p M, with \p B at
+/// its entry.
+Function *createKernel(Module &M, IRBuilder<> &B) {
+  M.setDataLayout("e-p:64:64-p1:64:64-p3:32:32-i64:64-n32:64-S32-A5-G1");
+  auto *FTy =
+      FunctionType::get(B.getVoidTy(), {B.getInt32Ty(), B.getPtrTy(1)}, false);
+  Function *F = Function::Create(FTy, GlobalValue::ExternalLinkage, "k", M);
+  F->setCallingConv(CallingConv::AMDGPU_KERNEL);
+  B.SetInsertPoint(BasicBlock::Create(M.getContext(), "entry", F));
+  return F;
+}
+
 TEST(ThreadAddressIRTest, RandomExpressionsAgreeWithTheInterpreter) {
   std::mt19937 R(20261124);
   LLVMContext Ctx;
@@ -233,7 +245,6 @@ TEST(ThreadAddressIRTest, RandomExpressionsAgreeWithTheInterpreter) {
   const unsigned Trials = 1500;
   for (unsigned Trial = 0; Trial < Trials; ++Trial) {
     Module M("t", Ctx);
-    M.setDataLayout("e-p:64:64-p1:64:64-p3:32:32-i64:64-n32:64-S32-A5-G1");
     IRBuilder<> B(Ctx);
     auto *Lds =
         new GlobalVariable(M, ArrayType::get(B.getInt8Ty(), 1 << 20), false,
@@ -244,11 +255,7 @@ TEST(ThreadAddressIRTest, RandomExpressionsAgreeWithTheInterpreter) {
         LLVMContext::MD_absolute_symbol,
         MDNode::get(Ctx, {ConstantAsMetadata::get(B.getInt32(0)),
                           ConstantAsMetadata::get(B.getInt32(1))}));
-    auto *FTy = FunctionType::get(B.getVoidTy(),
-                                  {B.getInt32Ty(), B.getPtrTy(1)}, false);
-    Function *F = Function::Create(FTy, GlobalValue::ExternalLinkage, "k", M);
-    F->setCallingConv(CallingConv::AMDGPU_KERNEL);
-    B.SetInsertPoint(BasicBlock::Create(Ctx, "entry", F));
+    Function *F = createKernel(M, B);
     Generator G{R, B, nullptr, nullptr, F->getArg(0), F->getArg(1), {}};
     G.TidX = B.CreateIntrinsic(B.getInt32Ty(), Intrinsic::amdgcn_workitem_id_x,
                                ArrayRef<Value *>());
@@ -360,17 +367,12 @@ TEST(ThreadAddressIRTest, ConditionBoundsAdmitEveryWorkItemThatRuns) {
   const unsigned Trials = 1500;
   for (unsigned Trial = 0; Trial < Trials; ++Trial) {
     Module M("t", Ctx);
-    M.setDataLayout("e-p:64:64-p1:64:64-p3:32:32-i64:64-n32:64-S32-A5-G1");
     IRBuilder<> B(Ctx);
     auto *Lds =
         new GlobalVariable(M, ArrayType::get(B.getInt32Ty(), 1024), false,
                            GlobalValue::InternalLinkage, nullptr, "lds",
                            nullptr, GlobalValue::NotThreadLocal, 3);
-    auto *FTy = FunctionType::get(B.getVoidTy(),
-                                  {B.getInt32Ty(), B.getPtrTy(1)}, false);
-    Function *F = Function::Create(FTy, GlobalValue::ExternalLinkage, "k", M);
-    F->setCallingConv(CallingConv::AMDGPU_KERNEL);
-    B.SetInsertPoint(BasicBlock::Create(Ctx, "entry", F));
+    Function *F = createKernel(M, B);
     Generator G{R, B, nullptr, nullptr, F->getArg(0), F->getArg(1), {}};
     G.TidX = B.CreateIntrinsic(B.getInt32Ty(), Intrinsic::amdgcn_workitem_id_x,
                                ArrayRef<Value *>());
