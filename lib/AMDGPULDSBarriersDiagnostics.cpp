@@ -266,8 +266,13 @@ void llvm::ldsbarriers::reportSelfRaces(const Function &F,
   };
   auto Meets = [&](const Location &L) {
     auto [It, Inserted] = SelfMeets.try_emplace(L.ThreadForm, false);
+    // One execution is in one iteration of the access's stage loop.
+    unsigned Loop = P.stageLoop(L);
     if (Inserted)
-      It->second = !P.threadDisjoint(L, L) && !P.threadDisjointIn(L, L, OneD) &&
+      It->second = !P.threadDisjoint(L, L,
+                                     Loop ? IterationRelation::distance(Loop, 0)
+                                          : IterationRelation()) &&
+                   !P.threadDisjointIn(L, L, OneD) &&
                    !P.oneWaveRunsBoth(L, L) && MeetsWithEqualUnknowns(L);
     return It->second;
   };

@@ -129,6 +129,7 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
     // Before any pair test: the accesses every work-item runs may bound
     // the launch.
     Program.Shape = ThreadAddresses->inferredShape();
+    dropLoneIterationForms();
     boundTrackedForms();
     computeStageLoops(Analyses);
   }
@@ -654,6 +655,29 @@ unsigned LDSAccessModel::threadForm(const MachineInstr &MI, Location &Loc,
   return Program.ThreadForms.size() - 1;
 }
 
+/// An IterationForm tells apart only two accesses of one iteration that
+/// both have one: where one access of a loop alone has it, it goes, and
+/// with it the stage loop it gave the form (the analysis would track that
+/// loop's iterations for nothing, and a window from before the loop would
+/// then start at its header, losing the points before it).
+void LDSAccessModel::dropLoneIterationForms() {
+  DenseMap<unsigned, unsigned> WithForm;
+  for (const Block &BB : Program.Blocks)
+    for (const Event &E : BB.Events)
+      if (E.Kind == Event::Access && E.Loc.ThreadForm)
+        if (const ThreadAddress *TA = llvm::find_if(
+                Program.ThreadForms[E.Loc.ThreadForm],
+                [](const ThreadAddress &T) { return T.Iteration != nullptr; });
+            TA != Program.ThreadForms[E.Loc.ThreadForm].end())
+          ++WithForm[TA->Iteration->Loop];
+  for (SmallVector<ThreadAddress, 1> &Forms : Program.ThreadForms)
+    for (ThreadAddress &TA : Forms)
+      if (TA.Iteration && WithForm.lookup(TA.Iteration->Loop) < 2) {
+        TA.Iteration.reset();
+        TA.canonicalize();
+      }
+}
+
 /// Each distinct form whose bytes may meet another access's is a location
 /// the hazard analysis tracks separately in every block: such forms times
 /// blocks stays bounded, and the accesses of tracked forms past the bound
@@ -726,9 +750,15 @@ void LDSAccessModel::boundTrackedForms() {
 /// header, a second loop head or entry): such a loop is not used, and every
 /// block entry counts as a new iteration.
 void LDSAccessModel::computeStageLoops(const MachineAnalyses &Analyses) {
-  SmallVector<unsigned, 4> Loops = ThreadAddresses->stageLoops();
+  SmallVector<unsigned, 4> Loops;
+  for (const SmallVector<ThreadAddress, 1> &Forms : Program.ThreadForms)
+    for (const ThreadAddress &TA : Forms)
+      if (TA.StageLoop)
+        Loops.push_back(TA.StageLoop);
   if (Loops.empty())
     return;
+  llvm::sort(Loops);
+  Loops.erase(llvm::unique(Loops), Loops.end());
   Program.StageInside.resize(Loops.back() + 1);
   Program.StageHeader.assign(Loops.back() + 1, -1);
   for (unsigned L : Loops) {

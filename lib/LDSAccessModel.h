@@ -189,6 +189,7 @@ private:
   /// Fills Program.StageInside for the stage loops of the thread forms.
   void computeStageLoops(const MachineAnalyses &Analyses);
   void boundTrackedForms();
+  void dropLoneIterationForms();
   void markDivergenceWithoutDecidedEdges(const MachineFunction &MF);
   void findSilentAccesses(const AnalysisOptions &Hazards);
   void judgeScalarBranches(BranchUniformity Assumed,

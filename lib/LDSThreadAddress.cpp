@@ -37,10 +37,42 @@ uint64_t TidExpr::eval(const std::array<int64_t, 3> &T) const {
   return Out[0];
 }
 
+/// Whether node \p N (with flags, at most 32 bits wide) wraps on operands
+/// \p A and \p B, which makes its IR value poison. Wider nodes are taken
+/// as not wrapping: their wrapped value is one more case to consider.
+static bool wraps(const TidExpr::Node &N, uint64_t A, uint64_t B) {
+  if (!N.Flags || N.Width > 32)
+    return false;
+  int64_t SA = signExtend(A, N.Width), SB = signExtend(B, N.Width);
+  int64_t U, S; // Exact in 64 bits for 32-bit operands.
+  switch (N.K) {
+  case TidExpr::Add:
+    U = int64_t(A + B), S = SA + SB;
+    break;
+  case TidExpr::Sub:
+    U = int64_t(A) - int64_t(B), S = SA - SB;
+    break;
+  case TidExpr::Mul:
+    U = int64_t(A * B), S = SA * SB;
+    break;
+  case TidExpr::Shl:
+    if (B >= N.Width)
+      return true;
+    U = int64_t(A << B), S = SA * (int64_t(1) << B);
+    break;
+  default:
+    return false;
+  }
+  int64_t Half = int64_t(1) << (N.Width - 1);
+  return ((N.Flags & TidExpr::NUW) && (U < 0 || U >= 2 * Half)) ||
+         ((N.Flags & TidExpr::NSW) && (S < -Half || S >= Half));
+}
+
 template <typename IdT>
-static void evalNodes(ArrayRef<TidExpr::Node> Nodes,
-                      ArrayRef<std::array<IdT, 3>> Ids,
-                      std::vector<uint64_t> &Out) {
+static void
+evalNodes(ArrayRef<TidExpr::Node> Nodes, ArrayRef<std::array<IdT, 3>> Ids,
+          std::vector<uint64_t> &Out, ArrayRef<uint64_t> Params = {},
+          std::vector<bool> *Poison = nullptr) {
   using Node = TidExpr::Node;
   // Node by node over the work-items: the node's kind is decided once, not
   // once per work-item (an enumeration evaluates hundreds of them). In
@@ -48,6 +80,8 @@ static void evalNodes(ArrayRef<TidExpr::Node> Nodes,
   // small and is reused: one for every work-item of a 2-D enumeration was
   // hundreds of kilobytes of fresh pages.
   size_t Total = Ids.size();
+  if (Poison)
+    Poison->assign(Total, false);
   if (Nodes.empty()) {
     Out.assign(Total, 0);
     return;
@@ -56,6 +90,7 @@ static void evalNodes(ArrayRef<TidExpr::Node> Nodes,
   constexpr size_t Chunk = 256;
   const size_t M = std::min(Total, Chunk);
   std::unique_ptr<uint64_t[]> V(new uint64_t[Nodes.size() * M]);
+  std::unique_ptr<bool[]> P(Poison ? new bool[Nodes.size() * M] : nullptr);
   for (size_t Start = 0; Start < Total; Start += M) {
     const size_t Count = std::min(M, Total - Start);
     for (unsigned I = 0; I < Nodes.size(); ++I) {
@@ -63,6 +98,11 @@ static void evalNodes(ArrayRef<TidExpr::Node> Nodes,
       const uint64_t *A = N.L >= 0 ? &V[N.L * M] : nullptr;
       const uint64_t *B = N.R >= 0 ? &V[N.R * M] : nullptr;
       uint64_t *R = &V[I * M];
+      if (P)
+        for (size_t J = 0; J < Count; ++J)
+          P[I * M + J] = (N.L >= 0 && P[N.L * M + J]) ||
+                         (N.R >= 0 && P[N.R * M + J]) ||
+                         (N.Flags && wraps(N, A[J], B[J]));
       auto Map = [&](auto Op) {
         for (size_t J = 0; J < Count; ++J)
           R[J] = lowBits(Op(J), N.Width);
@@ -73,6 +113,9 @@ static void evalNodes(ArrayRef<TidExpr::Node> Nodes,
         break;
       case TidExpr::Const:
         Map([&](size_t) { return uint64_t(N.Imm); });
+        break;
+      case TidExpr::Param:
+        Map([&](size_t) { return Params[N.Imm]; });
         break;
       case TidExpr::Add:
         Map([&](size_t J) { return A[J] + B[J]; });
@@ -129,6 +172,9 @@ static void evalNodes(ArrayRef<TidExpr::Node> Nodes,
     }
     const uint64_t *Last = &V[(Nodes.size() - 1) * M];
     std::copy(Last, Last + Count, Out.begin() + Start);
+    if (Poison)
+      for (size_t J = 0; J < Count; ++J)
+        (*Poison)[Start + J] = P[(Nodes.size() - 1) * M + J];
   }
 }
 
@@ -140,6 +186,12 @@ void TidExpr::evalAll(ArrayRef<std::array<int64_t, 3>> Ids,
 void TidExpr::evalAll(ArrayRef<std::array<uint16_t, 3>> Ids,
                       std::vector<uint64_t> &Out) const {
   evalNodes(Nodes, Ids, Out);
+}
+
+void TidExpr::evalAll(ArrayRef<std::array<uint16_t, 3>> Ids,
+                      ArrayRef<uint64_t> Params, std::vector<uint64_t> &Out,
+                      std::vector<bool> &Poison) const {
+  evalNodes(Nodes, Ids, Out, Params, &Poison);
 }
 
 std::pair<uint64_t, uint64_t>
@@ -214,6 +266,8 @@ TidExpr::range(const std::array<int64_t, 3> &Lo,
       break;
     case Trunc:
       R = A;
+      break;
+    case Param:
       break;
     }
     // A bound past the width wraps: the node may then take any value.
@@ -327,6 +381,7 @@ TidExpr::progression(const std::array<int64_t, 3> &Lo,
       break;
     case Or:
     case AShr:
+    case Param:
       break;
     }
     if (R && (Over || R->Last > Max || R->First > R->Last || !R->Stride))
@@ -358,6 +413,9 @@ std::string TidExpr::str() const {
     case Const:
       S[I] = std::to_string(N.Imm);
       break;
+    case Param:
+      S[I] = "p" + std::to_string(N.Imm);
+      break;
     case ZExt:
     case SExt:
     case Trunc:
@@ -387,7 +445,9 @@ bool ThreadAddress::operator==(const ThreadAddress &O) const {
          (IterationTerms == O.IterationTerms ||
           (IterationTerms && O.IterationTerms &&
            IterationTerms->Const == O.IterationTerms->Const &&
-           IterationTerms->sameButConstant(*O.IterationTerms)));
+           IterationTerms->sameButConstant(*O.IterationTerms))) &&
+         (Iteration == O.Iteration ||
+          (Iteration && O.Iteration && *Iteration == *O.Iteration));
 }
 
 std::string ThreadAddress::str() const {
@@ -436,6 +496,13 @@ std::string ThreadAddress::str() const {
     T.Size = Size;
     OS << "; in one iteration of loop " << StageLoop << ": " << T.str();
   }
+  if (Iteration) {
+    OS << "; in one iteration of loop " << StageLoop << ", powers of two p: "
+       << "offset " << Iteration->Offset->str() << " in object "
+       << Iteration->Object;
+    if (Iteration->Zero)
+      OS << " where " << Iteration->Zero->str() << " == 0";
+  }
   OS << ")";
   return S;
 }
@@ -443,7 +510,7 @@ std::string ThreadAddress::str() const {
 void ThreadAddress::canonicalize() {
   if (!hasVar())
     VarAlign = 0;
-  if (Stage.empty() && !IterationTerms)
+  if (Stage.empty() && !IterationTerms && !Iteration)
     StageLoop = 0;
   for (unsigned D = 0; D < 3; ++D) {
     IdLo[D] = std::max<int64_t>(IdLo[D], 0);
@@ -453,6 +520,9 @@ void ThreadAddress::canonicalize() {
 
 unsigned ThreadAddress::distinguishedDims(const WorkgroupShape &Shape) const {
   unsigned Mask = (Fn ? Fn->usedDims() : 0) | (Filter ? Filter->usedDims() : 0);
+  if (Iteration)
+    Mask |= Iteration->Offset->usedDims() |
+            (Iteration->Zero ? Iteration->Zero->usedDims() : 0);
   for (unsigned D = 0; D < 3; ++D)
     if (Coef[D] || IdLo[D] > 0 || IdHi[D] < Shape.MaxDim[D] - 1)
       Mask |= 1u << D;
@@ -1106,6 +1176,91 @@ WorkgroupShape llvm::ldsbarriers::launchUnder(const ThreadAddress &A,
   return Shape;
 }
 
+bool IterationForm::operator==(const IterationForm &O) const {
+  auto Same = [](const std::shared_ptr<const TidExpr> &X,
+                 const std::shared_ptr<const TidExpr> &Y) {
+    return X == Y || (X && Y && *X == *Y);
+  };
+  return Same(Offset, O.Offset) && Same(Zero, O.Zero) && Loop == O.Loop &&
+         Object == O.Object && ParamWidths == O.ParamWidths &&
+         NonZero == O.NonZero && Negative == O.Negative &&
+         ObjectBytes == O.ObjectBytes;
+}
+
+/// Whether A and B, run in one iteration of their loop (IterationForm),
+/// touch no common byte for two different work-items, whatever powers of
+/// two (or 0) the iteration's values are: each value is tried.
+static bool iterationFormsApart(const ThreadAddress &A, const ThreadAddress &B,
+                                const WorkgroupShape &Shape) {
+  const IterationForm &FA = *A.Iteration, &FB = *B.Iteration;
+  if (FA.Loop != FB.Loop || FA.Object != FB.Object ||
+      FA.ParamWidths != FB.ParamWidths)
+    return false;
+  // Every dimension a launch may have: ids then tell work-items apart.
+  SmallVector<unsigned, 3> Dims;
+  for (unsigned D = 0; D < 3; ++D)
+    if (Shape.MaxDim[D] > 1)
+      Dims.push_back(D);
+  IdSpace SA = enumerateIds(A, Dims, Shape), SB = enumerateIds(B, Dims, Shape);
+  // Each Param's values: 0, then 2^k, then -2^k for k below its width.
+  unsigned NonZero = FA.NonZero | FB.NonZero;
+  unsigned Negative = FA.Negative | FB.Negative;
+  auto Count = [&](unsigned P) {
+    return uint64_t(FA.ParamWidths[P]) * (Negative >> P & 1 ? 2 : 1) + 1;
+  };
+  uint64_t Values = 1;
+  for (unsigned P = 0; P < FA.ParamWidths.size(); ++P)
+    Values *= Count(P);
+  if (SA.TooBig || SB.TooBig ||
+      Values * (SA.Ids.size() + SB.Ids.size()) > (uint64_t(1) << 22))
+    return false;
+  SmallVector<uint64_t, 2> Params(FA.ParamWidths.size());
+  std::vector<uint64_t> Offsets, Zeros;
+  std::vector<bool> Poison, ZeroPoison;
+  // The offsets of the work-items that run T without undefined behaviour,
+  // with their index in S.
+  auto Run = [&](const ThreadAddress &T, const IdSpace &S,
+                 std::vector<std::pair<int64_t, unsigned>> &Out) {
+    const IterationForm &F = *T.Iteration;
+    F.Offset->evalAll(S.Ids, Params, Offsets, Poison);
+    if (F.Zero)
+      F.Zero->evalAll(S.Ids, Params, Zeros, ZeroPoison);
+    Out.clear();
+    for (unsigned I = 0; I < S.Ids.size(); ++I) {
+      // A 64-bit offset is signed; a 32-bit one wrapped.
+      int64_t X = int64_t(Offsets[I]);
+      if (!Poison[I] && X >= 0 && X + T.Size <= F.ObjectBytes &&
+          (!F.Zero || (!ZeroPoison[I] && !Zeros[I])))
+        Out.push_back({X, I});
+    }
+  };
+  std::vector<std::pair<int64_t, unsigned>> RA, RB;
+  for (uint64_t C = 0; C < Values; ++C) {
+    uint64_t K = C;
+    bool Impossible = false;
+    for (unsigned P = 0; P < Params.size(); ++P) {
+      uint64_t E = K % Count(P), W = FA.ParamWidths[P];
+      K /= Count(P);
+      Params[P] = !E       ? 0
+                  : E <= W ? uint64_t(1) << (E - 1)
+                           : lowBits(-(uint64_t(1) << (E - W - 1)), W);
+      Impossible |= !E && (NonZero >> P & 1);
+    }
+    if (Impossible)
+      continue;
+    Run(A, SA, RA);
+    Run(B, SB, RB);
+    llvm::sort(RB);
+    for (auto [X, I] : RA)
+      for (auto It = llvm::lower_bound(
+               RB, std::make_pair(X - int64_t(B.Size) + 1, 0u));
+           It != RB.end() && It->first < X + int64_t(A.Size); ++It)
+        if (SA.Ids[I] != SB.Ids[It->second])
+          return false;
+  }
+  return true;
+}
+
 bool llvm::ldsbarriers::workItemsMayOverlap(const ThreadAddress &A,
                                             const ThreadAddress &B,
                                             const WorkgroupShape &Shape,
@@ -1119,6 +1274,12 @@ bool llvm::ldsbarriers::workItemsMayOverlap(const ThreadAddress &A,
   if (Launch.MaxDim != Shape.MaxDim || Launch.MaxFlat != Shape.MaxFlat)
     return Launch.MaxFlat > 1 &&
            workItemsMayOverlap(A, B, Launch, /*Cache=*/nullptr, Rel);
+  bool SameIteration = Rel.K == IterationRelation::Distance && !Rel.Dist &&
+                       Rel.Loop && A.StageLoop == Rel.Loop &&
+                       B.StageLoop == Rel.Loop;
+  if (SameIteration && A.Iteration && B.Iteration &&
+      iterationFormsApart(A, B, Shape))
+    return false;
   if (A.StrideCoef || B.StrideCoef)
     return !stridesKeepApart(A, B, Shape);
   auto LaunchSize = [](const ThreadAddress &T) {
@@ -1127,10 +1288,7 @@ bool llvm::ldsbarriers::workItemsMayOverlap(const ThreadAddress &A,
     });
   };
   if ((A.BoundSym || B.BoundSym || LaunchSize(A) || LaunchSize(B)) &&
-      guardsKeepApart(A, B, Shape,
-                      Rel.K == IterationRelation::Distance && !Rel.Dist &&
-                          Rel.Loop && A.StageLoop == Rel.Loop &&
-                          B.StageLoop == Rel.Loop))
+      guardsKeepApart(A, B, Shape, SameIteration))
     return false;
   if (A.Uniform != B.Uniform)
     return true;

@@ -37,6 +37,7 @@ class Function;
 class GEPOperator;
 class GlobalVariable;
 class Operator;
+class PHINode;
 class Value;
 
 namespace ldsbarriers {
@@ -163,15 +164,20 @@ struct TidExpr {
     ZExt,  // Of L, from Imm bits.
     SExt,  // Of L, from Imm bits.
     Trunc, // Of L.
+    Param, // Imm = the index of a value given to the evaluation
+           // (IterationForm: a power of two of one iteration).
   };
+  /// Node flags: the IR's nuw and nsw (a result that wraps is poison).
+  enum : uint8_t { NUW = 1, NSW = 2 };
   struct Node {
     Kind K;
     uint8_t Width; // The result's bits (at most 64).
     int32_t L = -1, R = -1;
     int64_t Imm = 0;
+    uint8_t Flags = 0;
     bool operator==(const Node &O) const {
       return K == O.K && Width == O.Width && L == O.L && R == O.R &&
-             Imm == O.Imm;
+             Imm == O.Imm && Flags == O.Flags;
     }
   };
   /// Operands come before their users; the last node is the value.
@@ -186,6 +192,11 @@ struct TidExpr {
   /// The same for ids in 16 bits (an enumeration's, ThreadIdSpace::Ids).
   void evalAll(ArrayRef<std::array<uint16_t, 3>> Ids,
                std::vector<uint64_t> &Out) const;
+  /// The same with the values \p Params of the Param nodes, setting
+  /// Poison[I] where a node with flags wraps for Ids[I] (the IR's value is
+  /// poison there).
+  void evalAll(ArrayRef<std::array<uint16_t, 3>> Ids, ArrayRef<uint64_t> Params,
+               std::vector<uint64_t> &Out, std::vector<bool> &Poison) const;
   /// Bounds [first, second] on the value for every work-item whose id in
   /// each dimension d lies in [Lo[d], Hi[d]] (not empty, not negative):
   /// interval arithmetic, node by node, that gives up (the whole range of
@@ -246,6 +257,27 @@ struct AddressTerms {
   }
 };
 
+/// An access inside a loop whose iterations step values by powers of two
+/// (a tree reduction's stride `s *= 2`, a scan's `offset`), in one
+/// iteration: its byte offset into its LDS object and the conditions on
+/// the work-item that run it there, as functions of the id and of the
+/// loop's header phis that are powers of two, 0 or negated powers of two
+/// (Param i). Evaluated for each of their possible values. A work-item whose
+/// offset is poison or outside the object cannot run the access: that is
+/// undefined.
+struct IterationForm {
+  std::shared_ptr<const TidExpr> Offset;
+  /// The work-item runs the access only where this is 0 (null: always).
+  std::shared_ptr<const TidExpr> Zero;
+  /// The loop's and the object's symbols, the Params' widths, and masks of
+  /// the Params known not to be 0 and of those that may be -2^k too.
+  unsigned Loop = 0, Object = 0;
+  SmallVector<uint8_t, 2> ParamWidths;
+  unsigned NonZero = 0, Negative = 0;
+  uint64_t ObjectBytes = 0;
+  bool operator==(const IterationForm &O) const;
+};
+
 /// An access's bytes [Addr, Addr + Size) for the work-item with id t, where
 /// Addr is the sum of its terms (AddressTerms) and of its stage slot, if it
 /// has one. Only work-items with IdLo[d] <= t[d] <= IdHi[d] execute the
@@ -277,6 +309,9 @@ struct ThreadAddress : AddressTerms {
   uint8_t BoundDim = 0;
   int64_t BoundOff = 0, BoundLo = 0, BoundHi = 0;
   std::shared_ptr<const AddressTerms> IterationTerms;
+  /// The access in one iteration of loop StageLoop, where its values are
+  /// powers of two (null: none).
+  std::shared_ptr<const IterationForm> Iteration;
   /// Only the work-items for which Filter (a function of the id) has the
   /// value FilterValue run the access: `if (lane == 0)`. Null: all.
   std::shared_ptr<const TidExpr> Filter;
@@ -513,8 +548,6 @@ public:
   /// The header of the loop of a ThreadAddress::StageLoop this builder
   /// assigned.
   const BasicBlock *stageHeader(unsigned StageLoop) const;
-  /// The stage loops of the forms built so far.
-  SmallVector<unsigned, 4> stageLoops() const;
   /// Whether \p BB heads an IR loop (a predecessor it dominates).
   bool isLoopHeader(const BasicBlock *BB) const;
 
@@ -541,6 +574,15 @@ private:
   /// That variable's bytes [first, second) when its address is known.
   std::optional<std::pair<int64_t, int64_t>> ldsObjectBytes(const Value *Ptr);
   bool isInvariantUniform(const Value *V, unsigned Depth);
+  /// Whether every work-item that reaches \p Phi's block enters it by the
+  /// same edge, with the same value.
+  bool isUniformMerge(const PHINode *Phi);
+  DenseMap<const PHINode *, bool> UniformMerges;
+  /// Per loop: its header phis that are powers of two, and what is known
+  /// of them (the Params of its IterationForms).
+  DenseMap<const Loop *,
+           std::pair<SmallVector<const Value *, 2>, IterationForm>>
+      LoopPowers;
   /// Whether \p V is the same for every work-item in each iteration of
   /// one loop, which it sets in \p L (null: isInvariantUniform).
   bool isIterationUniform(const Value *V, const Loop *&L,
@@ -551,8 +593,14 @@ private:
   void applyGuard(ThreadAddress &TA, const Value *Ptr, int64_t Offset,
                   const BasicBlock *At);
   /// V as a function of the work-item id alone, evaluated exactly; null
-  /// when it depends on anything else or not on the id.
-  std::shared_ptr<const TidExpr> tidExpr(const Value *V);
+  /// when it depends on anything else or not on the id. With \p Params,
+  /// of those values too (TidExpr::Param), with the IR's no-wrap flags.
+  std::shared_ptr<const TidExpr> tidExpr(const Value *V,
+                                         ArrayRef<const Value *> Params = {});
+  /// The IterationForm of an access at \p Ptr + \p Offset in \p At, if
+  /// its loop has powers of two that its offset or conditions use.
+  std::shared_ptr<const IterationForm>
+  iterationForm(const Value *Ptr, int64_t Offset, const BasicBlock *At);
   unsigned symbol(const void *Key);
   /// In a one-dimensional launch, the value of \p V when it is fixed: the y
   /// and z ids are 0, their launch sizes 1, and a product with a 0 is 0.

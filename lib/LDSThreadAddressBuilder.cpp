@@ -153,8 +153,10 @@ struct ThreadAddressBuilder::Linear : AddressTerms {
     return VarLo > -SmallMagnitude && VarHi < SmallMagnitude;
   }
   /// Op(X, Y) at 32 bits, which is all the address keeps.
-  static std::shared_ptr<const TidExpr>
-  combine(TidExpr::Kind Op, const TidExpr &X, const TidExpr &Y) {
+  static std::shared_ptr<const TidExpr> combine(TidExpr::Kind Op,
+                                                const TidExpr &X,
+                                                const TidExpr &Y,
+                                                uint8_t Width = 32) {
     auto E = std::make_shared<TidExpr>();
     auto Append = [&](const TidExpr &T) {
       int32_t Base = E->Nodes.size();
@@ -168,7 +170,7 @@ struct ThreadAddressBuilder::Linear : AddressTerms {
       return int32_t(E->Nodes.size() - 1);
     };
     int32_t L = Append(X), R = Append(Y);
-    E->Nodes.push_back({Op, 32, L, R, 0});
+    E->Nodes.push_back({Op, Width, L, R, 0});
     return E;
   }
 };
@@ -217,14 +219,6 @@ ThreadAddressBuilder::ThreadAddressBuilder(const Function &F,
 
 const BasicBlock *ThreadAddressBuilder::stageHeader(unsigned StageLoop) const {
   return StageHeaders.lookup(StageLoop);
-}
-
-SmallVector<unsigned, 4> ThreadAddressBuilder::stageLoops() const {
-  SmallVector<unsigned, 4> Loops;
-  for (const auto &KV : StageHeaders)
-    Loops.push_back(KV.first);
-  llvm::sort(Loops);
-  return Loops;
 }
 
 bool ThreadAddressBuilder::isLoopHeader(const BasicBlock *BB) const {
@@ -527,6 +521,85 @@ bool ThreadAddressBuilder::isInvariantUniform(const Value *V, unsigned Depth) {
   return llvm::all_of(I->operands(), [&](const Value *Op) {
     return isInvariantUniform(Op, Depth + 1);
   });
+}
+
+bool ThreadAddressBuilder::isUniformMerge(const PHINode *Phi) {
+  const BasicBlock *B = Phi->getParent();
+  if (!DT || !Loops || !DT->getNode(B) || !DT->getNode(B)->getIDom() ||
+      Loops->isLoopHeader(B))
+    return false;
+  // Each merge is decided once, on a fresh depth (a scan's values pass
+  // several loops); one met again while it is decided is not taken.
+  auto [It, New] = UniformMerges.try_emplace(Phi, false);
+  if (!New)
+    return It->second;
+  const unsigned Depth = 0;
+  const BasicBlock *D = DT->getNode(B)->getIDom()->getBlock();
+  // A loop all work-items leave in the same iteration: each exit is
+  // passed on the way to every latch, on a condition of the iteration.
+  auto LeftTogether = [&](const Loop *L) {
+    SmallVector<BasicBlock *, 4> Exiting, Latches;
+    L->getExitingBlocks(Exiting);
+    L->getLoopLatches(Latches);
+    return llvm::all_of(Exiting, [&](const BasicBlock *E) {
+      const auto *Br = dyn_cast<BranchInst>(E->getTerminator());
+      const Loop *Of = L;
+      SmallPtrSet<const Value *, 4> Assumed;
+      return Br && Br->isConditional() &&
+             isIterationUniform(Br->getCondition(), Of, Assumed, Depth + 1) &&
+             llvm::all_of(Latches, [&](const BasicBlock *Latch) {
+               return DT->dominates(E, Latch);
+             });
+    });
+  };
+  // Each value is one the workgroup shares, or one of the last iteration
+  // of such a loop.
+  if (!llvm::all_of(Phi->incoming_values(), [&](const Value *In) {
+        const Loop *L = nullptr;
+        SmallPtrSet<const Value *, 4> Assumed;
+        return isIterationUniform(In, L, Assumed, Depth + 1) &&
+               (!L || (!L->contains(B) && LeftTogether(L)));
+      }))
+    return false;
+  // The blocks from D to B: every work-item takes the same edge into B if
+  // each of their branches is one the workgroup takes together, or rejoins
+  // before B (an `if` inside a loop whose exit is uniform).
+  SmallPtrSet<const BasicBlock *, 16> Region;
+  SmallVector<const BasicBlock *, 16> Work(predecessors(B));
+  while (!Work.empty()) {
+    const BasicBlock *X = Work.pop_back_val();
+    if (Region.insert(X).second && X != D)
+      llvm::append_range(Work, predecessors(X));
+  }
+  if (!PDT)
+    PDT = std::make_unique<PostDominators>(const_cast<Function &>(F));
+  auto Rejoins = [&](const BasicBlock *X) {
+    const DomTreeNode *N = PDT->getNode(X);
+    const BasicBlock *Join =
+        N && N->getIDom() ? N->getIDom()->getBlock() : nullptr;
+    if (!Join || Join == B)
+      return false;
+    // No path from X reaches B but through Join.
+    SmallPtrSet<const BasicBlock *, 16> Seen = {Join};
+    SmallVector<const BasicBlock *, 16> Next(successors(X));
+    while (!Next.empty()) {
+      const BasicBlock *Y = Next.pop_back_val();
+      if (Y == B)
+        return false;
+      if (Seen.insert(Y).second)
+        llvm::append_range(Next, successors(Y));
+    }
+    return true;
+  };
+  return UniformMerges[Phi] = llvm::all_of(Region, [&](const BasicBlock *X) {
+           const auto *Br = dyn_cast<BranchInst>(X->getTerminator());
+           const Loop *L = nullptr;
+           SmallPtrSet<const Value *, 4> Assumed;
+           return Br && (!Br->isConditional() ||
+                         isIterationUniform(Br->getCondition(), L, Assumed,
+                                            Depth + 1) ||
+                         Rejoins(X));
+         });
 }
 
 /// Addresses share their parts (one base GEP under many constant offsets,
@@ -968,7 +1041,8 @@ ThreadAddressBuilder::linearizeLeaf(const Value *V) {
   }
   return std::nullopt;
 }
-std::shared_ptr<const TidExpr> ThreadAddressBuilder::tidExpr(const Value *V) {
+std::shared_ptr<const TidExpr>
+ThreadAddressBuilder::tidExpr(const Value *V, ArrayRef<const Value *> Params) {
   auto E = std::make_shared<TidExpr>();
   bool UsesId = false;
   // Appends V's nodes, returning the index of its value, or -1.
@@ -988,6 +1062,10 @@ std::shared_ptr<const TidExpr> ThreadAddressBuilder::tidExpr(const Value *V) {
     if (int D = workItemDim(X); D >= 0) {
       UsesId = true;
       return Push(TidExpr::Id, -1, -1, D);
+    }
+    if (const auto *P = llvm::find(Params, X); P != Params.end()) {
+      UsesId = true;
+      return Push(TidExpr::Param, -1, -1, P - Params.begin());
     }
     const auto *I = dyn_cast<Instruction>(X);
     if (!I)
@@ -1061,7 +1139,14 @@ std::shared_ptr<const TidExpr> ThreadAddressBuilder::tidExpr(const Value *V) {
     int32_t R = L < 0 ? -1 : Self(Self, BO->getOperand(1), Depth + 1);
     if (R < 0)
       return -1;
-    return Push(K, L, R, 0);
+    int32_t Node = Push(K, L, R, 0);
+    // With parameters, values that wrap are poison where the IR says so
+    // (IterationForm).
+    if (const auto *OBO = dyn_cast<OverflowingBinaryOperator>(BO);
+        OBO && !Params.empty())
+      E->Nodes[Node].Flags = (OBO->hasNoUnsignedWrap() ? TidExpr::NUW : 0) |
+                             (OBO->hasNoSignedWrap() ? TidExpr::NSW : 0);
+    return Node;
   };
   if (Rec(Rec, V, 0) < 0 || !UsesId)
     return nullptr;
@@ -1088,6 +1173,58 @@ void ThreadAddressBuilder::applyConditions(ThreadAddress &TA,
   }
 }
 
+/// Calls \p Leaf with each compare, and the predicate it satisfies, that
+/// holds where condition \p C has the value \p Holds: \p C itself, the
+/// parts of `&&` that holds or `||` that fails (`and`, or the select that
+/// `&&` becomes), the condition of a structurized `if` (llvm.amdgcn.if(c),
+/// element 0), and that of the one edge that gives a flow block's phi of
+/// constants that value (the structurizer branches on one after an `if`
+/// that returns; not a back edge: a condition of the same iteration).
+template <typename LeafFn>
+static void forEachCompare(const Value *C, bool Holds, const DominatorTree &DT,
+                           LeafFn Leaf, unsigned Depth = 0) {
+  if (Depth > 4)
+    return;
+  if (const auto *EV = dyn_cast<ExtractValueInst>(C)) {
+    if (const auto *II = dyn_cast<IntrinsicInst>(EV->getAggregateOperand());
+        II && II->getIntrinsicID() == Intrinsic::amdgcn_if &&
+        EV->getNumIndices() == 1 && EV->getIndices()[0] == 0)
+      forEachCompare(II->getArgOperand(0), Holds, DT, Leaf, Depth + 1);
+    return;
+  }
+  if (const auto *Phi = dyn_cast<PHINode>(C)) {
+    const BranchInst *From = nullptr;
+    for (unsigned I = 0; I < Phi->getNumIncomingValues(); ++I) {
+      const auto *V = dyn_cast<ConstantInt>(Phi->getIncomingValue(I));
+      if (!V)
+        return;
+      if (V->isOne() == Holds) {
+        if (From)
+          return;
+        From = dyn_cast<BranchInst>(Phi->getIncomingBlock(I)->getTerminator());
+        if (!From)
+          return;
+      }
+    }
+    if (From && From->isConditional() &&
+        From->getSuccessor(0) != From->getSuccessor(1) &&
+        !DT.dominates(Phi->getParent(), From->getParent()))
+      forEachCompare(From->getCondition(),
+                     From->getSuccessor(0) == Phi->getParent(), DT, Leaf,
+                     Depth + 1);
+    return;
+  }
+  const Value *A, *B;
+  if (Holds ? match(C, m_LogicalAnd(m_Value(A), m_Value(B)))
+            : match(C, m_LogicalOr(m_Value(A), m_Value(B)))) {
+    forEachCompare(A, Holds, DT, Leaf, Depth + 1);
+    forEachCompare(B, Holds, DT, Leaf, Depth + 1);
+    return;
+  }
+  if (const auto *Cmp = dyn_cast<ICmpInst>(C))
+    Leaf(Cmp, Holds ? Cmp->getPredicate() : Cmp->getInversePredicate());
+}
+
 const ThreadAddressBuilder::IdBounds *
 ThreadAddressBuilder::boundsAt(const BasicBlock *At) {
   if (!At || !DT)
@@ -1097,61 +1234,8 @@ ThreadAddressBuilder::boundsAt(const BasicBlock *At) {
   if (!DT->getNode(At))
     return nullptr;
   IdBounds Cur;
-  // Conditions c of branches whose edge dominates At: c holds there.
-  auto Restrict = [&](const Value *C, bool Holds, auto &&Self,
-                      unsigned Depth) -> void {
-    if (Depth > 4)
-      return;
-    // The condition of a structurized `if`: llvm.amdgcn.if(c), element 0.
-    if (const auto *EV = dyn_cast<ExtractValueInst>(C)) {
-      if (EV->getNumIndices() == 1 && EV->getIndices()[0] == 0)
-        if (const auto *II = dyn_cast<IntrinsicInst>(EV->getAggregateOperand()))
-          if (II->getIntrinsicID() == Intrinsic::amdgcn_if)
-            Self(II->getArgOperand(0), Holds, Self, Depth + 1);
-      return;
-    }
-    // A flow block's phi of constants, which the structurizer branches on
-    // after an `if` that returns: it has the value Holds only on the edge
-    // from one block, whose branch condition then held on that edge (not a
-    // back edge: the condition is one of the same iteration).
-    if (const auto *Phi = dyn_cast<PHINode>(C)) {
-      const BranchInst *From = nullptr;
-      for (unsigned I = 0; I < Phi->getNumIncomingValues(); ++I) {
-        const auto *V = dyn_cast<ConstantInt>(Phi->getIncomingValue(I));
-        if (!V)
-          return;
-        if (V->isOne() == Holds) {
-          if (From)
-            return;
-          From =
-              dyn_cast<BranchInst>(Phi->getIncomingBlock(I)->getTerminator());
-          if (!From)
-            return;
-        }
-      }
-      if (From && From->isConditional() &&
-          From->getSuccessor(0) != From->getSuccessor(1) &&
-          !DT->dominates(Phi->getParent(), From->getParent()))
-        Self(From->getCondition(), From->getSuccessor(0) == Phi->getParent(),
-             Self, Depth + 1);
-      return;
-    }
-    // a && b holds, or a || b fails: both parts do (`and`, or the select
-    // that `&&` becomes).
-    const Value *A, *B;
-    if (Holds ? match(C, m_LogicalAnd(m_Value(A), m_Value(B)))
-              : match(C, m_LogicalOr(m_Value(A), m_Value(B)))) {
-      Self(A, Holds, Self, Depth + 1);
-      Self(B, Holds, Self, Depth + 1);
-      return;
-    }
-    if (isa<BinaryOperator, SelectInst>(C))
-      return;
-    const auto *Cmp = dyn_cast<ICmpInst>(C);
-    if (!Cmp)
-      return;
-    CmpInst::Predicate Pred =
-        Holds ? Cmp->getPredicate() : Cmp->getInversePredicate();
+  // Compares that hold where a branch edge dominates At.
+  auto Restrict = [&](const ICmpInst *Cmp, CmpInst::Predicate Pred) {
     const Value *L = Cmp->getOperand(0), *R = Cmp->getOperand(1);
     if (isa<ConstantInt>(L)) {
       std::swap(L, R);
@@ -1313,7 +1397,7 @@ ThreadAddressBuilder::boundsAt(const BasicBlock *At) {
         for (unsigned S = 0; S < 2; ++S)
           if (DT->dominates(BasicBlockEdge(I->getBlock(), Br->getSuccessor(S)),
                             N->getBlock()))
-            Restrict(Br->getCondition(), S == 0, Restrict, 0);
+            forEachCompare(Br->getCondition(), S == 0, *DT, Restrict);
     }
     blockBounds(N->getBlock()) = Cur;
   }
@@ -1337,22 +1421,28 @@ bool ThreadAddressBuilder::isIterationUniform(
   if (Depth > 8 || !Loops)
     return false;
   if (const auto *Phi = dyn_cast<PHINode>(V)) {
+    // A phi elsewhere: a merge of such values that every work-item enters
+    // by one edge.
+    if (!Loops->isLoopHeader(Phi->getParent()))
+      return isUniformMerge(Phi);
     // A header phi that enters the loop with one such value and takes one
     // on every back-edge: in the n-th iteration, f^n(start) for everyone.
     // (Different values on different back-edges would follow the path a
     // work-item took.)
     const Loop *PL = Loops->getLoopFor(Phi->getParent());
     auto Values = headerPhiValues(Phi, *DT);
-    if (!PL || PL->getHeader() != Phi->getParent() || (L && L != PL) || !Values)
+    if (PL->getHeader() != Phi->getParent() || (L && L != PL) || !Values)
       return false;
     L = PL;
     if (!Assumed.insert(Phi).second)
       return true;
-    return isInvariantUniform(Values->first, 0) &&
+    const Loop *Outside = nullptr;
+    return isIterationUniform(Values->first, Outside, Assumed, Depth + 1) &&
+           !Outside &&
            isIterationUniform(Values->second, L, Assumed, Depth + 1);
   }
   const auto *I = dyn_cast<Instruction>(V);
-  if (!I || !(isa<BinaryOperator>(I) || isa<CastInst>(I)))
+  if (!I || !isa<BinaryOperator, CastInst, CmpInst, SelectInst>(I))
     return false;
   return llvm::all_of(I->operands(), [&](const Value *Op) {
     return isIterationUniform(Op, L, Assumed, Depth + 1);
@@ -1408,6 +1498,229 @@ void ThreadAddressBuilder::applyGuard(ThreadAddress &TA, const Value *Ptr,
   }
 }
 
+namespace {
+/// What powerOfTwo knows of a value: it is always 2^k, 0 or (Negative)
+/// -2^k, modulo 2^W, or poison; NonZero: never 0.
+struct PowerOfTwo {
+  bool Negative = false, NonZero = true;
+  PowerOfTwo join(PowerOfTwo O) const {
+    return {Negative || O.Negative, NonZero && O.NonZero};
+  }
+  bool operator==(PowerOfTwo O) const {
+    return Negative == O.Negative && NonZero == O.NonZero;
+  }
+};
+using PhiAssumptions = SmallVector<std::pair<const PHINode *, PowerOfTwo>, 4>;
+} // namespace
+
+/// The powers of two (IterationForm) \p V is always one of, if known.
+/// Phis are followed through loops (ValueTracking stops at the second phi;
+/// a scan's down-sweep starts from the up-sweep's last value): a phi met
+/// again has the value assumed for it, and the assumption is weakened
+/// until its values prove it (induction over the iterations).
+static std::optional<PowerOfTwo>
+powerOfTwo(const Value *V, PhiAssumptions &Assumed, unsigned Depth) {
+  if (const auto *C = dyn_cast<ConstantInt>(V)) {
+    const APInt &X = C->getValue();
+    if (X.isZero() || X.isPowerOf2())
+      return PowerOfTwo{false, !X.isZero()};
+    if (X.isNegatedPowerOf2())
+      return PowerOfTwo{true, true};
+    return std::nullopt;
+  }
+  if (Depth > 8)
+    return std::nullopt;
+  std::optional<PowerOfTwo> R;
+  auto Join = [&](const Value *Op) {
+    std::optional<PowerOfTwo> P = powerOfTwo(Op, Assumed, Depth + 1);
+    R = P && R ? R->join(*P) : P;
+    return P.has_value();
+  };
+  if (const auto *Phi = dyn_cast<PHINode>(V)) {
+    for (const auto &[P, Assumption] : Assumed)
+      if (P == Phi)
+        return Assumption;
+    size_t Mark = Assumed.size();
+    Assumed.push_back({Phi, PowerOfTwo()});
+    while (true) {
+      R.reset();
+      bool Known = llvm::all_of(Phi->incoming_values(), Join);
+      PowerOfTwo Assumption = Assumed[Mark].second;
+      Assumed.resize(Mark + 1);
+      if (!Known || R->join(Assumption) == Assumption) {
+        Assumed.resize(Mark);
+        return Known ? R : std::nullopt;
+      }
+      Assumed[Mark].second = R->join(Assumption);
+    }
+  }
+  if (const auto *Sel = dyn_cast<SelectInst>(V))
+    return Join(Sel->getTrueValue()) && Join(Sel->getFalseValue())
+               ? R
+               : std::nullopt;
+  const auto *BO = dyn_cast<BinaryOperator>(V);
+  if (!BO || !Join(BO->getOperand(0)))
+    return std::nullopt;
+  // 2^a * 2^b and 2^a << n stay such values modulo 2^W, or become 0 (or
+  // poison, with the flags); 2^a >> n may become 0, and an arithmetic
+  // shift of 2^(W-1) is negative.
+  bool NoWrap = isa<OverflowingBinaryOperator>(BO) &&
+                (BO->hasNoUnsignedWrap() || BO->hasNoSignedWrap());
+  switch (BO->getOpcode()) {
+  case Instruction::Shl:
+    R->NonZero &= NoWrap;
+    return R;
+  case Instruction::LShr:
+    if (R->Negative)
+      return std::nullopt;
+    R->NonZero = false;
+    return R;
+  case Instruction::AShr:
+    R->Negative = true;
+    R->NonZero = false;
+    return R;
+  case Instruction::Mul:
+    if (!Join(BO->getOperand(1)))
+      return std::nullopt;
+    R->NonZero &= NoWrap;
+    return R;
+  default:
+    return std::nullopt;
+  }
+}
+
+std::shared_ptr<const IterationForm>
+ThreadAddressBuilder::iterationForm(const Value *Ptr, int64_t Offset,
+                                    const BasicBlock *At) {
+  const Loop *L = At && Loops && DT ? Loops->getLoopFor(At) : nullptr;
+  if (!L || !DT->getNode(At))
+    return nullptr;
+  const DataLayout &DL = moduleOf(F)->getDataLayout();
+  // The loop's values that every work-item shares in an iteration and that
+  // are powers of two (`s *= 2` from 1, `s >>= 1`), once per loop.
+  auto [It, New] = LoopPowers.try_emplace(L);
+  if (New) {
+    IterationForm &Known = It->second.second;
+    for (const PHINode &Phi : L->getHeader()->phis()) {
+      const Loop *PL = L;
+      SmallPtrSet<const Value *, 4> Assumed;
+      PhiAssumptions Phis;
+      std::optional<PowerOfTwo> P;
+      unsigned I = It->second.first.size();
+      if (Phi.getType()->isIntegerTy() &&
+          Phi.getType()->getIntegerBitWidth() <= 64 &&
+          isIterationUniform(&Phi, PL, Assumed, 0) &&
+          (P = powerOfTwo(&Phi, Phis, 0))) {
+        Known.NonZero |= unsigned(P->NonZero) << I;
+        Known.Negative |= unsigned(P->Negative) << I;
+        It->second.first.push_back(&Phi);
+        Known.ParamWidths.push_back(Phi.getType()->getIntegerBitWidth());
+      }
+    }
+  }
+  SmallVector<const Value *, 2> Params = It->second.first;
+  if (Params.empty() || Params.size() > 2)
+    return nullptr;
+  auto Form = std::make_shared<IterationForm>(It->second.second);
+  const GlobalVariable *GV = ldsObject(Ptr, Form->ObjectBytes);
+  if (!GV)
+    return nullptr;
+  // The offset into the object: exact in 64 bits when every GEP promises
+  // no signed wrap (inbounds), else modulo 2^32 (the LDS pointer width).
+  SmallVector<const GEPOperator *, 4> GEPs;
+  const Value *Base = Ptr;
+  bool Exact = true;
+  while (const auto *GEP = dyn_cast<GEPOperator>(Base)) {
+    if (GEP->getPointerAddressSpace() != AMDGPUAS::LOCAL_ADDRESS)
+      return nullptr;
+    GEPs.push_back(GEP);
+    Exact &= GEP->hasNoUnsignedSignedWrap();
+    Base = GEP->getPointerOperand();
+  }
+  if (Base->stripPointerCasts() != GV)
+    return nullptr;
+  uint8_t Width = Exact ? 64 : 32;
+  auto Constant = [](int64_t C, uint8_t W) {
+    TidExpr E;
+    E.Nodes.push_back({TidExpr::Const, W, -1, -1, C});
+    return E;
+  };
+  // \p V as the GEP reads an index: sign-extended or truncated to 32 bits,
+  // then to Width.
+  auto Index = [&](const TidExpr &V) {
+    auto E = std::make_shared<TidExpr>(V);
+    auto Cast = [&](TidExpr::Kind K, uint8_t To) {
+      uint8_t From = E->Nodes.back().Width;
+      E->Nodes.push_back({K, To, int32_t(E->Nodes.size() - 1), -1, From});
+    };
+    if (E->Nodes.back().Width != 32)
+      Cast(E->Nodes.back().Width < 32 ? TidExpr::SExt : TidExpr::Trunc, 32);
+    if (Width != 32)
+      Cast(TidExpr::SExt, Width);
+    return E;
+  };
+  std::shared_ptr<const TidExpr> Sum =
+      std::make_shared<TidExpr>(Constant(Offset, Width));
+  for (const GEPOperator *GEP : GEPs) {
+    SmallMapVector<Value *, APInt, 4> Vars;
+    APInt Const(32, 0);
+    if (!GEP->collectOffset(DL, 32, Vars, Const))
+      return nullptr;
+    Sum = Linear::combine(TidExpr::Add, *Sum,
+                          Constant(Const.getSExtValue(), Width), Width);
+    for (const auto &[V, Scale] : Vars) {
+      std::shared_ptr<const TidExpr> X = tidExpr(V, Params);
+      if (!X)
+        return nullptr;
+      Sum = Linear::combine(
+          TidExpr::Add, *Sum,
+          *Linear::combine(TidExpr::Mul, *Index(*X),
+                           Constant(Scale.getSExtValue(), Width), Width),
+          Width);
+    }
+  }
+  Form->Offset = Sum;
+  // The conditions of the branches in the iteration whose edges dominate
+  // At: those of the form x == y, as x - y == 0.
+  auto Operand = [&](const Value *V) -> std::shared_ptr<const TidExpr> {
+    if (const auto *C = dyn_cast<ConstantInt>(V); C && C->getBitWidth() <= 64)
+      return std::make_shared<TidExpr>(
+          Constant(int64_t(C->getZExtValue()), uint8_t(C->getBitWidth())));
+    return tidExpr(V, Params);
+  };
+  auto Restrict = [&](const ICmpInst *Cmp, CmpInst::Predicate Pred) {
+    std::shared_ptr<const TidExpr> X = Operand(Cmp->getOperand(0)),
+                                   Y = Operand(Cmp->getOperand(1));
+    if (Pred != CmpInst::ICMP_EQ || !X || !Y)
+      return;
+    auto Diff = Linear::combine(TidExpr::Sub, *X, *Y, X->Nodes.back().Width);
+    Form->Zero = Form->Zero
+                     ? Linear::combine(TidExpr::Or, *Form->Zero, *Diff, 64)
+                     : Diff;
+  };
+  for (DomTreeNode *N = DT->getNode(At);
+       N->getBlock() != L->getHeader() && N->getIDom(); N = N->getIDom()) {
+    const BasicBlock *I = N->getIDom()->getBlock();
+    const auto *Br = dyn_cast<BranchInst>(I->getTerminator());
+    if (Br && Br->isConditional() && Br->getSuccessor(0) != Br->getSuccessor(1))
+      for (unsigned S = 0; S < 2; ++S)
+        if (DT->dominates(BasicBlockEdge(I, Br->getSuccessor(S)),
+                          N->getBlock()))
+          forEachCompare(Br->getCondition(), S == 0, *DT, Restrict);
+  }
+  auto UsesParam = [](const std::shared_ptr<const TidExpr> &E) {
+    return E && llvm::any_of(E->Nodes, [](const TidExpr::Node &N) {
+             return N.K == TidExpr::Param;
+           });
+  };
+  if (!UsesParam(Form->Offset) && !UsesParam(Form->Zero))
+    return nullptr;
+  Form->Loop = symbol(L->getHeader());
+  Form->Object = symbol(GV);
+  StageHeaders[Form->Loop] = L->getHeader();
+  return Form;
+}
+
 std::optional<ThreadAddress> ThreadAddressBuilder::build(const Value *Ptr,
                                                          int64_t Offset,
                                                          uint64_t Size,
@@ -1438,21 +1751,29 @@ std::optional<ThreadAddress> ThreadAddressBuilder::build(const Value *Ptr,
     Strides = true;
   }
   ObjectBound Bound = ObjectBound::Bounded;
+  std::shared_ptr<const IterationForm> Iteration =
+      iterationForm(Ptr, Offset, At);
   if (!L) {
     // A term of unknown range (s[i][t] with a loop counter i of a runtime
     // bound): inside its object, which the access cannot leave, the term
     // has one.
     std::optional<std::pair<int64_t, int64_t>> Object = ldsObjectBytes(Ptr);
-    if (!Object)
-      return std::nullopt;
-    UnboundedLeaves = true;
-    L = Build();
-    UnboundedLeaves = false;
-    if (!L || !L->Unbounded)
-      return std::nullopt;
-    Bound = boundVarByObject(*L, Size, Object->first, Object->second, Shape);
-    if (Bound == ObjectBound::Unknown)
-      return std::nullopt;
+    if (Object) {
+      UnboundedLeaves = true;
+      L = Build();
+      UnboundedLeaves = false;
+    }
+    if (L && L->Unbounded)
+      Bound = boundVarByObject(*L, Size, Object->first, Object->second, Shape);
+    if (!L || !L->Unbounded || Bound == ObjectBound::Unknown) {
+      if (!Iteration)
+        return std::nullopt;
+      // Any address, but for the accesses of the same iteration.
+      L = Linear::constant(0);
+      L->VarLo = INT32_MIN;
+      L->VarHi = INT32_MAX;
+      Bound = ObjectBound::Bounded;
+    }
   }
   ThreadAddress TA;
   static_cast<AddressTerms &>(TA) = *L;
@@ -1480,6 +1801,10 @@ std::optional<ThreadAddress> ThreadAddressBuilder::build(const Value *Ptr,
   applyConditions(TA, At);
   if (At)
     applyGuard(TA, Ptr, Offset, At);
+  if (Iteration && (!TA.StageLoop || TA.StageLoop == Iteration->Loop)) {
+    TA.Iteration = std::move(Iteration);
+    TA.StageLoop = TA.Iteration->Loop;
+  }
   noteLaunchBound(TA, Ptr, At);
   return TA;
 }
