@@ -10,6 +10,7 @@
 #include "LDSLoopStages.h"
 #include "LDSThreadAddress.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -580,16 +581,8 @@ bool ThreadAddressBuilder::isUniformMerge(const PHINode *Phi) {
     if (!Join || Join == B)
       return false;
     // No path from X reaches B but through Join.
-    SmallPtrSet<const BasicBlock *, 16> Seen = {Join};
-    SmallVector<const BasicBlock *, 16> Next(successors(X));
-    while (!Next.empty()) {
-      const BasicBlock *Y = Next.pop_back_val();
-      if (Y == B)
-        return false;
-      if (Seen.insert(Y).second)
-        llvm::append_range(Next, successors(Y));
-    }
-    return true;
+    SmallPtrSet<BasicBlock *, 1> Through = {const_cast<BasicBlock *>(Join)};
+    return !isPotentiallyReachable(X, B, &Through, DT.get());
   };
   return UniformMerges[Phi] = llvm::all_of(Region, [&](const BasicBlock *X) {
            const auto *Br = dyn_cast<BranchInst>(X->getTerminator());

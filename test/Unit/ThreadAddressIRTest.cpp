@@ -246,6 +246,23 @@ bool bytesOverlap(uint32_t A, uint64_t SizeA, uint32_t B, uint64_t SizeB) {
   return uint32_t(B - A) < SizeA || uint32_t(A - B) < SizeB;
 }
 
+/// An LDS array of \p Count elements of \p Elem in \p M, placed at address
+/// 0 (as module-LDS lowering places variables) when \p AtZero.
+GlobalVariable *createLds(Module &M, Type *Elem, uint64_t Count, bool AtZero) {
+  auto *Lds = new GlobalVariable(M, ArrayType::get(Elem, Count), false,
+                                 GlobalValue::InternalLinkage, nullptr, "lds",
+                                 nullptr, GlobalValue::NotThreadLocal, 3);
+  if (AtZero) {
+    Type *I32 = Type::getInt32Ty(M.getContext());
+    Lds->setMetadata(
+        LLVMContext::MD_absolute_symbol,
+        MDNode::get(M.getContext(),
+                    {ConstantAsMetadata::get(ConstantInt::get(I32, 0)),
+                     ConstantAsMetadata::get(ConstantInt::get(I32, 1))}));
+  }
+  return Lds;
+}
+
 /// A kernel k(i32 argument, ptr addrspace(1) bytes) in \p M, with \p B at
 /// its entry.
 Function *createKernel(Module &M, IRBuilder<> &B) {
@@ -266,15 +283,7 @@ TEST(ThreadAddressIRTest, RandomExpressionsAgreeWithTheInterpreter) {
   for (unsigned Trial = 0; Trial < Trials; ++Trial) {
     Module M("t", Ctx);
     IRBuilder<> B(Ctx);
-    auto *Lds =
-        new GlobalVariable(M, ArrayType::get(B.getInt8Ty(), 1 << 20), false,
-                           GlobalValue::InternalLinkage, nullptr, "lds",
-                           nullptr, GlobalValue::NotThreadLocal, 3);
-    // Placed at address 0, as module-LDS lowering places variables.
-    Lds->setMetadata(
-        LLVMContext::MD_absolute_symbol,
-        MDNode::get(Ctx, {ConstantAsMetadata::get(B.getInt32(0)),
-                          ConstantAsMetadata::get(B.getInt32(1))}));
+    GlobalVariable *Lds = createLds(M, B.getInt8Ty(), 1 << 20, /*AtZero=*/true);
     Function *F = createKernel(M, B);
     Generator G{R, B, nullptr, nullptr, F->getArg(0), F->getArg(1), {}};
     G.TidX = B.CreateIntrinsic(B.getInt32Ty(), Intrinsic::amdgcn_workitem_id_x,
@@ -388,10 +397,7 @@ TEST(ThreadAddressIRTest, ConditionBoundsAdmitEveryWorkItemThatRuns) {
   for (unsigned Trial = 0; Trial < Trials; ++Trial) {
     Module M("t", Ctx);
     IRBuilder<> B(Ctx);
-    auto *Lds =
-        new GlobalVariable(M, ArrayType::get(B.getInt32Ty(), 1024), false,
-                           GlobalValue::InternalLinkage, nullptr, "lds",
-                           nullptr, GlobalValue::NotThreadLocal, 3);
+    GlobalVariable *Lds = createLds(M, B.getInt32Ty(), 1024, /*AtZero=*/false);
     Function *F = createKernel(M, B);
     Generator G{R, B, nullptr, nullptr, F->getArg(0), F->getArg(1), {}};
     G.TidX = B.CreateIntrinsic(B.getInt32Ty(), Intrinsic::amdgcn_workitem_id_x,
@@ -508,10 +514,7 @@ TEST(ThreadAddressIRTest, MergedStartsAgreeWithTheInterpreter) {
   for (unsigned Trial = 0; Trial < Trials; ++Trial) {
     Module M("t", Ctx);
     IRBuilder<> B(Ctx);
-    auto *Lds =
-        new GlobalVariable(M, ArrayType::get(B.getInt32Ty(), 1024), false,
-                           GlobalValue::InternalLinkage, nullptr, "lds",
-                           nullptr, GlobalValue::NotThreadLocal, 3);
+    GlobalVariable *Lds = createLds(M, B.getInt32Ty(), 1024, /*AtZero=*/false);
     Function *F = createKernel(M, B);
     Generator G{R, B, nullptr, nullptr, F->getArg(0), F->getArg(1), {}};
     G.TidX = B.CreateIntrinsic(B.getInt32Ty(), Intrinsic::amdgcn_workitem_id_x,
@@ -666,14 +669,7 @@ TEST(ThreadAddressIRTest, PowerStepsAgreeWithTheInterpreter) {
   for (unsigned Trial = 0; Trial < Trials; ++Trial) {
     Module M("t", Ctx);
     IRBuilder<> B(Ctx);
-    auto *Lds =
-        new GlobalVariable(M, ArrayType::get(B.getInt32Ty(), 1024), false,
-                           GlobalValue::InternalLinkage, nullptr, "lds",
-                           nullptr, GlobalValue::NotThreadLocal, 3);
-    Lds->setMetadata(
-        LLVMContext::MD_absolute_symbol,
-        MDNode::get(Ctx, {ConstantAsMetadata::get(B.getInt32(0)),
-                          ConstantAsMetadata::get(B.getInt32(1))}));
+    GlobalVariable *Lds = createLds(M, B.getInt32Ty(), 1024, /*AtZero=*/true);
     Function *F = createKernel(M, B);
     Generator G{R, B, nullptr, nullptr, F->getArg(0), F->getArg(1), {}};
     G.TidX = B.CreateIntrinsic(B.getInt32Ty(), Intrinsic::amdgcn_workitem_id_x,
@@ -910,9 +906,7 @@ struct Case {
   Value *TidX = nullptr, *TidY = nullptr, *Byte = nullptr;
 
   explicit Case(int64_t MaxFlat) {
-    Lds = new GlobalVariable(M, ArrayType::get(B.getInt8Ty(), 1 << 20), false,
-                             GlobalValue::InternalLinkage, nullptr, "lds",
-                             nullptr, GlobalValue::NotThreadLocal, 3);
+    Lds = createLds(M, B.getInt8Ty(), 1 << 20, /*AtZero=*/false);
     F = Function::Create(
         FunctionType::get(B.getVoidTy(), {B.getPtrTy(1)}, false),
         GlobalValue::ExternalLinkage, "k", M);
