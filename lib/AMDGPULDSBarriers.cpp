@@ -326,8 +326,8 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   bool SingleWave = isSingleWave(Launch, Facts.getWaveSize());
   if (!Launch.Ignored.empty())
     diagnose(F, DebugLoc(),
-             "ignoring " + Launch.Ignored +
-                 ": the workgroup may have up to 1024 work-items",
+             "ignoring " + Launch.Ignored + ": the workgroup may have up to " +
+                 Twine(Launch.MaxFlat) + " work-items",
              DS_Warning);
   PlacementOptions POpts;
   POpts.SearchBudget = SearchBudget;

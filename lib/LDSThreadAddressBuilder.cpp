@@ -203,6 +203,9 @@ ThreadAddressBuilder::ThreadAddressBuilder(const Function &F,
   // launch of its flat size (see readsIdsOnlyAsFlatId).
   if (!Assume1D && !Launch.Required && readsIdsOnlyAsFlatId(F))
     this->Assume1D = FlatIds = true;
+  // A required size is exact: the 1-D assumption does not narrow it.
+  if (Launch.Required && (Launch.MaxDim[1] > 1 || Launch.MaxDim[2] > 1))
+    this->Assume1D = false;
   if (this->Assume1D)
     Launch.MaxDim[1] = Launch.MaxDim[2] = 1;
   Shape = Launch;
@@ -986,7 +989,12 @@ ThreadAddressBuilder::linearizeLeaf(const Value *V) {
   if (V->getType()->isIntegerTy() && V->getType()->getIntegerBitWidth() <= 64) {
     if (int D = launchSizeLoadDim(V, DL); D >= 0) {
       Linear L;
-      L.Uniform.push_back({symbol(&LaunchSizeKeys[D]), 1});
+      // A required size is the size (as AMDGPULowerKernelAttributes folds
+      // it when the metadata is there before the optimizer).
+      if (ReqdSize)
+        L.Const = Shape.MaxDim[D];
+      else
+        L.Uniform.push_back({symbol(&LaunchSizeKeys[D]), 1});
       return L;
     }
     if (isInvariantUniform(V, 0)) {

@@ -25,7 +25,8 @@
 #   --1d                let the thread-index analysis assume workgroups of y
 #                       and z size 1
 #                       (-amdgpu-lds-barriers-assume-1d-workgroups)
-#   --pass-opt=OPT      pass an option to the plugin (-mllvm OPT), e.g.
+#   --pass-opt=OPT      pass an option to the plugin (-mllvm OPT; also to the
+#                       verifier of --check), e.g.
 #                       --pass-opt=-amdgpu-lds-barriers-thread-analysis=false
 #   --mir               print the MIR right after the pass instead of assembly
 #   --remarks           also print the pass's remarks (to stderr)
@@ -108,11 +109,12 @@ if [ "$stock" -eq 0 ]; then
   [ "$strip" -eq 0 ] || pass+=(-mllvm -amdgpu-lds-barriers-strip-existing)
   [ "$remarks" -eq 0 ] || pass+=(-Rpass=amdgpu-lds-barriers
                                  -Rpass-analysis=amdgpu-lds-barriers)
-  pass+=("${passopts[@]}")
   [ "$mir" -eq 0 ] || pass+=(-mllvm -stop-after=amdgpu-lds-barriers)
 fi
 
-# The thread-index analysis is shared by the pass and the verifier.
+# The thread-index analysis and its options are shared by the pass and the
+# verifier.
+[ "${#pass[@]}" -eq 0 ] || pass+=("${passopts[@]}")
 [ "$oned" -eq 0 ] || [ "${#pass[@]}" -eq 0 ] ||
   pass+=(-mllvm -amdgpu-lds-barriers-assume-1d-workgroups)
 

@@ -289,7 +289,7 @@ def options_of(group):
     opts = set()
     for n in os.listdir(lib):
         if n.endswith(".cpp") and n not in PLUGIN_ONLY and group_of(n) <= group:
-            opts |= set(re.findall(r'cl::opt<[^(]*?>\s*\w+\(\s*"([\w-]+)"',
+            opts |= set(re.findall(r'cl::(?:opt|list)<[^(]*?>\s*\w+\(\s*"([\w-]+)"',
                                    open(os.path.join(lib, n)).read()))
     return opts
 

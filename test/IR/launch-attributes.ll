@@ -8,6 +8,15 @@
 ; the hardware does: a barrier, no warning.
 ; RUN: %llc -amdgpu-lds-barriers-in-pipeline -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 %s -o %t.s 2>&1 | FileCheck --check-prefix=WARN %s
 ; RUN: FileCheck %s < %t.s
+;
+; -amdgpu-lds-barriers-workgroup-size=64 states a launch of 64 work-items
+; (one wave) for every kernel without !reqd_work_group_size: a kernel's
+; own metadata, even one that is ignored, comes first, and a size above
+; the kernel's "amdgpu-flat-work-group-size" maximum is ignored with a
+; warning.
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -amdgpu-lds-barriers-workgroup-size=64 -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 %s -o %t.64.s 2>&1 | FileCheck --check-prefix=WARN64 %s
+; RUN: FileCheck --check-prefix=SIZED %s < %t.64.s
+; RUN: %llc -amdgpu-lds-barriers-in-pipeline -amdgpu-lds-barriers-workgroup-size=128 -mtriple=amdgcn-amd-amdhsa -mcpu=gfx942 -O2 %s -o /dev/null 2>&1 | FileCheck --check-prefix=WARN128 %s
 
 @s = internal addrspace(3) global [256 x i32] poison, align 4
 
@@ -30,6 +39,10 @@ define void @body(ptr addrspace(1) %out) alwaysinline {
 ; WARN: warning: {{.*}}ignoring "amdgpu-flat-work-group-size"="256,64" (the backend allows up to 1024 work-items): the workgroup may have up to 1024 work-items
 ; CHECK-LABEL: min_above_max:
 ; CHECK: s_barrier
+; WARN64: warning: {{.*}}'min_above_max': amdgpu-lds-barriers: ignoring "amdgpu-flat-work-group-size"="256,64"
+; SIZED-LABEL: min_above_max:
+; SIZED-NOT: s_barrier
+; SIZED: s_endpgm
 define amdgpu_kernel void @min_above_max(ptr addrspace(1) %out) #0 {
   call void @body(ptr addrspace(1) %out)
   ret void
@@ -46,6 +59,8 @@ define amdgpu_kernel void @zero_max(ptr addrspace(1) %out) #1 {
 ; WARN: warning: {{.*}}ignoring !reqd_work_group_size (not three sizes from 1 to 1024 with a product of at most 1024)
 ; CHECK-LABEL: reqd_two_sizes:
 ; CHECK: s_barrier
+; SIZED-LABEL: reqd_two_sizes:
+; SIZED: s_barrier
 define amdgpu_kernel void @reqd_two_sizes(ptr addrspace(1) %out) !reqd_work_group_size !0 {
   call void @body(ptr addrspace(1) %out)
   ret void
@@ -72,11 +87,15 @@ define amdgpu_kernel void @reqd_overflow(ptr addrspace(1) %out) !reqd_work_group
 ; WARN-NOT: warning
 ; CHECK-LABEL: above_hardware:
 ; CHECK: s_barrier
+; SIZED-LABEL: above_hardware:
+; SIZED-NOT: s_barrier
+; SIZED: s_endpgm
 define amdgpu_kernel void @above_hardware(ptr addrspace(1) %out) #3 {
   call void @body(ptr addrspace(1) %out)
   ret void
 }
 
+; WARN128: warning: {{.*}}'one_wave': amdgpu-lds-barriers: ignoring -amdgpu-lds-barriers-workgroup-size (128 work-items, more than the kernel's maximum of 64): the workgroup may have up to 64 work-items
 ; CHECK-LABEL: one_wave:
 ; CHECK-NOT: s_barrier
 ; CHECK: s_endpgm
@@ -85,7 +104,12 @@ define amdgpu_kernel void @one_wave(ptr addrspace(1) %out) #2 {
   ret void
 }
 
-; A valid !reqd_work_group_size of one wave: no barrier.
+; A valid !reqd_work_group_size of one wave: no barrier, whatever size the
+; option states.
+; WARN128-NOT: 'reqd_one_wave'
+; SIZED-LABEL: reqd_one_wave:
+; SIZED-NOT: s_barrier
+; SIZED: s_endpgm
 ; CHECK-LABEL: reqd_one_wave:
 ; CHECK-NOT: s_barrier
 ; CHECK: s_endpgm

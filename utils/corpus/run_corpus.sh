@@ -35,6 +35,10 @@
 #   TIMEOUT=120             seconds allowed to one compile
 #   CORPUS_FLAGS="..."      more clang arguments for every compile
 #   BUILD_DIR=dir           the plugin's build (as for hip-compile.sh)
+#   SIZES=file              the launches the authors' host code uses
+#                           (launch-sizes.txt: "FILE KERNEL=XxYxZ ..."),
+#                           stated to the pass and the checker with
+#                           -amdgpu-lds-barriers-workgroup-size
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 self=$root/utils/corpus/run_corpus.sh
@@ -58,14 +62,20 @@ if [ "${1:-}" = --one ]; then
     d=$(dirname "$d")
   done
   read -ra user <<< "${CORPUS_FLAGS:-}"
+  sized=()
+  if [ -n "${SIZES:-}" ]; then
+    for s in $(awk -v f="$rel" '$1 == f { $1 = ""; print }' "$SIZES"); do
+      sized+=(--pass-opt=-amdgpu-lds-barriers-workgroup-size="$s")
+    done
+  fi
   declare -A rc secs
   for m in $modes; do
     case $m in
       stock) opts=(--stock) ;;
-      check) opts=(--check) ;;
-      check1d) opts=(--check --1d) ;;
-      strip) opts=(--strip-barriers) ;;
-      strip1d) opts=(--strip-barriers --1d) ;;
+      check) opts=(--check "${sized[@]}") ;;
+      check1d) opts=(--check --1d "${sized[@]}") ;;
+      strip) opts=(--strip-barriers "${sized[@]}") ;;
+      strip1d) opts=(--strip-barriers --1d "${sized[@]}") ;;
     esac
     cmd=("$root/utils/hip-compile.sh" "${opts[@]}" --arch="$target" "$file"
          -o "$log/$id.$m.s" -- -ferror-limit=0 "${inc[@]}" "${user[@]}")

@@ -1,0 +1,134 @@
+// Kernels that are right only for the launch their authors use, which HIP
+// cannot state in the source (reqd_work_group_size is OpenCL only), and
+// -amdgpu-lds-barriers-workgroup-size, which states it: [KERNEL=]XxYxZ,
+// KERNEL a symbol, a demangled name or a name without template arguments.
+//
+// halo: a 16x16 tile with a one-element halo, written by the work-items
+//   on the tile's edges (`tx == 15`, `ty == 15`); a 17th work-item in x or
+//   y would write a halo slot that an edge work-item writes. Without the
+//   size: WAW windows between the tile and its halo (two more barriers
+//   than the author's two), which --check reports; with halo=16x16: the author's two, and a
+//   quiet --check. The oracle finds no race in the sized output under a
+//   16x16 launch, and finds the WAW under a 16x17 launch that the size
+//   excludes.
+// rows: 16x4 work-items are one wave64: no barrier on gfx942, and two
+//   waves on gfx1201, which keeps one.
+// window: a template kernel whose loop steps by its block size, 64: one
+//   wave64 with the size; the base name and the demangled name with
+//   template arguments both name it.
+// Malformed sizes and sizes above the kernel's __launch_bounds__ are
+// ignored with a warning, and the kernel is compiled as without them.
+//
+// RUN: %hip_compile --strip-barriers --arch=gfx942 %s -o %t.none.s 2>%t.none.err
+// RUN: FileCheck --check-prefix=NONE %s < %t.none.s
+// RUN: not %hip_compile --check --arch=gfx942 %s -o /dev/null 2>&1 | FileCheck --check-prefix=NONE-CHECK %s
+// RUN: FileCheck --check-prefix=NONE-WARN --implicit-check-not=warning: %s < %t.none.err
+// RUN: %hip_compile --strip-barriers --arch=gfx942 --pass-opt=-amdgpu-lds-barriers-workgroup-size=halo=16x16 --pass-opt=-amdgpu-lds-barriers-workgroup-size=rows=16x4 --pass-opt=-amdgpu-lds-barriers-workgroup-size=window=64 --pass-opt=-amdgpu-lds-barriers-workgroup-size=bounded=16x16 %s -o %t.sized.s 2>%t.sized.err
+// RUN: FileCheck --check-prefix=SIZED %s < %t.sized.s
+// RUN: FileCheck --check-prefix=SIZED-WARN --implicit-check-not=warning: %s < %t.sized.err
+// RUN: %hip_compile --check --arch=gfx942 --pass-opt=-amdgpu-lds-barriers-workgroup-size=halo=16x16 --pass-opt=-amdgpu-lds-barriers-workgroup-size=rows=16x4 --pass-opt=-amdgpu-lds-barriers-workgroup-size=window=64 %s -o /dev/null 2>&1 | FileCheck --allow-empty --check-prefix=QUIET %s
+// RUN: %hip_compile --strip-barriers --arch=gfx942 "--pass-opt=-amdgpu-lds-barriers-workgroup-size=window<64u>=64" %s -o - 2>/dev/null | FileCheck --check-prefix=FULL-NAME %s
+// RUN: %hip_compile --strip-barriers --arch=gfx1201 --pass-opt=-amdgpu-lds-barriers-workgroup-size=rows=16x4 %s -o - 2>/dev/null | FileCheck --check-prefix=WAVE32 %s
+// RUN: %hip_compile --strip-barriers --arch=gfx942 --pass-opt=-amdgpu-lds-barriers-workgroup-size=halo=16x0 %s -o %t.bad.s 2>&1 | FileCheck --check-prefix=BAD %s
+// RUN: FileCheck --check-prefix=NONE %s < %t.bad.s
+// RUN: %hip_compile --strip-barriers --mir --arch=gfx942 --pass-opt=-amdgpu-lds-barriers-workgroup-size=halo=16x16 %s -o %t.sized.mir 2>/dev/null
+// RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --addr reg --dims 16,16,1 --function _Z4haloPKfPf %t.sized.mir | FileCheck --check-prefix=ORACLE %s
+// RUN: not %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --addr reg --dims 16,17,1 --function _Z4haloPKfPf %t.sized.mir | FileCheck --check-prefix=WIDER %s
+#include <hip/hip_runtime.h>
+
+// NONE-LABEL: _Z4haloPKfPf:
+// NONE-COUNT-4: s_barrier{{$}}
+// NONE-NOT: s_barrier{{$}}
+// NONE: s_endpgm
+// NONE-CHECK: error: {{.*}}WAW race on LDS[0, 1360) between DS_WRITE_B32_gfx9 ({{.*}}hip-launch-size.hip:[[#@LINE+16]]:{{.*}}) and DS_WRITE_B32_gfx9 ({{.*}}hip-launch-size.hip:[[#@LINE+20]]
+// SIZED-LABEL: _Z4haloPKfPf:
+// SIZED-COUNT-2: s_barrier{{$}}
+// SIZED-NOT: s_barrier{{$}}
+// SIZED: s_endpgm
+// QUIET-NOT: error:
+// QUIET-NOT: warning: {{.*}}amdgpu-lds
+// ORACLE: races: 0
+// WIDER: WAW
+// BAD: warning: {{.*}}ignoring -amdgpu-lds-barriers-workgroup-size=halo=16x0 (not [KERNEL=]X[xY[xZ]] with sizes from 1 to 1024 and a product of at most 1024): the workgroup may have up to 1024 work-items
+__global__ void halo(const float *In, float *Out) {
+  __shared__ float Tile[18][18];
+  __shared__ float Rows[16];
+  unsigned Tx = threadIdx.x, Ty = threadIdx.y;
+  unsigned I = blockIdx.x * 16 + Tx, J = blockIdx.y * 16 + Ty;
+  unsigned N = gridDim.x * 16;
+  Tile[Ty + 1][Tx + 1] = In[J * N + I];
+  if (Tx == 0 && I >= 1)
+    Tile[Ty + 1][0] = In[J * N + I - 1];
+  if (Tx == 15)
+    Tile[Ty + 1][17] = In[J * N + I + 1];
+  if (Ty == 0 && J >= 1)
+    Tile[0][Tx + 1] = In[(J - 1) * N + I];
+  if (Ty == 15)
+    Tile[17][Tx + 1] = In[(J + 1) * N + I];
+  __syncthreads();
+  float V = 0.25f * (Tile[Ty + 1][Tx] + Tile[Ty + 1][Tx + 2] +
+                     Tile[Ty][Tx + 1] + Tile[Ty + 2][Tx + 1]);
+  Out[J * N + I] = V;
+  if (Tx == 0)
+    Rows[Ty] = V;
+  __syncthreads();
+  if (Ty == 0 && Tx == 0) {
+    float S = 0.0f;
+    for (int K = 0; K < 16; ++K)
+      S += Rows[K];
+    Out[N * N + blockIdx.y * gridDim.x + blockIdx.x] = S;
+  }
+}
+
+// NONE-WARN: warning: {{.*}}'_Z4rowsPKfPf': amdgpu-lds-barriers: DS_WRITE2_B32_gfx9: different work-items may write the same LDS bytes in one execution
+// SIZED-LABEL: _Z4rowsPKfPf:
+// SIZED-NOT: s_barrier{{$}}
+// SIZED: s_endpgm
+// WAVE32-LABEL: _Z4rowsPKfPf:
+// WAVE32: s_barrier_signal -1
+// WAVE32: s_endpgm
+__global__ void rows(const float *In, float *Out) {
+  __shared__ float Line[4][48];
+  unsigned Tx = threadIdx.x, Ty = threadIdx.y;
+  const float *Src = In + (blockIdx.y * 4 + Ty) * 1024 + blockIdx.x * 32 + Tx;
+  for (int K = 0; K < 3; ++K)
+    Line[Ty][Tx + 16 * K] = Src[16 * K];
+  __syncthreads();
+  float S = 0.0f;
+  for (int K = -8; K <= 8; ++K)
+    S += Line[Ty][Tx + 16 + K];
+  Out[(blockIdx.y * 4 + Ty) * 1024 + blockIdx.x * 16 + Tx] = S;
+}
+
+// NONE-LABEL: _Z6windowILj64EEvPKjPjj:
+// NONE-COUNT-1: s_barrier{{$}}
+// NONE-NOT: s_barrier{{$}}
+// NONE: s_endpgm
+// SIZED-LABEL: _Z6windowILj64EEvPKjPjj:
+// SIZED-NOT: s_barrier{{$}}
+// SIZED: s_endpgm
+// FULL-NAME-LABEL: _Z6windowILj64EEvPKjPjj:
+// FULL-NAME-NOT: s_barrier{{$}}
+// FULL-NAME: s_endpgm
+template <unsigned B>
+__global__ void window(const unsigned *In, unsigned *Out, unsigned N) {
+  __shared__ unsigned Buf[B + 96];
+  unsigned Base = blockIdx.x * blockDim.x;
+  for (unsigned I = threadIdx.x; I < B + 96; I += B)
+    if (Base + I < N)
+      Buf[I] = In[Base + I];
+  __syncthreads();
+  unsigned S = 0;
+  for (unsigned K = 0; K < 97; ++K)
+    S += Buf[threadIdx.x + K];
+  Out[Base + threadIdx.x] = S / 97;
+}
+template __global__ void window<64>(const unsigned *, unsigned *, unsigned);
+
+// SIZED-WARN: warning: {{.*}}ignoring -amdgpu-lds-barriers-workgroup-size (256 work-items, more than the kernel's maximum of 128): the workgroup may have up to 128 work-items
+__global__ void __launch_bounds__(128) bounded(float *Out) {
+  __shared__ float S[128];
+  S[threadIdx.x] = Out[threadIdx.x];
+  __syncthreads();
+  Out[threadIdx.x] = S[127 - threadIdx.x];
+}
