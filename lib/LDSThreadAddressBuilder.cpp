@@ -1759,13 +1759,19 @@ std::optional<ThreadAddress> ThreadAddressBuilder::build(const Value *Ptr,
     // bound): inside its object, which the access cannot leave, the term
     // has one.
     std::optional<std::pair<int64_t, int64_t>> Object = ldsObjectBytes(Ptr);
-    if (Object) {
-      UnboundedLeaves = true;
-      L = Build();
-      UnboundedLeaves = false;
-    }
-    if (L && L->Unbounded)
+    UnboundedLeaves = true;
+    L = Build();
+    UnboundedLeaves = false;
+    Bound = ObjectBound::Unknown;
+    if (L && L->Unbounded && Object)
       Bound = boundVarByObject(*L, Size, Object->first, Object->second, Shape);
+    // Without a range, a term that is a multiple of 2^k (a loaded value
+    // times 128) still leaves the address's residue modulo 2^k to the id.
+    if (L && L->Unbounded && Bound == ObjectBound::Unknown && L->VarAlign) {
+      L->VarLo = INT32_MIN;
+      L->VarHi = INT32_MAX - ((int64_t(1) << L->VarAlign) - 1);
+      Bound = ObjectBound::Bounded;
+    }
     if (!L || !L->Unbounded || Bound == ObjectBound::Unknown) {
       if (!Iteration)
         return std::nullopt;
