@@ -602,10 +602,13 @@ private:
   std::shared_ptr<const IterationForm>
   iterationForm(const Value *Ptr, int64_t Offset, const BasicBlock *At);
   unsigned symbol(const void *Key);
-  /// In a one-dimensional launch, the value of \p V when it is fixed: the y
-  /// and z ids are 0, their launch sizes 1, and a product with a 0 is 0.
-  std::optional<int64_t> oneDimConstant(const Value *V) const;
-  /// \p V's value when it is a constant or oneDimConstant.
+  /// The value of \p V when the launch fixes it: a launch size of a
+  /// required workgroup size and arithmetic on such sizes; in a
+  /// one-dimensional launch, the y and z ids (0), their launch sizes (1),
+  /// and a product with a 0.
+  std::optional<int64_t> launchConstant(const Value *V,
+                                        unsigned Depth = 0) const;
+  /// \p V's value when it is a constant or launchConstant.
   std::optional<int64_t> constantFactor(const Value *V) const;
   void applyConditions(ThreadAddress &TA, const BasicBlock *At);
 

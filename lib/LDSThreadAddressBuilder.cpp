@@ -11,6 +11,7 @@
 #include "LDSThreadAddress.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Analysis/CFG.h"
+#include "llvm/Analysis/ConstantFolding.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -468,7 +469,32 @@ bool llvm::ldsbarriers::readsIdsOnlyAsFlatId(const Function &F) {
 }
 
 std::optional<int64_t>
-ThreadAddressBuilder::oneDimConstant(const Value *V) const {
+ThreadAddressBuilder::launchConstant(const Value *V, unsigned Depth) const {
+  const DataLayout &DL = moduleOf(F)->getDataLayout();
+  if (ReqdSize) {
+    if (int D = launchSizeLoadDim(V, DL); D >= 0)
+      return Shape.MaxDim[D];
+    // Arithmetic on the sizes (`__ffs(blockDim.x)`), by LLVM's folder.
+    const auto *I = dyn_cast<Instruction>(V);
+    if (I && I->getType()->isIntegerTy() &&
+        I->getType()->getIntegerBitWidth() <= 64 && !isa<PHINode>(I) &&
+        !I->mayReadOrWriteMemory() && Depth < 8) {
+      SmallVector<Constant *, 4> Ops;
+      for (const Value *Op : I->operands()) {
+        auto *C = dyn_cast<Constant>(const_cast<Value *>(Op));
+        if (!C && Op->getType()->isIntegerTy())
+          if (std::optional<int64_t> K = launchConstant(Op, Depth + 1))
+            C = ConstantInt::get(Op->getType(), *K);
+        if (!C)
+          return std::nullopt;
+        Ops.push_back(C);
+      }
+      if (auto *C = dyn_cast_or_null<ConstantInt>(
+              ConstantFoldInstOperands(const_cast<Instruction *>(I), Ops, DL)))
+        return C->getSExtValue();
+      return std::nullopt;
+    }
+  }
   if (!Assume1D)
     return std::nullopt;
   if (workItemDim(V) > 0)
@@ -477,7 +503,8 @@ ThreadAddressBuilder::oneDimConstant(const Value *V) const {
     return 1;
   if (auto M = mulOperands(V))
     for (const Value *Op : {M->first, M->second})
-      if (std::optional<int64_t> K = oneDimConstant(Op); K && *K == 0)
+      if (std::optional<int64_t> K = launchConstant(Op, Depth + 1);
+          K && *K == 0)
         return 0;
   return std::nullopt;
 }
@@ -487,7 +514,7 @@ ThreadAddressBuilder::constantFactor(const Value *V) const {
   if (const auto *CI = dyn_cast<ConstantInt>(V))
     return CI->getBitWidth() <= 64 ? std::optional(CI->getSExtValue())
                                    : std::nullopt;
-  return oneDimConstant(V);
+  return launchConstant(V);
 }
 
 /// Whether \p V has one value for every work-item of the workgroup and every
@@ -992,7 +1019,7 @@ ThreadAddressBuilder::linearizeLeaf(const Value *V) {
       // A required size is the size (as AMDGPULowerKernelAttributes folds
       // it when the metadata is there before the optimizer).
       if (ReqdSize)
-        L.Const = Shape.MaxDim[D];
+        L.Const = *launchConstant(V);
       else
         L.Uniform.push_back({symbol(&LaunchSizeKeys[D]), 1});
       return L;
@@ -1058,7 +1085,7 @@ ThreadAddressBuilder::tidExpr(const Value *V, ArrayRef<const Value *> Params) {
     };
     if (const auto *CI = dyn_cast<ConstantInt>(X))
       return Push(TidExpr::Const, -1, -1, int64_t(CI->getZExtValue()));
-    if (std::optional<int64_t> K = oneDimConstant(X))
+    if (std::optional<int64_t> K = launchConstant(X))
       return Push(TidExpr::Const, -1, -1, *K);
     if (int D = workItemDim(X); D >= 0) {
       UsesId = true;
@@ -1086,6 +1113,26 @@ ThreadAddressBuilder::tidExpr(const Value *V, ArrayRef<const Value *> Params) {
       default:
         return -1;
       }
+    }
+    // AMDGPU's 24-bit multiplications: of the low 24 bits, zero- or
+    // sign-extended.
+    if (const auto *II = dyn_cast<IntrinsicInst>(I);
+        II && (II->getIntrinsicID() == Intrinsic::amdgcn_mul_u24 ||
+               II->getIntrinsicID() == Intrinsic::amdgcn_mul_i24)) {
+      bool Signed = II->getIntrinsicID() == Intrinsic::amdgcn_mul_i24;
+      int32_t Ops[2];
+      for (unsigned J = 0; J < 2; ++J) {
+        int32_t X = Self(Self, II->getArgOperand(J), Depth + 1);
+        if (X < 0)
+          return -1;
+        Ops[J] = Signed ? Push(TidExpr::AShr,
+                               Push(TidExpr::Shl, X,
+                                    Push(TidExpr::Const, -1, -1, 8), 0),
+                               Push(TidExpr::Const, -1, -1, 8), 0)
+                        : Push(TidExpr::And, X,
+                               Push(TidExpr::Const, -1, -1, 0xffffff), 0);
+      }
+      return Push(TidExpr::Mul, Ops[0], Ops[1], 0);
     }
     const auto *BO = dyn_cast<BinaryOperator>(I);
     if (!BO)
@@ -1131,9 +1178,9 @@ ThreadAddressBuilder::tidExpr(const Value *V, ArrayRef<const Value *> Params) {
     // Shifts and divisions by constants only: a variable amount may be
     // poison or undefined, which the evaluation cannot follow.
     if (BO->isShift() || K == TidExpr::UDiv || K == TidExpr::URem) {
-      const auto *Amount = dyn_cast<ConstantInt>(BO->getOperand(1));
-      if (!Amount || (BO->isShift() && Amount->getZExtValue() >= Width) ||
-          (!BO->isShift() && Amount->isZero()))
+      std::optional<int64_t> Amount = constantFactor(BO->getOperand(1));
+      if (!Amount || (BO->isShift() && uint64_t(*Amount) >= Width) ||
+          (!BO->isShift() && *Amount == 0))
         return -1;
     }
     int32_t L = Self(Self, BO->getOperand(0), Depth + 1);

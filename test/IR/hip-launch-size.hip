@@ -16,6 +16,19 @@
 // window: a template kernel whose loop steps by its block size, 64: one
 //   wave64 with the size; the base name and the demangled name with
 //   template arguments both name it.
+// waves: per-wave partial sums, written by lane 0 of each wave at
+//   `Flat / 64` of the flat id `ty * blockDim.x + tx`, into one array
+//   that holds two tables. The kernel reads ty alone too (a row loop), so
+//   the flat-id rule does not apply, and with blockDim.x unknown the
+//   division has no form: a WAW warning and a --check report. With
+//   waves=32x16, blockDim.x is 32 inside the division (and AMDGPU's 24-bit
+//   multiplication of ty by it): no warning, a quiet --check.
+// perm: sub-histograms whose slot permutation is computed from the launch
+//   size, `B = __ffs(blockDim.x) - 3`, `(T & (1 << B) - 1) << 2 | T >> B`.
+//   With perm=128, LLVM's constant folder evaluates the arithmetic on the
+//   size, and the slots are a permutation of 0..127: the author's two
+//   barriers, a quiet --check (without the size, 48 barriers and two
+//   reports).
 // Malformed sizes and sizes above the kernel's __launch_bounds__ are
 // ignored with a warning, and the kernel is compiled as without them.
 //
@@ -23,10 +36,10 @@
 // RUN: FileCheck --check-prefix=NONE %s < %t.none.s
 // RUN: not %hip_compile --check --arch=gfx942 %s -o /dev/null 2>&1 | FileCheck --check-prefix=NONE-CHECK %s
 // RUN: FileCheck --check-prefix=NONE-WARN --implicit-check-not=warning: %s < %t.none.err
-// RUN: %hip_compile --strip-barriers --arch=gfx942 --pass-opt=-amdgpu-lds-barriers-workgroup-size=halo=16x16 --pass-opt=-amdgpu-lds-barriers-workgroup-size=rows=16x4 --pass-opt=-amdgpu-lds-barriers-workgroup-size=window=64 --pass-opt=-amdgpu-lds-barriers-workgroup-size=bounded=16x16 %s -o %t.sized.s 2>%t.sized.err
+// RUN: %hip_compile --strip-barriers --arch=gfx942 --pass-opt=-amdgpu-lds-barriers-workgroup-size=halo=16x16 --pass-opt=-amdgpu-lds-barriers-workgroup-size=rows=16x4 --pass-opt=-amdgpu-lds-barriers-workgroup-size=window=64 --pass-opt=-amdgpu-lds-barriers-workgroup-size=bounded=16x16 --pass-opt=-amdgpu-lds-barriers-workgroup-size=waves=32x16 --pass-opt=-amdgpu-lds-barriers-workgroup-size=perm=128 %s -o %t.sized.s 2>%t.sized.err
 // RUN: FileCheck --check-prefix=SIZED %s < %t.sized.s
 // RUN: FileCheck --check-prefix=SIZED-WARN --implicit-check-not=warning: %s < %t.sized.err
-// RUN: %hip_compile --check --arch=gfx942 --pass-opt=-amdgpu-lds-barriers-workgroup-size=halo=16x16 --pass-opt=-amdgpu-lds-barriers-workgroup-size=rows=16x4 --pass-opt=-amdgpu-lds-barriers-workgroup-size=window=64 %s -o /dev/null 2>&1 | FileCheck --allow-empty --check-prefix=QUIET %s
+// RUN: %hip_compile --check --arch=gfx942 --pass-opt=-amdgpu-lds-barriers-workgroup-size=halo=16x16 --pass-opt=-amdgpu-lds-barriers-workgroup-size=rows=16x4 --pass-opt=-amdgpu-lds-barriers-workgroup-size=window=64 --pass-opt=-amdgpu-lds-barriers-workgroup-size=waves=32x16 --pass-opt=-amdgpu-lds-barriers-workgroup-size=perm=128 %s -o /dev/null 2>&1 | FileCheck --allow-empty --check-prefix=QUIET %s
 // RUN: %hip_compile --strip-barriers --arch=gfx942 "--pass-opt=-amdgpu-lds-barriers-workgroup-size=window<64u>=64" %s -o - 2>/dev/null | FileCheck --check-prefix=FULL-NAME %s
 // RUN: %hip_compile --strip-barriers --arch=gfx1201 --pass-opt=-amdgpu-lds-barriers-workgroup-size=rows=16x4 %s -o - 2>/dev/null | FileCheck --check-prefix=WAVE32 %s
 // RUN: %hip_compile --strip-barriers --arch=gfx942 --pass-opt=-amdgpu-lds-barriers-workgroup-size=halo=16x0 %s -o %t.bad.s 2>&1 | FileCheck --check-prefix=BAD %s
@@ -131,4 +144,63 @@ __global__ void __launch_bounds__(128) bounded(float *Out) {
   S[threadIdx.x] = Out[threadIdx.x];
   __syncthreads();
   Out[threadIdx.x] = S[127 - threadIdx.x];
+}
+
+// NONE-WARN: warning: {{.*}}'_Z5wavesPKfPfi': amdgpu-lds-barriers: WAW hazard on LDS[0, 640) between DS_WRITE2_B32_gfx9 and DS_WRITE_B32_gfx9 cannot be covered
+// NONE-CHECK: error: {{.*}}hip-launch-size.hip:[[#@LINE+23]]:{{.*}} WAW race
+// SIZED-LABEL: _Z5wavesPKfPfi:
+// SIZED-COUNT-1: s_barrier{{$}}
+// SIZED-NOT: s_barrier{{$}}
+// SIZED: s_endpgm
+__global__ void waves(const float *In, float *Out, int Rows) {
+  __shared__ int Mem[160];
+  float *Partial = (float *)&Mem[64];
+  unsigned Flat = threadIdx.y * blockDim.x + threadIdx.x;
+  float S = 0.0f;
+  int N = 0;
+  for (int R = threadIdx.y; R < Rows; R += blockDim.y) {
+    S += In[R * blockDim.x + threadIdx.x];
+    ++N;
+  }
+  for (int O = 32; O > 0; O >>= 1) {
+    S += __shfl_down(S, O);
+    N += __shfl_down(N, O);
+  }
+  unsigned Lane = Flat % 64, Wave = Flat / 64;
+  if (Lane == 0) {
+    Partial[2 * Wave] = S;
+    Partial[2 * Wave + 1] = S * S;
+    Mem[Wave] = N;
+  }
+  __syncthreads();
+  if (Flat < 8)
+    Out[blockIdx.x * 8 + Flat] =
+        (Partial[2 * Flat] + Partial[2 * Flat + 1]) / Mem[Flat];
+}
+
+// NONE-CHECK: error: {{.*}}hip-launch-size.hip:[[#@LINE+15]]:{{.*}} race
+// SIZED-LABEL: _Z4permPKhPj:
+// SIZED-COUNT-2: s_barrier{{$}}
+// SIZED-NOT: s_barrier{{$}}
+// SIZED: s_endpgm
+__global__ void perm(const unsigned char *Data, unsigned *Out) {
+  extern __shared__ unsigned char Bins[];
+  int T = threadIdx.x, Size = blockDim.x;
+  int B = __ffs(Size) - 3;
+  int Slot = (T & (1 << B) - 1) << 2 | (T >> B);
+  for (int I = 0; I < 256; ++I)
+    Bins[I + 256 * Slot] = 0;
+  __syncthreads();
+  for (int I = 0; I < 16; ++I) {
+    unsigned V = Data[(blockIdx.x * Size + T) * 16 + I];
+    Bins[V * Size + Slot]++;
+  }
+  __syncthreads();
+  for (int I = 0; I < 256 / Size; ++I) {
+    int Bin = I * Size + Slot;
+    unsigned S = 0;
+    for (int J = 0; J < Size; ++J)
+      S += Bins[Bin * Size + J];
+    Out[blockIdx.x * 256 + Bin] = S;
+  }
 }

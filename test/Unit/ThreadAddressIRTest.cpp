@@ -219,15 +219,16 @@ struct Generator {
       return B.CreateMul(X, expr(Ty, Depth - 1));
     }
   }
-  /// An index: a tid expression, often plus a loaded byte times 2^k (a
-  /// per-work-item value only known to be a multiple), with the tid part
-  /// then often masked below 2^k (the sub-histogram layout), sometimes
-  /// plus the kernel argument.
+  /// An index: a tid expression, often plus a loaded byte or 32-bit word
+  /// times 2^k (a per-work-item value only known to be a multiple; of no
+  /// range for a word), with the tid part then often masked below 2^k (the
+  /// sub-histogram layout), sometimes plus the kernel argument.
   Value *index(Type *Ty) {
     Value *I = expr(Ty, 3);
     if (pick(0, 1)) {
       Value *P = B.CreateGEP(B.getInt8Ty(), Bytes, leaf(B.getInt32Ty()));
-      LoadInst *L = B.CreateLoad(B.getInt8Ty(), P);
+      LoadInst *L =
+          B.CreateLoad(pick(0, 2) ? B.getInt8Ty() : B.getInt32Ty(), P);
       Loads.push_back(L);
       int64_t K = pick(0, 7);
       Value *U = B.CreateShl(B.CreateZExt(L, Ty), ConstantInt::get(Ty, K));
@@ -348,9 +349,15 @@ TEST(ThreadAddressIRTest, RandomExpressionsAgreeWithTheInterpreter) {
             for (uint64_t ByteA : {0ull, 1ull, 3ull, 255ull})
               for (uint64_t ByteB : {0ull, 2ull, 128ull, 255ull}) {
                 std::map<const Value *, uint64_t> LoadedA, LoadedB;
+                // A word: spread over 32 bits, so that its multiples wrap.
+                auto Word = [](const Value *L, uint64_t Byte) {
+                  return L->getType()->isIntegerTy(8)
+                             ? Byte
+                             : uint64_t(uint32_t(Byte * 0x9e3779b1u + 1));
+                };
                 for (const Value *L : G.Loads) {
-                  LoadedA[L] = ByteA;
-                  LoadedB[L] = ByteB;
+                  LoadedA[L] = Word(L, ByteA);
+                  LoadedB[L] = Word(L, ByteB);
                 }
                 for (const Id &T1 : Items)
                   for (const Id &T2 : Items) {
