@@ -558,6 +558,8 @@ private:
   std::optional<Linear> linearizeUncached(const Value *V, unsigned Depth);
   std::optional<Linear> linearizeGEP(const GEPOperator *GEP, unsigned Depth);
   std::optional<Linear> linearizeArith(const Operator *Op, unsigned Depth);
+  std::optional<Linear> linearizeArith(unsigned Opcode, const Value *A,
+                                       const Value *B, unsigned Depth);
   std::optional<Linear> linearizeRotation(const Value *V,
                                           ArrayRef<const Value *> Values,
                                           unsigned Depth);

@@ -15,6 +15,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Analysis/VectorUtils.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
@@ -678,6 +679,22 @@ ThreadAddressBuilder::linearizeUncached(const Value *V, unsigned Depth) {
     return linearizeGEP(GEP, Depth);
   if (std::optional<Linear> L = linearizeMul24(V, Depth))
     return L;
+  // A lane of a vector the SLP vectorizer made of scalar index arithmetic
+  // (`(x0, y0) + (tid.x, tid.y)`): the lane's own operation.
+  if (const auto *EE = dyn_cast<ExtractElementInst>(V))
+    if (const auto *Lane = dyn_cast<ConstantInt>(EE->getIndexOperand())) {
+      Value *Vec = const_cast<Value *>(EE->getVectorOperand());
+      unsigned I = Lane->getZExtValue();
+      if (Value *S = findScalarElement(Vec, I))
+        return linearize(S, Depth + 1);
+      const auto *BO = dyn_cast<BinaryOperator>(Vec);
+      Value *A = BO ? findScalarElement(BO->getOperand(0), I) : nullptr;
+      Value *B = BO ? findScalarElement(BO->getOperand(1), I) : nullptr;
+      if (A && B &&
+          (BO->getOpcode() != Instruction::Or ||
+           cast<PossiblyDisjointInst>(BO)->isDisjoint()))
+        return linearizeArith(BO->getOpcode(), A, B, Depth);
+    }
   if (const auto *Op = dyn_cast<Operator>(V)) {
     switch (Op->getOpcode()) {
     case Instruction::BitCast:
@@ -880,18 +897,25 @@ ThreadAddressBuilder::linearizeGEP(const GEPOperator *GEP, unsigned Depth) {
 /// when \p Op is not a linear function of linear operands.
 std::optional<ThreadAddressBuilder::Linear>
 ThreadAddressBuilder::linearizeArith(const Operator *Op, unsigned Depth) {
-  switch (Op->getOpcode()) {
+  if (Op->getOpcode() == Instruction::Or &&
+      !cast<PossiblyDisjointInst>(Op)->isDisjoint())
+    return std::nullopt;
+  return linearizeArith(Op->getOpcode(), Op->getOperand(0), Op->getOperand(1),
+                        Depth);
+}
+
+std::optional<ThreadAddressBuilder::Linear>
+ThreadAddressBuilder::linearizeArith(unsigned Opcode, const Value *A,
+                                     const Value *B, unsigned Depth) {
+  switch (Opcode) {
   case Instruction::Add:
   case Instruction::Sub:
   case Instruction::Or: {
-    if (Op->getOpcode() == Instruction::Or &&
-        !cast<PossiblyDisjointInst>(Op)->isDisjoint())
-      return std::nullopt;
-    std::optional<Linear> L = linearize(Op->getOperand(0), Depth + 1);
-    std::optional<Linear> R = linearize(Op->getOperand(1), Depth + 1);
+    std::optional<Linear> L = linearize(A, Depth + 1);
+    std::optional<Linear> R = linearize(B, Depth + 1);
     if (!L || !R)
       return std::nullopt;
-    if (Op->getOpcode() == Instruction::Sub && !R->scale(-1))
+    if (Opcode == Instruction::Sub && !R->scale(-1))
       return std::nullopt;
     if (!L->add(*R))
       return std::nullopt;
@@ -899,18 +923,18 @@ ThreadAddressBuilder::linearizeArith(const Operator *Op, unsigned Depth) {
   }
   case Instruction::Mul:
   case Instruction::Shl: {
-    const Value *X = Op->getOperand(0);
+    const Value *X = A;
     std::optional<int64_t> Factor;
-    if (Op->getOpcode() == Instruction::Shl) {
-      const auto *K = dyn_cast<ConstantInt>(Op->getOperand(1));
+    if (Opcode == Instruction::Shl) {
+      const auto *K = dyn_cast<ConstantInt>(B);
       if (!K || K->getValue().uge(32))
         return std::nullopt;
       Factor = int64_t(1) << K->getZExtValue();
-    } else if (!(Factor = constantFactor(Op->getOperand(1)))) {
+    } else if (!(Factor = constantFactor(B))) {
       // A constant, or in a 1-D launch y * blockDim.x (0) and x *
       // blockDim.y (x).
-      X = Op->getOperand(1);
-      Factor = constantFactor(Op->getOperand(0));
+      X = B;
+      Factor = constantFactor(A);
     }
     if (!Factor)
       return std::nullopt;

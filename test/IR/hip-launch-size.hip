@@ -29,6 +29,10 @@
 //   size, and the slots are a permutation of 0..127: the author's two
 //   barriers, a quiet --check (without the size, 48 barriers and two
 //   reports).
+// column: a 64x4 stencil column whose LDS index `tx + (y0 + ty) * 64`
+//   the SLP vectorizer computes as a lane of `(x0, y0) + (tx, ty)`: read
+//   lane by lane, the three rows 256 apart are apart (before, a WAW
+//   report and a second barrier). The oracle runs it under 64x4.
 // Malformed sizes and sizes above the kernel's __launch_bounds__ are
 // ignored with a warning, and the kernel is compiled as without them.
 //
@@ -36,10 +40,10 @@
 // RUN: FileCheck --check-prefix=NONE %s < %t.none.s
 // RUN: not %hip_compile --check --arch=gfx942 %s -o /dev/null 2>&1 | FileCheck --check-prefix=NONE-CHECK %s
 // RUN: FileCheck --check-prefix=NONE-WARN --implicit-check-not=warning: %s < %t.none.err
-// RUN: %hip_compile --strip-barriers --arch=gfx942 --pass-opt=-amdgpu-lds-barriers-workgroup-size=halo=16x16 --pass-opt=-amdgpu-lds-barriers-workgroup-size=rows=16x4 --pass-opt=-amdgpu-lds-barriers-workgroup-size=window=64 --pass-opt=-amdgpu-lds-barriers-workgroup-size=bounded=16x16 --pass-opt=-amdgpu-lds-barriers-workgroup-size=waves=32x16 --pass-opt=-amdgpu-lds-barriers-workgroup-size=perm=128 %s -o %t.sized.s 2>%t.sized.err
+// RUN: %hip_compile --strip-barriers --arch=gfx942 --pass-opt=-amdgpu-lds-barriers-workgroup-size=halo=16x16 --pass-opt=-amdgpu-lds-barriers-workgroup-size=rows=16x4 --pass-opt=-amdgpu-lds-barriers-workgroup-size=window=64 --pass-opt=-amdgpu-lds-barriers-workgroup-size=bounded=16x16 --pass-opt=-amdgpu-lds-barriers-workgroup-size=waves=32x16 --pass-opt=-amdgpu-lds-barriers-workgroup-size=perm=128 --pass-opt=-amdgpu-lds-barriers-workgroup-size=column=64x4 %s -o %t.sized.s 2>%t.sized.err
 // RUN: FileCheck --check-prefix=SIZED %s < %t.sized.s
 // RUN: FileCheck --check-prefix=SIZED-WARN --implicit-check-not=warning: %s < %t.sized.err
-// RUN: %hip_compile --check --arch=gfx942 --pass-opt=-amdgpu-lds-barriers-workgroup-size=halo=16x16 --pass-opt=-amdgpu-lds-barriers-workgroup-size=rows=16x4 --pass-opt=-amdgpu-lds-barriers-workgroup-size=window=64 --pass-opt=-amdgpu-lds-barriers-workgroup-size=waves=32x16 --pass-opt=-amdgpu-lds-barriers-workgroup-size=perm=128 %s -o /dev/null 2>&1 | FileCheck --allow-empty --check-prefix=QUIET %s
+// RUN: %hip_compile --check --arch=gfx942 --pass-opt=-amdgpu-lds-barriers-workgroup-size=halo=16x16 --pass-opt=-amdgpu-lds-barriers-workgroup-size=rows=16x4 --pass-opt=-amdgpu-lds-barriers-workgroup-size=window=64 --pass-opt=-amdgpu-lds-barriers-workgroup-size=waves=32x16 --pass-opt=-amdgpu-lds-barriers-workgroup-size=perm=128 --pass-opt=-amdgpu-lds-barriers-workgroup-size=column=64x4 %s -o /dev/null 2>&1 | FileCheck --allow-empty --check-prefix=QUIET %s
 // RUN: %hip_compile --strip-barriers --arch=gfx942 "--pass-opt=-amdgpu-lds-barriers-workgroup-size=window<64u>=64" %s -o - 2>/dev/null | FileCheck --check-prefix=FULL-NAME %s
 // RUN: %hip_compile --strip-barriers --arch=gfx1201 --pass-opt=-amdgpu-lds-barriers-workgroup-size=rows=16x4 %s -o - 2>/dev/null | FileCheck --check-prefix=WAVE32 %s
 // RUN: %hip_compile --strip-barriers --arch=gfx942 --pass-opt=-amdgpu-lds-barriers-workgroup-size=halo=16x0 %s -o %t.bad.s 2>&1 | FileCheck --check-prefix=BAD %s
@@ -47,6 +51,8 @@
 // RUN: %hip_compile --strip-barriers --mir --arch=gfx942 --pass-opt=-amdgpu-lds-barriers-workgroup-size=halo=16x16 %s -o %t.sized.mir 2>/dev/null
 // RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --addr reg --dims 16,16,1 --function _Z4haloPKfPf %t.sized.mir | FileCheck --check-prefix=ORACLE %s
 // RUN: not %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --addr reg --dims 16,17,1 --function _Z4haloPKfPf %t.sized.mir | FileCheck --check-prefix=WIDER %s
+// RUN: %hip_compile --strip-barriers --mir --arch=gfx942 --pass-opt=-amdgpu-lds-barriers-workgroup-size=column=64x4 %s -o %t.column.mir 2>/dev/null
+// RUN: %python %S/../../utils/oracle/mir_exec.py --cpu gfx942 --addr reg --dims 64,4,1 --function _Z6columnPfPKfiiiiiiii %t.column.mir | FileCheck --check-prefix=ORACLE %s
 #include <hip/hip_runtime.h>
 
 // NONE-LABEL: _Z4haloPKfPf:
@@ -203,4 +209,35 @@ __global__ void perm(const unsigned char *Data, unsigned *Out) {
       S += Bins[Bin * Size + J];
     Out[blockIdx.x * 256 + Bin] = S;
   }
+}
+
+// SIZED-LABEL: _Z6columnPfPKfiiiiiiii:
+// SIZED-COUNT-1: s_barrier{{$}}
+// SIZED-NOT: s_barrier{{$}}
+// SIZED: s_endpgm
+using vec1 = __attribute__((__vector_size__(sizeof(float)))) float;
+__constant__ float Coef[9];
+__global__ void __launch_bounds__(256)
+column(float *__restrict__ POut, const float *__restrict__ PIn, int Line,
+       int Slice, int X0, int X1, int Y0, int Y1, int Z0, int Z1) {
+  const int I = X0 + threadIdx.x + blockIdx.x * blockDim.x;
+  const int J = Y0 + threadIdx.y + blockIdx.y * blockDim.y;
+  const int K = Z0 + threadIdx.z + blockIdx.z * blockDim.z;
+  size_t Pos = I + Line * J + Slice * K;
+  size_t SPos = threadIdx.x + (Y0 + threadIdx.y) * 64;
+  PIn += Pos;
+  POut += Pos;
+  const vec1 *In = reinterpret_cast<const vec1 *>(PIn);
+  vec1 *Out = reinterpret_cast<vec1 *>(POut);
+  __shared__ vec1 S[64 * 12];
+  S[SPos - 256] = In[0 - 4 * Line];
+  S[SPos] = In[0];
+  S[SPos + 256] = In[4 * Line];
+  __syncthreads();
+  if (I >= X1 || J >= Y1 || K >= Z1)
+    return;
+  vec1 V = {0.0f};
+  for (int R = 0; R <= 8; ++R)
+    V += S[SPos + (R - 4) * 64] * Coef[R];
+  Out[0] = V;
 }

@@ -64,6 +64,9 @@ struct Interpreter {
     }
     if (isa<LoadInst, PHINode>(V))
       return APInt(W, Loaded->at(V));
+    if (const auto *EE = dyn_cast<ExtractElementInst>(V))
+      return lane(EE->getVectorOperand(),
+                  cast<ConstantInt>(EE->getIndexOperand())->getZExtValue());
     if (const auto *Cmp = dyn_cast<ICmpInst>(V))
       return APInt(1, ICmpInst::compare(eval(Cmp->getOperand(0)),
                                         eval(Cmp->getOperand(1)),
@@ -86,7 +89,22 @@ struct Interpreter {
         break;
       }
     }
-    APInt A = eval(I->getOperand(0)), B = eval(I->getOperand(1));
+    return apply(I, eval(I->getOperand(0)), eval(I->getOperand(1)));
+  }
+  /// Lane \p L of the vector \p V: element by element.
+  APInt lane(const Value *V, unsigned L) const {
+    if (const auto *C = dyn_cast<Constant>(V))
+      return cast<ConstantInt>(C->getAggregateElement(L))->getValue();
+    if (const auto *IE = dyn_cast<InsertElementInst>(V))
+      return cast<ConstantInt>(IE->getOperand(2))->getZExtValue() == L
+                 ? eval(IE->getOperand(1))
+                 : lane(IE->getOperand(0), L);
+    const auto *I = cast<Instruction>(V);
+    return apply(I, lane(I->getOperand(0), L), lane(I->getOperand(1), L));
+  }
+  /// The binary operation \p I on \p A and \p B.
+  APInt apply(const Instruction *I, APInt A, const APInt &B) const {
+    unsigned W = A.getBitWidth();
     bool NUW = false, NSW = false, UO = false, SO = false;
     if (const auto *OBO = dyn_cast<OverflowingBinaryOperator>(I)) {
       NUW = OBO->hasNoUnsignedWrap();
@@ -170,7 +188,26 @@ struct Generator {
     auto K = [&](int64_t Lo, int64_t Hi) {
       return ConstantInt::get(Ty, pick(Lo, Hi));
     };
-    switch (pick(0, 14)) {
+    switch (pick(0, 15)) {
+    case 14: // A lane of what the SLP vectorizer makes of two of them.
+      if (W == 32) {
+        auto *VTy = FixedVectorType::get(Ty, 2);
+        auto Pair = [&](Value *A, Value *C) {
+          return B.CreateInsertElement(
+              B.CreateInsertElement(PoisonValue::get(VTy), A, uint64_t(0)), C,
+              uint64_t(1));
+        };
+        Value *L = Pair(X, K(0, 9)), *R = Pair(expr(Ty, Depth - 1), TidY);
+        if (pick(0, 3) == 0)
+          return B.CreateExtractElement(R, uint64_t(pick(0, 1)));
+        static const Instruction::BinaryOps Ops[] = {
+            Instruction::Add, Instruction::Sub, Instruction::Mul};
+        return B.CreateExtractElement(
+            B.CreateBinOp(Ops[pick(0, 2)], L,
+                          pick(0, 2) ? R : Pair(K(0, 5), K(1, 3))),
+            uint64_t(pick(0, 1)));
+      }
+      return B.CreateAdd(X, K(-2, 6));
     case 13: // What AMDGPU's IR passes make of a 24-bit multiplication.
       if (W == 32)
         return B.CreateIntrinsic(
