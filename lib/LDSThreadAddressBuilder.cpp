@@ -485,7 +485,7 @@ ThreadAddressBuilder::launchConstant(const Value *V, unsigned Depth) const {
         auto *C = dyn_cast<Constant>(const_cast<Value *>(Op));
         if (!C && Op->getType()->isIntegerTy())
           if (std::optional<int64_t> K = launchConstant(Op, Depth + 1))
-            C = ConstantInt::get(Op->getType(), *K);
+            C = ConstantInt::get(Op->getType(), *K, /*IsSigned=*/true);
         if (!C)
           return std::nullopt;
         Ops.push_back(C);
