@@ -84,25 +84,34 @@ bool runsIn(const ThreadAddress &T, const std::vector<Id> &Items) {
   return true;
 }
 
-/// Whether two different work-items of some launch overlap.
-bool bruteForce(const ThreadAddress &A, const ThreadAddress &B,
-                const WorkgroupShape &S) {
+/// Whether \p Meet holds for two different work-items that run A and B in
+/// some launch, with some shared value U.
+template <typename Fn>
+bool anyPair(const ThreadAddress &A, const ThreadAddress &B,
+             const WorkgroupShape &S, Fn Meet) {
   for (const std::vector<Id> &Items : launches(S)) {
     if (!runsIn(A, Items) || !runsIn(B, Items))
       continue;
     for (int64_t U : {0, 5, 1000, -77})
       for (const Id &T1 : Items)
-        for (const Id &T2 : Items) {
-          if (T1 == T2 || !runs(A, T1) || !runs(B, T2))
-            continue;
-          for (int64_t VA : varValues(A))
-            for (int64_t VB : varValues(B))
-              if (bytesOverlap(address(A, T1, VA, U), A.Size,
-                               address(B, T2, VB, U), B.Size))
-                return true;
-        }
+        for (const Id &T2 : Items)
+          if (T1 != T2 && runs(A, T1) && runs(B, T2) && Meet(T1, T2, U))
+            return true;
   }
   return false;
+}
+
+/// Whether two different work-items of some launch overlap.
+bool bruteForce(const ThreadAddress &A, const ThreadAddress &B,
+                const WorkgroupShape &S) {
+  return anyPair(A, B, S, [&](const Id &T1, const Id &T2, int64_t U) {
+    for (int64_t VA : varValues(A))
+      for (int64_t VB : varValues(B))
+        if (bytesOverlap(address(A, T1, VA, U), A.Size, address(B, T2, VB, U),
+                         B.Size))
+          return true;
+    return false;
+  });
 }
 
 ThreadAddress randomAddress(std::mt19937 &R, const ThreadAddress *Like) {
@@ -653,30 +662,18 @@ TEST(ThreadAddressTest, UnboundedResiduePairsAgreeWithBruteForce) {
     }
     uint64_t Modulus = uint64_t(1)
                        << std::min(A.VarAlign, Full[1] ? B.VarAlign : 32u);
-    auto Brute = [&] {
-      for (const std::vector<Id> &Items : launches(S)) {
-        if (!runsIn(A, Items) || !runsIn(B, Items))
-          continue;
-        for (int64_t U : {0, 5, 1000, -77})
-          for (const Id &T1 : Items)
-            for (const Id &T2 : Items) {
-              if (T1 == T2 || !runs(A, T1) || !runs(B, T2))
-                continue;
-              std::vector<int64_t> VBs =
-                  Full[1] ? std::vector<int64_t>{0} : varValues(B);
-              for (int64_t VB : VBs) {
-                // Byte X of A's access is byte Y of B's when the unknowns
-                // differ by b + Y - (a + X) modulo 2^32.
-                uint32_t Diff = address(B, T2, VB, U) - address(A, T1, 0, U);
-                for (uint64_t X = 0; X < A.Size; ++X)
-                  for (uint64_t Y = 0; Y < B.Size; ++Y)
-                    if (uint32_t(Diff + Y - X) % Modulus == 0)
-                      return true;
-              }
-            }
+    bool Brute = anyPair(A, B, S, [&](const Id &T1, const Id &T2, int64_t U) {
+      for (int64_t VB : Full[1] ? std::vector<int64_t>{0} : varValues(B)) {
+        // Byte X of A's access is byte Y of B's when the unknowns differ by
+        // b + Y - (a + X) modulo 2^32.
+        uint32_t Diff = address(B, T2, VB, U) - address(A, T1, 0, U);
+        for (uint64_t X = 0; X < A.Size; ++X)
+          for (uint64_t Y = 0; Y < B.Size; ++Y)
+            if (uint32_t(Diff + Y - X) % Modulus == 0)
+              return true;
       }
       return false;
-    }();
+    });
     bool May = workItemsMayOverlap(A, B, S);
     if (Brute && !May)
       ADD_FAILURE() << "unsound: " << A.str() << " vs " << B.str() << " with "
