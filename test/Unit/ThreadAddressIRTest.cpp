@@ -313,6 +313,17 @@ Function *createKernel(Module &M, IRBuilder<> &B) {
   return F;
 }
 
+/// A generator for a new kernel \p F in \p M (createKernel) whose x id
+/// is read at its entry.
+Generator kernelGenerator(std::mt19937 &R, Module &M, IRBuilder<> &B,
+                          Function *&F) {
+  F = createKernel(M, B);
+  Generator G{R, B, nullptr, nullptr, F->getArg(0), F->getArg(1), {}};
+  G.TidX = B.CreateIntrinsic(B.getInt32Ty(), Intrinsic::amdgcn_workitem_id_x,
+                             ArrayRef<Value *>());
+  return G;
+}
+
 TEST(ThreadAddressIRTest, RandomExpressionsAgreeWithTheInterpreter) {
   std::mt19937 R(20261124);
   LLVMContext Ctx;
@@ -322,10 +333,8 @@ TEST(ThreadAddressIRTest, RandomExpressionsAgreeWithTheInterpreter) {
     Module M("t", Ctx);
     IRBuilder<> B(Ctx);
     GlobalVariable *Lds = createLds(M, B.getInt8Ty(), 1 << 20, /*AtZero=*/true);
-    Function *F = createKernel(M, B);
-    Generator G{R, B, nullptr, nullptr, F->getArg(0), F->getArg(1), {}};
-    G.TidX = B.CreateIntrinsic(B.getInt32Ty(), Intrinsic::amdgcn_workitem_id_x,
-                               ArrayRef<Value *>());
+    Function *F;
+    Generator G = kernelGenerator(R, M, B, F);
     G.TidY = B.CreateIntrinsic(B.getInt32Ty(), Intrinsic::amdgcn_workitem_id_y,
                                ArrayRef<Value *>());
     Value *Idx[2];
@@ -442,10 +451,8 @@ TEST(ThreadAddressIRTest, ConditionBoundsAdmitEveryWorkItemThatRuns) {
     Module M("t", Ctx);
     IRBuilder<> B(Ctx);
     GlobalVariable *Lds = createLds(M, B.getInt32Ty(), 1024, /*AtZero=*/false);
-    Function *F = createKernel(M, B);
-    Generator G{R, B, nullptr, nullptr, F->getArg(0), F->getArg(1), {}};
-    G.TidX = B.CreateIntrinsic(B.getInt32Ty(), Intrinsic::amdgcn_workitem_id_x,
-                               ArrayRef<Value *>());
+    Function *F;
+    Generator G = kernelGenerator(R, M, B, F);
     G.TidY = B.getInt32(0); // One-dimensional launches.
     auto Compare = [&]() -> Value * {
       CmpInst::Predicate P = Preds[G.pick(0, 9)];
@@ -559,10 +566,8 @@ TEST(ThreadAddressIRTest, MergedStartsAgreeWithTheInterpreter) {
     Module M("t", Ctx);
     IRBuilder<> B(Ctx);
     GlobalVariable *Lds = createLds(M, B.getInt32Ty(), 1024, /*AtZero=*/false);
-    Function *F = createKernel(M, B);
-    Generator G{R, B, nullptr, nullptr, F->getArg(0), F->getArg(1), {}};
-    G.TidX = B.CreateIntrinsic(B.getInt32Ty(), Intrinsic::amdgcn_workitem_id_x,
-                               ArrayRef<Value *>());
+    Function *F;
+    Generator G = kernelGenerator(R, M, B, F);
     // A condition on the argument (uniform) or on the id.
     auto Cond = [&]() -> Value * {
       Value *X = G.pick(0, 1) ? G.Arg : G.TidX;
@@ -714,10 +719,8 @@ TEST(ThreadAddressIRTest, PowerStepsAgreeWithTheInterpreter) {
     Module M("t", Ctx);
     IRBuilder<> B(Ctx);
     GlobalVariable *Lds = createLds(M, B.getInt32Ty(), 1024, /*AtZero=*/true);
-    Function *F = createKernel(M, B);
-    Generator G{R, B, nullptr, nullptr, F->getArg(0), F->getArg(1), {}};
-    G.TidX = B.CreateIntrinsic(B.getInt32Ty(), Intrinsic::amdgcn_workitem_id_x,
-                               ArrayRef<Value *>());
+    Function *F;
+    Generator G = kernelGenerator(R, M, B, F);
     G.TidY = B.getInt32(0);
     BasicBlock *Entry = B.GetInsertBlock();
     // The start: a constant power of two, or 2^(argument & 7).
