@@ -9,10 +9,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "LDSHittingSet.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/IntEqClasses.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/ADT/bit.h"
 #include <algorithm>
 #include <cassert>
 #include <numeric>
@@ -88,97 +88,30 @@ llvm::ldsbarriers::greedyCover(const std::vector<std::vector<unsigned>> &Sets,
 
 namespace {
 
-/// A row of bits (a set of sets or of points), inline up to 256 bits: the
-/// search copies two of them per node.
-using Row = SmallVector<uint64_t, 4>;
-
-unsigned wordsFor(unsigned Bits) { return (Bits + 63) / 64; }
-
-bool testBit(const uint64_t *R, unsigned I) {
-  return R[I / 64] >> (I % 64) & 1;
-}
-void resetBit(uint64_t *R, unsigned I) {
-  R[I / 64] &= ~(uint64_t(1) << (I % 64));
-}
-
-/// The first bit set in \p R (\p W words) at \p From or after, or -1: the
-/// set bits are walked with it while the row changes under the walk.
-int nextBit(const uint64_t *R, unsigned W, unsigned From) {
-  unsigned I = From / 64;
-  if (I >= W)
-    return -1;
-  uint64_t Word = R[I] & (~uint64_t(0) << (From % 64));
-  while (!Word) {
-    if (++I == W)
-      return -1;
-    Word = R[I];
-  }
-  return I * 64 + llvm::countr_zero(Word);
-}
-
-bool anyBit(const uint64_t *R, unsigned W) {
-  for (unsigned I = 0; I < W; ++I)
-    if (R[I])
-      return true;
-  return false;
-}
-
-/// The number of bits set in both \p A and \p B.
-unsigned countCommon(const uint64_t *A, const uint64_t *B, unsigned W) {
-  unsigned N = 0;
-  for (unsigned I = 0; I < W; ++I)
-    N += llvm::popcount(A[I] & B[I]);
-  return N;
-}
-
-/// The first bit set in both \p A and \p B, or -1.
-int firstCommon(const uint64_t *A, const uint64_t *B, unsigned W) {
-  for (unsigned I = 0; I < W; ++I)
-    if (uint64_t Word = A[I] & B[I])
-      return I * 64 + llvm::countr_zero(Word);
-  return -1;
-}
-
-bool anyCommon(const uint64_t *A, const uint64_t *B, unsigned W) {
-  for (unsigned I = 0; I < W; ++I)
-    if (A[I] & B[I])
-      return true;
-  return false;
-}
-
-/// Whether every bit of \p A is set in \p B.
-bool isSubset(const uint64_t *A, const uint64_t *B, unsigned W) {
-  for (unsigned I = 0; I < W; ++I)
-    if (A[I] & ~B[I])
-      return false;
-  return true;
-}
-
 /// One connected component of the set/point incidence graph, as two bit
-/// matrices in flat arrays (a row per set over the points, a row per point
-/// over the sets): the reductions compare whole rows.
+/// matrices (a row per set over the points, a row per point over the
+/// sets): the reductions compare whole rows.
 class HittingSetSolver {
 public:
   HittingSetSolver(const std::vector<std::vector<unsigned>> &SetPoints,
                    std::vector<double> PointCost, unsigned Budget)
-      : NS(SetPoints.size()), NP(PointCost.size()), SW(wordsFor(NS)),
-        PW(wordsFor(NP)), SetBits(size_t(NS) * PW), PtBits(size_t(NP) * SW),
+      : SetPts(SetPoints.size(), BitVector(PointCost.size())),
+        PtSets(PointCost.size(), BitVector(SetPoints.size())),
         Cost(std::move(PointCost)), Budget(Budget) {
-    for (unsigned S = 0; S < NS; ++S)
+    for (unsigned S = 0; S < SetPoints.size(); ++S)
       for (unsigned Pt : SetPoints[S]) {
-        setPoints(S)[Pt / 64] |= uint64_t(1) << (Pt % 64);
-        ptSets(Pt)[S / 64] |= uint64_t(1) << (S % 64);
+        SetPts[S].set(Pt);
+        PtSets[Pt].set(S);
       }
   }
 
   /// Returns the chosen points; sets Optimal when the search finished
   /// within its budget.
   std::vector<unsigned> solve(bool &Optimal) {
-    Row Sets = allOnes(NS), Points = allOnes(NP);
+    BitVector Sets(SetPts.size(), true), Points(PtSets.size(), true);
     Best = greedy(Sets, Points, {});
     BestScore = score(Best);
-    std::vector<unsigned> Chosen;
-    search(Sets, Points, Chosen);
+    search(Sets, Points, {});
     Optimal = Nodes <= Budget;
     return Best;
   }
@@ -187,18 +120,11 @@ public:
   unsigned nodes() const { return Nodes; }
 
 private:
-  static Row allOnes(unsigned N) {
-    Row R(wordsFor(N), ~uint64_t(0));
-    if (N % 64)
-      R.back() = (uint64_t(1) << (N % 64)) - 1;
+  static BitVector common(const BitVector &A, const BitVector &B) {
+    BitVector R = A;
+    R &= B;
     return R;
   }
-  const uint64_t *setPoints(unsigned S) const {
-    return &SetBits[size_t(S) * PW];
-  }
-  uint64_t *setPoints(unsigned S) { return &SetBits[size_t(S) * PW]; }
-  const uint64_t *ptSets(unsigned Pt) const { return &PtBits[size_t(Pt) * SW]; }
-  uint64_t *ptSets(unsigned Pt) { return &PtBits[size_t(Pt) * SW]; }
 
   Score score(const std::vector<unsigned> &S) const {
     Score R;
@@ -209,82 +135,65 @@ private:
   }
 
   /// \p Chosen, then greedyCover on the live sets and points.
-  std::vector<unsigned> greedy(const Row &Sets, const Row &Points,
+  std::vector<unsigned> greedy(const BitVector &Sets, const BitVector &Points,
                                std::vector<unsigned> Chosen) const {
     std::vector<std::vector<unsigned>> Live;
-    for (int S = nextBit(Sets.data(), SW, 0); S >= 0;
-         S = nextBit(Sets.data(), SW, S + 1)) {
-      std::vector<unsigned> &L = Live.emplace_back();
-      const uint64_t *SP = setPoints(S);
-      for (unsigned I = 0; I < PW; ++I)
-        for (uint64_t Word = SP[I] & Points[I]; Word; Word &= Word - 1)
-          L.push_back(I * 64 + llvm::countr_zero(Word));
-    }
+    for (unsigned S : Sets.set_bits())
+      llvm::append_range(Live.emplace_back(),
+                         common(SetPts[S], Points).set_bits());
     llvm::append_range(Chosen, greedyCover(Live, Cost));
     return Chosen;
   }
 
-  void choose(unsigned Pt, Row &Sets, Row &Points,
+  void choose(unsigned Pt, BitVector &Sets, BitVector &Points,
               std::vector<unsigned> &Chosen) const {
     Chosen.push_back(Pt);
-    const uint64_t *Hits = ptSets(Pt);
-    for (unsigned I = 0; I < SW; ++I)
-      Sets[I] &= ~Hits[I];
-    resetBit(Points.data(), Pt);
+    Sets.reset(PtSets[Pt]);
+    Points.reset(Pt);
   }
 
-  /// The rows \p Of (one per live member of \p Live, \p W words each)
-  /// masked by \p Mask into Scratch, with their bit counts in Counts.
-  template <typename RowOf>
-  void maskedRows(const Row &Live, unsigned LW, RowOf Of, const Row &Mask,
-                  unsigned W) const {
-    Members.clear();
-    Scratch.clear();
-    Counts.clear();
-    for (int M = nextBit(Live.data(), LW, 0); M >= 0;
-         M = nextBit(Live.data(), LW, M + 1)) {
-      Members.push_back(M);
-      const uint64_t *R = Of(M);
-      unsigned N = 0;
-      for (unsigned I = 0; I < W; ++I) {
-        Scratch.push_back(R[I] & Mask[I]);
-        N += llvm::popcount(Scratch.back());
-      }
-      Counts.push_back(N);
+  /// The rows \p Rows of the members of \p Live masked by \p Mask, each
+  /// with its member, and the order of their sizes.
+  struct MaskedRows {
+    SmallVector<unsigned> Members, Counts, ByCount;
+    std::vector<BitVector> Rows;
+  };
+  static MaskedRows maskedRows(const BitVector &Live,
+                               const std::vector<BitVector> &Rows,
+                               const BitVector &Mask) {
+    MaskedRows R;
+    for (unsigned M : Live.set_bits()) {
+      R.Members.push_back(M);
+      R.Rows.push_back(common(Rows[M], Mask));
+      R.Counts.push_back(R.Rows.back().count());
     }
     // A dominating row has at least as many bits as the row it dominates:
     // each row only meets those on its side of it in this order.
-    ByCount.resize(Members.size());
-    std::iota(ByCount.begin(), ByCount.end(), 0);
-    llvm::sort(ByCount, [&](unsigned A, unsigned B) {
-      return Counts[A] < Counts[B] || (Counts[A] == Counts[B] && A < B);
+    R.ByCount.resize(R.Members.size());
+    std::iota(R.ByCount.begin(), R.ByCount.end(), 0);
+    llvm::sort(R.ByCount, [&](unsigned A, unsigned B) {
+      return std::make_pair(R.Counts[A], A) < std::make_pair(R.Counts[B], B);
     });
+    return R;
   }
 
   /// Dominated points: hits a subset of another point's sets at no lower
   /// cost. Among equals the later point stays.
-  bool dropDominatedPoints(const Row &Sets, Row &Points) const {
+  bool dropDominatedPoints(const BitVector &Sets, BitVector &Points) const {
     bool Changed = false;
-    maskedRows(Points, PW, [&](unsigned Pt) { return ptSets(Pt); }, Sets, SW);
-    for (unsigned I = 0; I < Members.size(); ++I) {
-      const uint64_t *HI = &Scratch[size_t(I) * SW];
-      for (unsigned K = ByCount.size(); K-- > 0;) {
-        unsigned J = ByCount[K];
+    MaskedRows M = maskedRows(Points, PtSets, Sets);
+    for (unsigned I = 0; I < M.Members.size(); ++I) {
+      for (unsigned J : llvm::reverse(M.ByCount)) {
         // A subset has no more elements.
-        if (Counts[I] > Counts[J])
+        if (M.Counts[I] > M.Counts[J])
           break;
-        if (I == J || !testBit(Points.data(), Members[J]))
+        double CI = Cost[M.Members[I]], CJ = Cost[M.Members[J]];
+        if (I == J || !Points.test(M.Members[J]) || CJ > CI ||
+            !M.Rows[I].subsetOf(M.Rows[J]))
           continue;
-        if (Cost[Members[J]] > Cost[Members[I]])
-          continue;
-        const uint64_t *HJ = &Scratch[size_t(J) * SW];
-        if (!isSubset(HI, HJ, SW))
-          continue;
-        bool Equal =
-            Counts[I] == Counts[J] && Cost[Members[J]] == Cost[Members[I]];
-        if (Equal && J < I)
+        if (M.Counts[I] == M.Counts[J] && CJ == CI && J < I)
           continue; // Keep the later one of two equals.
-        resetBit(Points.data(), Members[I]);
+        Points.reset(M.Members[I]);
         Changed = true;
         break;
       }
@@ -294,22 +203,19 @@ private:
 
   /// Dominated sets: a set whose points include all points of another set
   /// is hit whenever that one is.
-  bool dropDominatedSets(Row &Sets, const Row &Points) const {
+  bool dropDominatedSets(BitVector &Sets, const BitVector &Points) const {
     bool Changed = false;
-    maskedRows(Sets, SW, [&](unsigned S) { return setPoints(S); }, Points, PW);
-    for (unsigned I = 0; I < Members.size(); ++I) {
-      const uint64_t *PI = &Scratch[size_t(I) * PW];
-      for (unsigned J : ByCount) {
-        if (Counts[J] > Counts[I])
+    MaskedRows M = maskedRows(Sets, SetPts, Points);
+    for (unsigned I = 0; I < M.Members.size(); ++I) {
+      for (unsigned J : M.ByCount) {
+        if (M.Counts[J] > M.Counts[I])
           break;
-        if (I == J || !testBit(Sets.data(), Members[J]))
+        if (I == J || !Sets.test(M.Members[J]) ||
+            !M.Rows[J].subsetOf(M.Rows[I]))
           continue;
-        const uint64_t *PJ = &Scratch[size_t(J) * PW];
-        if (!isSubset(PJ, PI, PW))
-          continue; // J's points are not a subset of I's.
-        if (Counts[I] == Counts[J] && J > I)
+        if (M.Counts[I] == M.Counts[J] && J > I)
           continue; // Keep the first of two equals.
-        resetBit(Sets.data(), Members[I]);
+        Sets.reset(M.Members[I]);
         Changed = true;
         break;
       }
@@ -320,24 +226,23 @@ private:
   /// Applies the reduction rules until none applies. A dominance rule has
   /// nothing to do again until the other side changes (what it drops is
   /// dominated by what it keeps), so it is skipped until then.
-  void reduce(Row &Sets, Row &Points, std::vector<unsigned> &Chosen) const {
+  void reduce(BitVector &Sets, BitVector &Points,
+              std::vector<unsigned> &Chosen) const {
     bool PointRuleStale = true, SetRuleStale = true;
-    for (bool Changed = true; Changed && anyBit(Sets.data(), SW);) {
+    for (bool Changed = true; Changed && Sets.any();) {
       Changed = false;
       // Forced points.
-      for (int S = nextBit(Sets.data(), SW, 0); S >= 0;
-           S = nextBit(Sets.data(), SW, S + 1)) {
-        if (countCommon(setPoints(S), Points.data(), PW) == 1) {
-          choose(firstCommon(setPoints(S), Points.data(), PW), Sets, Points,
-                 Chosen);
+      for (unsigned S : Sets.set_bits()) {
+        BitVector Left = common(SetPts[S], Points);
+        if (Left.count() == 1) {
+          choose(Left.find_first(), Sets, Points, Chosen);
           Changed = PointRuleStale = SetRuleStale = true;
         }
       }
       // Points that hit nothing are useless.
-      for (int Pt = nextBit(Points.data(), PW, 0); Pt >= 0;
-           Pt = nextBit(Points.data(), PW, Pt + 1))
-        if (!anyCommon(ptSets(Pt), Sets.data(), SW)) {
-          resetBit(Points.data(), Pt);
+      for (unsigned Pt : Points.set_bits())
+        if (!PtSets[Pt].anyCommon(Sets)) {
+          Points.reset(Pt);
           SetRuleStale = true;
         }
       if (PointRuleStale) {
@@ -355,25 +260,18 @@ private:
 
   /// Sets with pairwise disjoint point sets each need their own point,
   /// costing at least their cheapest one.
-  Score lowerBound(const Row &Sets, const Row &Points) const {
-    Row Used(PW, 0), C(PW, 0);
+  Score lowerBound(const BitVector &Sets, const BitVector &Points) const {
+    BitVector Used(PtSets.size());
     Score LB{0, 0};
-    for (int S = nextBit(Sets.data(), SW, 0); S >= 0;
-         S = nextBit(Sets.data(), SW, S + 1)) {
-      const uint64_t *SP = setPoints(S);
-      for (unsigned I = 0; I < PW; ++I)
-        C[I] = SP[I] & Points[I];
-      if (anyCommon(C.data(), Used.data(), PW))
+    for (unsigned S : Sets.set_bits()) {
+      BitVector C = common(SetPts[S], Points);
+      if (C.anyCommon(Used))
         continue;
+      Used |= C;
       double Min = -1;
-      for (unsigned I = 0; I < PW; ++I) {
-        Used[I] |= C[I];
-        for (uint64_t Word = C[I]; Word; Word &= Word - 1) {
-          double PtCost = Cost[I * 64 + llvm::countr_zero(Word)];
-          if (Min < 0 || PtCost < Min)
-            Min = PtCost;
-        }
-      }
+      for (unsigned Pt : C.set_bits())
+        if (Min < 0 || Cost[Pt] < Min)
+          Min = Cost[Pt];
       ++LB.Count;
       LB.Cost += std::max(Min, 0.0);
     }
@@ -388,11 +286,11 @@ private:
     }
   }
 
-  void search(Row Sets, Row Points, std::vector<unsigned> Chosen) {
+  void search(BitVector Sets, BitVector Points, std::vector<unsigned> Chosen) {
     ++Nodes;
     reduce(Sets, Points, Chosen);
     Score Now = score(Chosen);
-    if (!anyBit(Sets.data(), SW))
+    if (Sets.none())
       return offer(std::move(Chosen), Now);
     Score LB = lowerBound(Sets, Points);
     Score Bound{Now.Count + LB.Count, Now.Cost + LB.Cost};
@@ -405,45 +303,35 @@ private:
     }
     // Branch on the set with the fewest points.
     unsigned BranchS = 0, Fewest = ~0u;
-    for (int S = nextBit(Sets.data(), SW, 0); S >= 0;
-         S = nextBit(Sets.data(), SW, S + 1)) {
-      unsigned N = countCommon(setPoints(S), Points.data(), PW);
+    for (unsigned S : Sets.set_bits()) {
+      unsigned N = common(SetPts[S], Points).count();
       if (N < Fewest) {
         Fewest = N;
         BranchS = S;
       }
     }
     std::vector<std::pair<unsigned, unsigned>> Options;
-    const uint64_t *SP = setPoints(BranchS);
-    for (unsigned I = 0; I < PW; ++I)
-      for (uint64_t Word = SP[I] & Points[I]; Word; Word &= Word - 1) {
-        unsigned Pt = I * 64 + llvm::countr_zero(Word);
-        Options.push_back({countCommon(ptSets(Pt), Sets.data(), SW), Pt});
-      }
+    BitVector Branch = common(SetPts[BranchS], Points);
+    for (unsigned Pt : Branch.set_bits())
+      Options.push_back({common(PtSets[Pt], Sets).count(), Pt});
     std::sort(Options.rbegin(), Options.rend());
     for (auto [Hits, Pt] : Options) {
-      Row S2 = Sets, P2 = Points;
+      BitVector S2 = Sets, P2 = Points;
       std::vector<unsigned> C2 = Chosen;
       choose(Pt, S2, P2, C2);
       search(std::move(S2), std::move(P2), std::move(C2));
       // Later branches need not use this point: the earlier branch
       // explored every cover that does.
-      resetBit(Points.data(), Pt);
+      Points.reset(Pt);
     }
   }
 
-  unsigned NS, NP;
-  /// Words of a row over the sets, over the points.
-  unsigned SW, PW;
-  std::vector<uint64_t> SetBits, PtBits;
+  std::vector<BitVector> SetPts, PtSets;
   std::vector<double> Cost;
   unsigned Budget;
   unsigned Nodes = 0;
   std::vector<unsigned> Best;
   Score BestScore;
-  /// Scratch of the dominance reductions (maskedRows), kept across nodes.
-  mutable std::vector<unsigned> Members, Counts, ByCount;
-  mutable std::vector<uint64_t> Scratch;
 };
 
 } // namespace
