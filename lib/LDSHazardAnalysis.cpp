@@ -130,7 +130,6 @@ public:
           Sum[I + 1] = Sum[I] + (I < Row.size() && Row[I]);
       }
       IssuedAt.assign(Accesses.size(), -1);
-      InBlockForced.assign(Accesses.size(), NotYet);
       for (const auto &Preds : P.predecessors())
         NumPreds.push_back(Preds.size());
     }
@@ -388,12 +387,8 @@ private:
     IssuedAt[Id] = XRef.Index;
     Issued.push_back(Id);
     // The latest LDS-counter producer of this block pass that X meets: a
-    // barrier is forced between it and X. It is the same on every pass over
-    // the block (the entries issued in a pass and their progress follow from
-    // the block's events and added synchronization alone): computed once.
-    int &KnownForced = InBlockForced[Id];
-    bool InBlockKnown = KnownForced != NotYet;
-    int Forced = InBlockKnown ? KnownForced : -1;
+    // barrier is forced between it and X.
+    int Forced = -1;
     // Or a producer from a predecessor block with no pruning point after
     // it there (the store under a divergent if, read after the join): the
     // path through that edge forces a barrier in this block before X,
@@ -401,14 +396,12 @@ private:
     bool ForcedAtEntry = false;
     bool PointSinceEntry = pruningPointBetween(XRef.Block, -1, XRef.Index);
     for (const auto &[AId, L] : S) {
-      if (InBlockKnown && (Forced >= 0 || ForcedAtEntry))
-        break; // Nothing left to learn.
       if (AId == Id)
         continue;
       bool Outside = IssuedAt[AId] < 0;
       if (Outside ? ForcedAtEntry || Forced >= 0 || !PointSinceEntry ||
                         (AId < AnchorOf.size() && AnchorOf[AId].Block != ~0u)
-                  : InBlockKnown || IssuedAt[AId] <= Forced)
+                  : IssuedAt[AId] <= Forced)
         continue;
       const Event &A = accessEvent(AId);
       if (A.Ctr != Counter::LDS || L <= Complete)
@@ -433,7 +426,6 @@ private:
                            P.relation(IterOf[AId], X.Loc)))
         Forced = IssuedAt[AId];
     }
-    KnownForced = Forced;
     bool Subsume = PointsBefore[XRef.Block][XRef.Index + 2] >
                    PointsBefore[XRef.Block][XRef.Index + 1];
     if (Forced < 0 && !ForcedAtEntry && !Subsume)
@@ -602,10 +594,6 @@ private:
   std::vector<std::vector<unsigned>> PointsBefore;
   std::vector<int> IssuedAt;
   std::vector<unsigned> Issued;
-  /// Per access: the index of the latest producer issued before it in its
-  /// block that forces a barrier before it (-1: none), once prune knew it.
-  static constexpr int NotYet = -2;
-  std::vector<int> InBlockForced;
   /// Per block, its number of predecessor edges; per entry anchored at a
   /// join (ids after the accesses'), the anchor, and the ids by (join, key).
   std::vector<unsigned> NumPreds;
