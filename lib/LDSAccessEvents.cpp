@@ -212,6 +212,11 @@ void LDSAccessModel::addInstr(unsigned B, MachineInstr &MI) {
     AddEvent(E);
     ++NumAccesses;
   };
+  // An access whose address may be a function of the work-item.
+  auto AddFormedAccess = [&](Event E, uint64_t WaveBytes = 0) {
+    E.Loc.ThreadForm = threadForm(MI, E.Loc, WaveBytes);
+    AddAccess(E);
+  };
   auto Opaque = [&]() {
     Event E = Event::access(AccessKind::Opaque, Location());
     E.InOrder = false;
@@ -221,10 +226,7 @@ void LDSAccessModel::addInstr(unsigned B, MachineInstr &MI) {
   if (MI.isInlineAsm() || MI.isCall())
     return Opaque();
 
-  auto [It, Inserted] = OpcodeCache.try_emplace(MI.getOpcode());
-  if (Inserted)
-    It->second = Facts.classify(MI.getOpcode());
-  const OpcodeInfo &Info = It->second;
+  const OpcodeInfo Info = Facts.classify(MI.getOpcode());
 
   switch (Info.Role) {
   case OpcodeRole::None:
@@ -239,10 +241,8 @@ void LDSAccessModel::addInstr(unsigned B, MachineInstr &MI) {
   case OpcodeRole::DSRead:
   case OpcodeRole::DSWrite:
   case OpcodeRole::DSAtomic:
-    if (!isGDSOnly(MI)) {
-      AddAccess(dsAccessEvent(MI, Info));
-      PendingForms.push_back({B, unsigned(Events.size() - 1), 0});
-    }
+    if (!isGDSOnly(MI))
+      AddFormedAccess(dsAccessEvent(MI, Info));
     return;
   case OpcodeRole::DSUnknown:
     if (isGDSOnly(MI))
@@ -257,12 +257,11 @@ void LDSAccessModel::addInstr(unsigned B, MachineInstr &MI) {
   case OpcodeRole::AsyncStoreFromLDS:
   case OpcodeRole::TensorLoadToLDS:
   case OpcodeRole::TensorStoreFromLDS:
-    AddAccess(asyncTransferEvent(MI, Info));
     // LDS DMA writes the wave's lanes' bytes from the first lane's address.
     if (Info.Role == OpcodeRole::LDSDMA)
-      PendingForms.push_back({B, unsigned(Events.size() - 1),
-                              uint64_t(Info.LaneBytes) * Facts.getWaveSize()});
-    return;
+      return AddFormedAccess(asyncTransferEvent(MI, Info),
+                             uint64_t(Info.LaneBytes) * Facts.getWaveSize());
+    return AddAccess(asyncTransferEvent(MI, Info));
   case OpcodeRole::VMemLoad:
     // Counted only when there is LDS DMA to count for (dropped at the end
     // otherwise).
@@ -286,9 +285,7 @@ void LDSAccessModel::addInstr(unsigned B, MachineInstr &MI) {
           Event::access(MI.mayLoad() ? AccessKind::Read : AccessKind::Write,
                         locationOf(MI, Info));
       E.InOrder = false;
-      AddAccess(E);
-      PendingForms.push_back({B, unsigned(Events.size() - 1), 0});
-      return;
+      return AddFormedAccess(E);
     }
     if (MI.mayStore())
       return Opaque();

@@ -79,22 +79,6 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
   }
   Program.Blocks.resize(Blocks.size());
   Program.Entry = 0;
-  // With scalar branches to judge, the branch-uniformity analysis reads
-  // every instruction too: it reads each in this walk, while the
-  // instruction is in the cache, even if its answer may turn out not to
-  // be needed (judgeScalarBranches).
-  BranchUniformity Assumed;
-  std::unique_ptr<BranchUniformityWalk> Uniformity;
-  // Loads are read as uniform in kernels only: a function's callers may
-  // write what it reads without any window of its own showing it.
-  UniformLoadPolicy Loads = Opts.Loads;
-  Loads.Enabled &= isKernel(MF.getFunction());
-  if (!Earlier && !Opts.TrustScalarBranches) {
-    Assumed = assumeScalarBranchesPerWave(MF, Facts);
-    if (!Assumed.PerWave.empty())
-      Uniformity = std::make_unique<BranchUniformityWalk>(
-          MF, Facts, Analyses.PostDominators, Analyses.Cycles, Loads);
-  }
   for (unsigned B = 0; B < Blocks.size(); ++B) {
     MachineBasicBlock &MBB = *Blocks[B];
     Block &AB = Program.Blocks[B];
@@ -102,20 +86,12 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
       AB.Succs.push_back(Index[S]);
     if (Analyses.Frequencies)
       AB.Freq = Analyses.Frequencies->getBlockFreqRelativeToEntryBlock(&MBB);
-    if (Uniformity)
-      Uniformity->beginBlock(MBB);
     for (MachineInstr &MI : MBB) {
-      if (Uniformity)
-        Uniformity->note(MI);
       if (MI.isTerminator() &&
           Facts.classify(MI.getOpcode()).Role == OpcodeRole::ExecBranch)
         AB.DivergentBranch = true;
       addInstr(B, MI);
-      if (PendingForms.size() >= FormBatch)
-        assignThreadForms();
     }
-    if (Uniformity)
-      Uniformity->endBlock(MBB);
     if (std::optional<DecidedBranch> D = decideBranch(MBB, Facts))
       DecidedEdges.push_back({B, Index[D->Never], D->AssumesExec});
     // A point after a terminator that is an event (a tail call) cannot be
@@ -124,7 +100,6 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
       AB.HasEndPoint = false;
   }
 
-  assignThreadForms();
   if (!Earlier && ThreadAddresses) {
     // Before any pair test: the accesses every work-item runs may bound
     // the launch.
@@ -155,7 +130,7 @@ LDSAccessModel::LDSAccessModel(MachineFunction &MF, const TargetFacts &Facts,
     PerWaveBranches = Earlier->PerWaveBranches;
     UniformLoads = Earlier->UniformLoads;
   } else if (!Opts.TrustScalarBranches)
-    judgeScalarBranches(std::move(Assumed), Uniformity.get());
+    judgeScalarBranches(MF, Analyses);
   for (unsigned B = 0; B < Blocks.size(); ++B)
     if (PerWaveBranches.contains(Blocks[B]))
       Program.Blocks[B].DivergentBranch = Program.Blocks[B].ConcurrentArms =
@@ -182,19 +157,24 @@ void LDSAccessModel::findSilentAccesses(const AnalysisOptions &Hazards) {
 }
 
 /// Which scalar branches some waves may take differently: the uniformity
-/// analysis fed during the walk (\p Walk), unless its answer cannot matter
-/// (no access meets another: no window, forced barrier or wait). Then every
-/// scalar branch stays per-wave (\p Assumed), safe whatever the analysis
-/// would find, and its fixpoint, the larger part of its cost, is skipped.
-void LDSAccessModel::judgeScalarBranches(BranchUniformity Assumed,
-                                         BranchUniformityWalk *Walk) {
-  BranchUniformity BU = std::move(Assumed);
+/// analysis, unless its answer cannot matter (no access meets another: no
+/// window, forced barrier or wait). Then every scalar branch stays
+/// per-wave, safe whatever the analysis would find, and its cost is saved.
+void LDSAccessModel::judgeScalarBranches(const MachineFunction &MF,
+                                         const MachineAnalyses &Analyses) {
+  BranchUniformity BU = assumeScalarBranchesPerWave(MF, Facts);
   if (BU.PerWave.empty())
     return;
   std::optional<NamedRegionTimer> T;
   if (!Options.Hazards || !noAccessMeetsAnother(Program, *Options.Hazards)) {
     startPhase(T, "uniformity", "Branch uniformity (in the model)");
-    BU = Walk->finish();
+    // Loads are read as uniform in kernels only: a function's callers may
+    // write what it reads without any window of its own showing it.
+    UniformLoadPolicy Loads = Options.Loads;
+    Loads.Enabled &= isKernel(MF.getFunction());
+    BU = BranchUniformityWalk(MF, Facts, Analyses.PostDominators,
+                              Analyses.Cycles, Loads)
+             .finish();
   } else {
     LLVM_DEBUG(dbgs() << "uniformity: not needed (no access meets another); "
                       << BU.PerWave.size()
@@ -352,14 +332,33 @@ static const GlobalVariable *underlyingGlobal(const Value *V) {
   return Result;
 }
 
-LDSAccessModel::PointerBase LDSAccessModel::pointerBase(const Value *V,
-                                                        const DataLayout &DL,
-                                                        int64_t &Offset) {
+namespace {
+/// What an LDS address value is based on, as locationOf needs it.
+struct PointerBase {
+  /// GetPointerBaseWithConstantOffset's base and offset.
+  const Value *Base;
+  int64_t Offset;
+  /// The pointer's index width: offsets wrap at it.
+  unsigned IndexBits;
+  /// The one LDS variable under every object the base may point into
+  /// (through phis and selects), or null.
+  const GlobalVariable *Underlying;
+  /// Its size in bytes.
+  uint64_t UnderlyingBytes;
+  /// getUnderlyingObject's answer when it is the struct module-LDS
+  /// lowering packs variables in, or null.
+  const GlobalVariable *ModuleLDS;
+};
+} // namespace
+
+/// The base of \p V, and in \p Offset the constant offset of \p V from it.
+static PointerBase pointerBase(const Value *V, const DataLayout &DL,
+                               int64_t &Offset) {
   // SeparateConstOffsetFromGEP leaves each access's address a byte GEP by a
   // constant over a variable GEP that many accesses share. Those constants
   // are summed here (modulo the index width, as LLVM sums them), and the
-  // walk from the shared value is done once. A bounded number of steps: a
-  // GEP of itself is valid IR in an unreachable block.
+  // base is that of the shared value. A bounded number of steps: a GEP of
+  // itself is valid IR in an unreachable block.
   uint64_t Sum = 0;
   const Value *Rest = V;
   for (unsigned Step = 0; Step < 16; ++Step) {
@@ -373,7 +372,8 @@ LDSAccessModel::PointerBase LDSAccessModel::pointerBase(const Value *V,
     Sum += uint64_t(C->getSExtValue());
     Rest = GEP->getPointerOperand();
   }
-  auto Compute = [&](const Value *P, PointerBase &PB) {
+  auto Compute = [&](const Value *P) {
+    PointerBase PB;
     PB.IndexBits = DL.getIndexTypeSizeInBits(P->getType());
     // A GEP with an index that is no constant is its own base (where the
     // walk over constant offsets would stop at once, after setting up
@@ -397,25 +397,12 @@ LDSAccessModel::PointerBase LDSAccessModel::pointerBase(const Value *V,
         !PB.ModuleLDS->getName().starts_with("llvm.amdgcn.kernel.") &&
         PB.ModuleLDS->getName() != "llvm.amdgcn.module.lds")
       PB.ModuleLDS = nullptr;
+    return PB;
   };
-  // The address itself, or a value of one use under its constant offsets,
-  // is reached from the instructions of that address only: cached, it would
-  // fill the map with an entry per access, read no more.
-  auto Lookup = [&](const Value *P) {
-    PointerBase PB;
-    if (P == V || P->hasOneUse()) {
-      Compute(P, PB);
-      return PB;
-    }
-    auto [It, Inserted] = PointerBases.try_emplace(P);
-    if (Inserted)
-      Compute(P, It->second);
-    return It->second;
-  };
-  PointerBase PB = Lookup(Rest);
+  PointerBase PB = Compute(Rest);
   if (PB.IndexBits > 64 && Rest != V) {
     // Not a width the sum above wraps at (no LDS pointer has one).
-    PB = Lookup(V);
+    PB = Compute(V);
     Sum = 0;
   }
   Offset = PB.IndexBits > 64
@@ -435,9 +422,6 @@ unsigned LDSAccessModel::variableOf(const MachineMemOperand &MMO,
   const MDNode *Scopes = MMO.getAAInfo().Scope;
   if (!Scopes || !ModuleLDS)
     return 0;
-  auto [Cached, New] = ScopeVariables.try_emplace(Scopes, 0);
-  if (!New)
-    return Cached->second;
   const MDNode *Found = nullptr, *Domain = nullptr;
   for (const MDOperand &Op : Scopes->operands()) {
     const auto *S = dyn_cast<MDNode>(Op);
@@ -462,7 +446,7 @@ unsigned LDSAccessModel::variableOf(const MachineMemOperand &MMO,
         DomainIds.try_emplace(Domain, unsigned(DomainIds.size()) + 1);
     Program.VariableDomains.push_back(DIt->second);
   }
-  return Cached->second = It->second;
+  return It->second;
 }
 
 bool LDSAccessModel::ldsPointer(const MachineMemOperand &MMO,
@@ -550,14 +534,6 @@ Location LDSAccessModel::locationOf(const MachineInstr &MI,
   return Result;
 }
 
-void LDSAccessModel::assignThreadForms() {
-  for (const PendingForm &PF : PendingForms) {
-    Event &E = Program.Blocks[PF.Block].Events[PF.Index];
-    E.Loc.ThreadForm = threadForm(*Instrs[E.Tag], E.Loc, PF.WaveBytes);
-  }
-  PendingForms.clear();
-}
-
 ThreadAddressBuilder &LDSAccessModel::threadAddresses(const Function &F) {
   if (!ThreadAddresses)
     ThreadAddresses = std::make_unique<ThreadAddressBuilder>(
@@ -643,9 +619,6 @@ unsigned LDSAccessModel::threadForm(const MachineInstr &MI, Location &Loc,
     TA.canonicalize();
     Hash = Hash * 31 + TA.hash();
   }
-  // The map's two reserved keys.
-  if (Hash >= DenseMapInfo<size_t>::getTombstoneKey())
-    Hash = 0;
   SmallVector<unsigned, 1> &Same = ThreadFormIds[Hash];
   for (unsigned Id : Same)
     if (Program.ThreadForms[Id] == Forms)
@@ -680,14 +653,15 @@ void LDSAccessModel::dropLoneIterationForms() {
 
 /// Each distinct form whose bytes may meet another access's is a location
 /// the hazard analysis tracks separately in every block: such forms times
-/// blocks stays bounded, and the accesses of tracked forms past the bound
-/// lose their form. Forms that meet no access cost the analysis nothing and
-/// are all kept. A stripped form may make another meet its accesses, so the
-/// test repeats until nothing changes; the pair tests stop at a budget
-/// linear in the accesses, and undecided forms count as tracked.
+/// blocks stays at most 2^16 (but 32 forms are always kept), and the
+/// accesses of tracked forms past the bound lose their form. Forms that meet no
+/// access cost the analysis nothing and are all kept. A stripped form may make
+/// another meet its accesses, so the test repeats until nothing changes; the
+/// pair tests stop at a budget linear in the accesses, and undecided forms
+/// count as tracked.
 void LDSAccessModel::boundTrackedForms() {
   size_t MaxForms = std::max<size_t>(
-      MinFormBudget, FormBlockBudget / std::max<size_t>(1, Blocks.size()));
+      32, (size_t(1) << 16) / std::max<size_t>(1, Blocks.size()));
   if (Program.ThreadForms.size() - 1 <= MaxForms)
     return;
   // The distinct locations of the accesses (forms repeat a lot).
@@ -763,13 +737,13 @@ void LDSAccessModel::computeStageLoops(const MachineAnalyses &Analyses) {
   Program.StageHeader.assign(Loops.back() + 1, -1);
   for (unsigned L : Loops) {
     const BasicBlock *Header = ThreadAddresses->stageHeader(L);
-    SmallVector<unsigned, 1> Made;
-    for (unsigned B = 0; B < Blocks.size(); ++B)
-      if (Blocks[B]->getBasicBlock() == Header)
-        Made.push_back(B);
-    if (Made.size() != 1)
+    auto MadeFromHeader = [&](const MachineBasicBlock *MBB) {
+      return MBB->getBasicBlock() == Header;
+    };
+    if (llvm::count_if(Blocks, MadeFromHeader) != 1)
       continue;
-    const MachineBasicBlock *H = Blocks[Made[0]];
+    auto HeaderIt = llvm::find_if(Blocks, MadeFromHeader);
+    const MachineBasicBlock *H = *HeaderIt;
     const MachineLoop *Loop = Analyses.Loops.getLoopFor(H);
     if (!Loop || Loop->getHeader() != H)
       continue;
@@ -787,11 +761,9 @@ void LDSAccessModel::computeStageLoops(const MachineAnalyses &Analyses) {
         Valid = C->isReducible();
     if (!Valid)
       continue;
-    std::vector<uint8_t> In(Blocks.size(), 0);
-    for (unsigned B = 0; B < Blocks.size(); ++B)
-      In[B] = Blocks[B] != H && Loop->contains(Blocks[B]);
-    Program.StageInside[L] = std::move(In);
-    Program.StageHeader[L] = Made[0];
+    for (const MachineBasicBlock *MBB : Blocks)
+      Program.StageInside[L].push_back(MBB != H && Loop->contains(MBB));
+    Program.StageHeader[L] = HeaderIt - Blocks.begin();
   }
 }
 

@@ -21,12 +21,12 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/CodeGen/MachineBasicBlock.h"
 #include "llvm/CodeGen/MachineCycleAnalysis.h"
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace llvm {
-class DataLayout;
 class GlobalVariable;
 class MachineMemOperand;
 class MDNode;
@@ -148,26 +148,6 @@ private:
   /// bytes rather than its whole object.
   Location locationOf(const MachineInstr &MI, const OpcodeInfo &Info,
                       bool *ExactOffset = nullptr);
-  /// What an LDS address value is based on, as locationOf needs it.
-  struct PointerBase {
-    /// GetPointerBaseWithConstantOffset's base and offset.
-    const Value *Base;
-    int64_t Offset;
-    /// The pointer's index width: offsets wrap at it.
-    unsigned IndexBits;
-    /// The one LDS variable under every object the base may point into
-    /// (through phis and selects), or null.
-    const GlobalVariable *Underlying;
-    /// Its size in bytes.
-    uint64_t UnderlyingBytes;
-    /// getUnderlyingObject's answer when it is the struct module-LDS
-    /// lowering packs variables in, or null.
-    const GlobalVariable *ModuleLDS;
-  };
-  /// The base of \p V, and in \p Offset the constant offset of \p V from
-  /// it.
-  PointerBase pointerBase(const Value *V, const DataLayout &DL,
-                          int64_t &Offset);
   /// The module-LDS variable that \p MMO accesses (by its lowering's
   /// alias scope), or 0. \p ModuleLDS is the lowering's struct under its
   /// address, if it is.
@@ -180,20 +160,14 @@ private:
   /// bytes, where known, narrow \p Loc.
   unsigned threadForm(const MachineInstr &MI, Location &Loc,
                       uint64_t WaveBytes = 0);
-  /// The thread forms of the accesses PendingForms lists, in program order.
-  /// The walk calls it every FormBatch accesses and at its end, so that the
-  /// address analysis runs in batches while the instructions it reads are
-  /// still in the data cache.
-  void assignThreadForms();
-  static constexpr size_t FormBatch = 64;
   /// Fills Program.StageInside for the stage loops of the thread forms.
   void computeStageLoops(const MachineAnalyses &Analyses);
   void boundTrackedForms();
   void dropLoneIterationForms();
   void markDivergenceWithoutDecidedEdges(const MachineFunction &MF);
   void findSilentAccesses(const AnalysisOptions &Hazards);
-  void judgeScalarBranches(BranchUniformity Assumed,
-                           BranchUniformityWalk *Walk);
+  void judgeScalarBranches(const MachineFunction &MF,
+                           const MachineAnalyses &Analyses);
   int objectId(const GlobalVariable &GV, int64_t &Begin);
 
   const TargetFacts &Facts;
@@ -203,34 +177,17 @@ private:
   std::vector<MachineBasicBlock *> Blocks;
   std::vector<MachineInstr *> Instrs;
   std::vector<UnmodeledBarrier> Unmodeled;
-  DenseMap<unsigned, OpcodeInfo> OpcodeCache;
   StringMap<unsigned> CommutativeOpIds;
   /// Each variable's object id and the address added to offsets in it.
   DenseMap<const GlobalVariable *, std::pair<int, int64_t>> ObjectIds;
   DenseMap<const MDNode *, unsigned> VariableIds, DomainIds;
-  /// By the value left once byte offsets are stripped (see pointerBase).
-  DenseMap<const Value *, PointerBase> PointerBases;
-  /// variableOf's answer by alias scope list.
-  DenseMap<const MDNode *, unsigned> ScopeVariables;
   std::vector<const GlobalVariable *> Objects;
   std::unique_ptr<ThreadAddressBuilder> ThreadAddresses;
   /// The ids of the thread forms by the hash of their addresses.
-  DenseMap<size_t, SmallVector<unsigned, 1>> ThreadFormIds;
-  /// Distinct address forms whose bytes may meet another access's, kept
-  /// per function: forms times blocks at most FormBlockBudget, but always
-  /// MinFormBudget (see boundTrackedForms).
-  static constexpr size_t FormBlockBudget = size_t(1) << 16;
-  static constexpr size_t MinFormBudget = 32;
+  std::map<size_t, SmallVector<unsigned, 1>> ThreadFormIds;
   /// Locations (form ids and narrowed bytes) of the instructions an earlier
   /// model lent.
   DenseMap<const MachineInstr *, Location> LentForms;
-  /// Accesses whose thread form is still to be derived, with the bytes a
-  /// wave writes from the first lane's address (LDS DMA) or 0.
-  struct PendingForm {
-    unsigned Block, Index;
-    uint64_t WaveBytes;
-  };
-  std::vector<PendingForm> PendingForms;
   DenseSet<const MachineBasicBlock *> PerWaveBranches;
   /// The LDS loads the branch-uniformity analysis read as uniform.
   SmallPtrSet<const MachineInstr *, 4> UniformLoads;

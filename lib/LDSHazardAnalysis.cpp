@@ -42,27 +42,8 @@ using State = std::vector<std::pair<unsigned, Level>>;
 
 /// Joins \p From into \p Into; returns whether Into changed.
 bool join(State &Into, const State &From) {
-  // In place while From brings no new entry (the common case once the
-  // states settle): no allocation.
   bool Changed = false;
-  auto It = Into.begin();
-  bool NewEntry = false;
-  for (const auto &[Id, L] : From) {
-    while (It != Into.end() && It->first < Id)
-      ++It;
-    if (It == Into.end() || It->first != Id) {
-      NewEntry = true;
-      break;
-    }
-    if (L > It->second) {
-      It->second = L;
-      Changed = true;
-    }
-  }
-  if (!NewEntry)
-    return Changed;
-  State Out; // A new entry: Changed is set below.
-  Out.reserve(Into.size() + From.size());
+  State Out;
   auto I = Into.begin(), IE = Into.end();
   auto F = From.begin(), FE = From.end();
   while (I != IE || F != FE) {
@@ -82,6 +63,17 @@ bool join(State &Into, const State &From) {
   if (Changed)
     Into = std::move(Out);
   return Changed;
+}
+
+/// Sorts \p S by id after entries were renamed: of entries that became one,
+/// the least advanced progress stays.
+void sortState(State &S) {
+  llvm::sort(S, [](const auto &A, const auto &B) {
+    return A.first != B.first ? A.first < B.first : A.second > B.second;
+  });
+  S.erase(llvm::unique(S, [](const auto &A,
+                             const auto &B) { return A.first == B.first; }),
+          S.end());
 }
 
 /// Synchronization the placement proposes, at one point, in the order it
@@ -138,33 +130,23 @@ public:
           Sum[I + 1] = Sum[I] + (I < Row.size() && Row[I]);
       }
       IssuedAt.assign(Accesses.size(), -1);
-      InBlockForced.assign(Accesses.size(), NotYet);
       for (const auto &Preds : P.predecessors())
         NumPreds.push_back(Preds.size());
     }
     NewSync.resize(P.Blocks.size());
-    for (const auto &NB : Aug.Barriers) {
-      if (NB.isSplit()) {
-        NewSync[NB.At.Block].push_back(
-            {NB.At.Index, SyncOrder::BarrierWait, {}});
-        NewSync[NB.SignalAt.Block].push_back(
-            {NB.SignalAt.Index, SyncOrder::Signal, NB.Waits});
-      } else {
-        NewSync[NB.At.Block].push_back(
-            {NB.At.Index, SyncOrder::Barrier, NB.Waits});
-      }
+    for (const SyncItem &I :
+         orderedSync(Aug.Barriers, Aug.CompletedBarriers, Aug.Waits)) {
+      if (I.What == SyncOrder::CompletedWait)
+        CompletedWaits[{I.At.Block, I.At.Index}] = I.Waits;
+      else
+        NewSync[I.At.Block].push_back({I.At.Index, I.What, I.Waits});
     }
-    for (const auto &NW : Aug.Waits)
-      NewSync[NW.At.Block].push_back(
-          {NW.At.Index, SyncOrder::OwnWait, NW.Waits});
     for (unsigned Q = 0; Q < Aug.Queries.size(); ++Q)
       NewSync[Aug.Queries[Q].Block].push_back(
           {Aug.Queries[Q].Index, SyncOrder::Query, {}, Q});
     Result.Queried.resize(Aug.Queries.size());
     for (auto &V : NewSync)
       llvm::sort(V);
-    for (const auto &CB : Aug.CompletedBarriers)
-      CompletedWaits[{CB.Barrier.Block, CB.Barrier.Index}] = CB.Waits;
   }
 
   /// Iterates to the fixpoint, then replays each block once, recording.
@@ -174,7 +156,7 @@ public:
     // Every reachable block is transferred at least once, even when its
     // in-state stays empty.
     std::vector<uint8_t> Dirty(P.Blocks.size(), 1);
-    State S, T; // Reused: their storage outlives the passes.
+    State S;
     for (bool Changed = true; Changed;) {
       Changed = false;
       for (unsigned B : RPO) {
@@ -184,8 +166,7 @@ public:
         S.assign(In[B].begin(), In[B].end());
         transferBlock(B, S, /*Record=*/false);
         for (unsigned Succ : P.Blocks[B].Succs) {
-          const State &Out = crossEdge(B, Succ, S, T);
-          if (join(In[Succ], Out)) {
+          if (join(In[Succ], crossEdge(B, Succ, S))) {
             Dirty[Succ] = 1;
             Changed = true;
           }
@@ -385,23 +366,12 @@ private:
   }
 
   /// Marks the keys whose accesses conflict with no access of the function
-  /// (accessesMeetingNone): the state need not carry them. \p FirstOfKey:
-  /// each key's first access, which stands for the others.
+  /// (accessesMeetingNoneIn): the state need not carry them. \p FirstOfKey:
+  /// each key's first access, whose answer stands for the others.
   void markSilentKeys(ArrayRef<unsigned> FirstOfKey) {
-    unsigned NumKeys = FirstOfKey.size();
-    // Accesses of one key meet the same accesses: its first one's answer.
-    ArrayRef<uint8_t> Known = knownSilentAccesses(P, Opts);
-    if (Known.size() == Accesses.size()) {
-      Silent.resize(NumKeys);
-      for (unsigned K = 0; K < NumKeys; ++K)
-        Silent[K] = Known[FirstOfKey[K]];
-      return;
-    }
-    std::vector<const Event *> Rep;
+    std::vector<uint8_t> None = accessesMeetingNoneIn(P, Opts);
     for (unsigned Id : FirstOfKey)
-      Rep.push_back(&accessEvent(Id));
-    Silent = accessesMeetingNone(P, Rep, Opts,
-                                 16 * uint64_t(Accesses.size()) + 4096);
+      Silent.push_back(None[Id]);
   }
 
   /// Whether a pruning point lies in (After, Upto] of block \p B.
@@ -417,12 +387,8 @@ private:
     IssuedAt[Id] = XRef.Index;
     Issued.push_back(Id);
     // The latest LDS-counter producer of this block pass that X meets: a
-    // barrier is forced between it and X. It is the same on every pass over
-    // the block (the entries issued in a pass and their progress follow from
-    // the block's events and added synchronization alone): computed once.
-    int &KnownForced = InBlockForced[Id];
-    bool InBlockKnown = KnownForced != NotYet;
-    int Forced = InBlockKnown ? KnownForced : -1;
+    // barrier is forced between it and X.
+    int Forced = -1;
     // Or a producer from a predecessor block with no pruning point after
     // it there (the store under a divergent if, read after the join): the
     // path through that edge forces a barrier in this block before X,
@@ -430,14 +396,12 @@ private:
     bool ForcedAtEntry = false;
     bool PointSinceEntry = pruningPointBetween(XRef.Block, -1, XRef.Index);
     for (const auto &[AId, L] : S) {
-      if (InBlockKnown && (Forced >= 0 || ForcedAtEntry))
-        break; // Nothing left to learn.
       if (AId == Id)
         continue;
       bool Outside = IssuedAt[AId] < 0;
       if (Outside ? ForcedAtEntry || Forced >= 0 || !PointSinceEntry ||
                         (AId < AnchorOf.size() && AnchorOf[AId].Block != ~0u)
-                  : InBlockKnown || IssuedAt[AId] <= Forced)
+                  : IssuedAt[AId] <= Forced)
         continue;
       const Event &A = accessEvent(AId);
       if (A.Ctr != Counter::LDS || L <= Complete)
@@ -462,7 +426,6 @@ private:
                            P.relation(IterOf[AId], X.Loc)))
         Forced = IssuedAt[AId];
     }
-    KnownForced = Forced;
     bool Subsume = PointsBefore[XRef.Block][XRef.Index + 2] >
                    PointsBefore[XRef.Block][XRef.Index + 1];
     if (Forced < 0 && !ForcedAtEntry && !Subsume)
@@ -521,34 +484,20 @@ private:
 
   /// \p S carried along the edge \p From -> \p To: entries whose
   /// iteration state changes there become their entries for the new state.
-  /// Returns S itself when nothing changes, else the new state in \p Tmp.
-  const State &crossEdge(unsigned From, unsigned To, const State &S,
-                         State &Tmp) {
+  State crossEdge(unsigned From, unsigned To, State S) {
     if (!P.hasStageLoops())
       return S;
     bool Any = false;
-    for (size_t I = 0; I < S.size(); ++I) {
-      unsigned Id = S[I].first;
+    for (auto &[Id, L] : S) {
       IterationState IS = P.crossEdge(IterOf[Id], From, To);
-      if (IS == IterOf[Id])
-        continue;
-      if (!Any)
-        Tmp = S;
-      Any = true;
-      Tmp[I].first = iterationEntry(Id, To, IS);
+      if (!(IS == IterOf[Id])) {
+        Id = iterationEntry(Id, To, IS);
+        Any = true;
+      }
     }
-    if (!Any)
-      return S;
-    // Two entries may have become one: keep its least advanced progress.
-    llvm::sort(Tmp);
-    State Out;
-    for (const auto &E : Tmp)
-      if (!Out.empty() && Out.back().first == E.first)
-        Out.back().second = std::max(Out.back().second, E.second);
-      else
-        Out.push_back(E);
-    Tmp = std::move(Out);
-    return Tmp;
+    if (Any)
+      sortState(S);
+    return S;
   }
 
   /// StatePruning::MergeAbove: merges, at the entry of join \p B, the
@@ -561,27 +510,16 @@ private:
     DenseMap<unsigned, unsigned> Count;
     for (const auto &E : S)
       ++Count[KeyOf[E.first]];
-    DenseMap<unsigned, std::pair<unsigned, Level>> Merged; // Key -> (id, L).
-    for (const auto &[Id, L] : S) {
+    bool Any = false;
+    for (auto &[Id, L] : S) {
       unsigned Key = KeyOf[Id];
-      if (Count[Key] <= MergeAbove)
-        continue;
-      auto It = Merged.find(Key);
-      if (It == Merged.end())
-        Merged[Key] = {anchoredEntry(B, Key, Id), L};
-      else
-        It->second.second = std::max(It->second.second, L);
+      if (Count[Key] > MergeAbove) {
+        Id = anchoredEntry(B, Key, Id);
+        Any = true;
+      }
     }
-    if (Merged.empty())
-      return;
-    State Out;
-    for (const auto &E : S)
-      if (Count[KeyOf[E.first]] <= MergeAbove)
-        Out.push_back(E);
-    for (const auto &[Key, IdLevel] : Merged)
-      Out.push_back(IdLevel);
-    llvm::sort(Out);
-    S = std::move(Out);
+    if (Any)
+      sortState(S);
   }
 
   void transferBlock(unsigned B, State &S, bool Record) {
@@ -656,10 +594,6 @@ private:
   std::vector<std::vector<unsigned>> PointsBefore;
   std::vector<int> IssuedAt;
   std::vector<unsigned> Issued;
-  /// Per access: the index of the latest producer issued before it in its
-  /// block that forces a barrier before it (-1: none), once prune knew it.
-  static constexpr int NotYet = -2;
-  std::vector<int> InBlockForced;
   /// Per block, its number of predecessor edges; per entry anchored at a
   /// join (ids after the accesses'), the anchor, and the ids by (join, key).
   std::vector<unsigned> NumPreds;

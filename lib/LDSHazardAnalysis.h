@@ -80,19 +80,6 @@ struct AnalysisOptions {
 std::optional<HazardKind> conflictKind(const Event &Earlier, const Event &Later,
                                        const AnalysisOptions &Opts);
 
-/// For each of \p Accesses (one per set of accesses alike: kind, counter,
-/// location), whether it conflicts with none of them, by kind (the reads of
-/// a kernel that only reads LDS) or by bytes (work-items that each keep to
-/// their own slots), in any order and any relation of stage iterations:
-/// such accesses never make a window, force a barrier or need a wait.
-/// Asynchronous transfers are never counted so (their own wave may meet
-/// them in flight). The byte tests stop after \p Budget pair tests; the
-/// accesses not decided by then count as conflicting.
-std::vector<uint8_t> accessesMeetingNone(const AbstractProgram &P,
-                                         ArrayRef<const Event *> Accesses,
-                                         const AnalysisOptions &Opts,
-                                         uint64_t Budget);
-
 /// Numbers \p Accesses by what makes accesses alike for the hazard
 /// analysis (kind, counter and order fields, location): \p KeyOf[I] is
 /// the number of access I, numbers in order of first appearance; returns
@@ -101,16 +88,18 @@ std::vector<uint8_t> accessesMeetingNone(const AbstractProgram &P,
 std::vector<unsigned> numberAlikeAccesses(ArrayRef<const Event *> Accesses,
                                           std::vector<unsigned> &KeyOf);
 
-/// accessesMeetingNone for every access of \p P, in block and event order
-/// (tested once per number of numberAlikeAccesses).
+/// For every access of \p P, in block and event order, whether it
+/// conflicts with none of them, by kind (the reads of a kernel that only
+/// reads LDS) or by bytes (work-items that each keep to their own slots),
+/// in any order and any relation of stage iterations: such accesses never
+/// make a window, force a barrier or need a wait. Asynchronous transfers
+/// are never counted so (their own wave may meet them in flight). The
+/// builder's answer (AbstractProgram::SilentAccesses) when it was made
+/// under the write-after-write policy of \p Opts; otherwise tested once per
+/// number of numberAlikeAccesses, and the accesses the pair tests leave
+/// undecided past a budget linear in the accesses count as conflicting.
 std::vector<uint8_t> accessesMeetingNoneIn(const AbstractProgram &P,
                                            const AnalysisOptions &Opts);
-
-/// The builder's answer of accessesMeetingNone for each access of \p P
-/// (AbstractProgram::SilentAccesses), when it was made under the
-/// write-after-write policy of \p Opts; empty otherwise.
-ArrayRef<uint8_t> knownSilentAccesses(const AbstractProgram &P,
-                                      const AnalysisOptions &Opts);
 
 /// Whether the program's builder found every event of \p P to be an access
 /// that meets no access of the function under \p Opts
@@ -254,10 +243,6 @@ std::vector<SyncItem>
 orderedSync(ArrayRef<Augmentation::NewBarrier> Barriers,
             ArrayRef<Augmentation::CompletedBarrier> Completed,
             ArrayRef<Augmentation::NewWait> Waits);
-
-inline std::vector<SyncItem> orderedSync(const Augmentation &Aug) {
-  return orderedSync(Aug.Barriers, Aug.CompletedBarriers, Aug.Waits);
-}
 
 /// Accesses still incomplete when an existing barrier or signal executes.
 struct PendingAtBarrier {

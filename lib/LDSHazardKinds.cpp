@@ -79,9 +79,12 @@ llvm::ldsbarriers::concurrentArmWindows(const AbstractProgram &P,
   return Out;
 }
 
-std::vector<uint8_t> llvm::ldsbarriers::accessesMeetingNone(
-    const AbstractProgram &P, ArrayRef<const Event *> Accesses,
-    const AnalysisOptions &Opts, uint64_t Budget) {
+/// For each of \p Accesses (one per set of accesses alike), whether it
+/// conflicts with none of them (accessesMeetingNoneIn). The byte tests stop
+/// after \p Budget pair tests.
+static std::vector<uint8_t>
+accessesMeetingNone(const AbstractProgram &P, ArrayRef<const Event *> Accesses,
+                    const AnalysisOptions &Opts, uint64_t Budget) {
   // The accesses by kind (conflictKind looks at nothing else), so that one
   // is tested against the kinds it may conflict with only; within a kind,
   // those with a known address range in order of its start, so that one
@@ -173,6 +176,16 @@ llvm::ldsbarriers::numberAlikeAccesses(ArrayRef<const Event *> Accesses,
       &KeyOf);
 }
 
+/// The builder's answer of accessesMeetingNoneIn for each access of \p P,
+/// when it was made under the write-after-write policy of \p Opts; empty
+/// otherwise.
+static ArrayRef<uint8_t> knownSilentAccesses(const AbstractProgram &P,
+                                             const AnalysisOptions &Opts) {
+  if (P.SilentWAW != Opts.WAW || P.SilentAsyncWAW != Opts.AsyncWAW)
+    return {};
+  return P.SilentAccesses;
+}
+
 std::vector<uint8_t>
 llvm::ldsbarriers::accessesMeetingNoneIn(const AbstractProgram &P,
                                          const AnalysisOptions &Opts) {
@@ -181,6 +194,9 @@ llvm::ldsbarriers::accessesMeetingNoneIn(const AbstractProgram &P,
     for (const Event &E : BB.Events)
       if (E.Kind == Event::Access)
         Accesses.push_back(&E);
+  ArrayRef<uint8_t> Known = knownSilentAccesses(P, Opts);
+  if (Known.size() == Accesses.size())
+    return Known.vec();
   std::vector<unsigned> KeyOf;
   std::vector<const Event *> Distinct;
   for (unsigned First : numberAlikeAccesses(Accesses, KeyOf))
@@ -191,14 +207,6 @@ llvm::ldsbarriers::accessesMeetingNoneIn(const AbstractProgram &P,
   for (unsigned I = 0; I < Accesses.size(); ++I)
     None[I] = DistinctNone[KeyOf[I]];
   return None;
-}
-
-ArrayRef<uint8_t>
-llvm::ldsbarriers::knownSilentAccesses(const AbstractProgram &P,
-                                       const AnalysisOptions &Opts) {
-  if (P.SilentWAW != Opts.WAW || P.SilentAsyncWAW != Opts.AsyncWAW)
-    return {};
-  return P.SilentAccesses;
 }
 
 bool llvm::ldsbarriers::noAccessMeetsAnother(const AbstractProgram &P,
