@@ -23,6 +23,7 @@
 #include "llvm/Support/MathExtras.h"
 #include <array>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -50,41 +51,23 @@ constexpr int64_t SmallMagnitude = int64_t(1) << 28;
 constexpr int64_t MaxLDSBytes = int64_t(1) << 20;
 /// \p V modulo 2^32 as a signed 32-bit value (LDS addresses are 32-bit).
 inline int64_t wrap32(int64_t V) { return int64_t(int32_t(uint32_t(V))); }
-/// \p H with \p X folded in (multiply-xorshift): cheap hashing of a few
-/// words, for maps whose keys an equality test then decides.
-inline uint64_t mixHash(uint64_t H, uint64_t X) {
-  H = (H ^ X) * 0x9E3779B97F4A7C15ULL;
-  return H ^ (H >> 29);
-}
 
 /// Numbers items 0..Count-1 by their keys (\p Key(I): an array of words)
 /// in order of first appearance; returns each number's first item and, if
-/// \p NumberOf is given, sets (*NumberOf)[I] to item I's number. The table
-/// holds numbers only and recomputes keys to compare: a map holding the
-/// keys would be a fresh allocation of hundreds of kilobytes on thousands
-/// of items, whose pages cost more to fault in than its probes.
+/// \p NumberOf is given, sets (*NumberOf)[I] to item I's number.
 template <typename KeyFn>
 std::vector<unsigned> numberDistinct(unsigned Count, KeyFn Key,
                                      std::vector<unsigned> *NumberOf) {
+  std::map<decltype(Key(0)), unsigned> Numbers;
   std::vector<unsigned> First;
-  unsigned Cap = PowerOf2Ceil(2 * uint64_t(Count) + 2);
-  std::vector<uint32_t> Table(Cap, ~0u);
   if (NumberOf)
     NumberOf->resize(Count);
   for (unsigned I = 0; I < Count; ++I) {
-    auto K = Key(I);
-    uint64_t H = 0;
-    for (uint64_t X : K)
-      H = mixHash(H, X);
-    unsigned Slot = (H ^ (H >> 32)) & (Cap - 1);
-    while (Table[Slot] != ~0u && Key(First[Table[Slot]]) != K)
-      Slot = (Slot + 1) & (Cap - 1);
-    if (Table[Slot] == ~0u) {
-      Table[Slot] = First.size();
+    auto [It, New] = Numbers.try_emplace(Key(I), First.size());
+    if (New)
       First.push_back(I);
-    }
     if (NumberOf)
-      (*NumberOf)[I] = Table[Slot];
+      (*NumberOf)[I] = It->second;
   }
   return First;
 }
@@ -221,6 +204,13 @@ struct TidExpr {
   std::string str() const;
 };
 
+/// Whether \p X and \p Y are both null or point to equal values.
+template <typename T>
+bool samePointee(const std::shared_ptr<const T> &X,
+                 const std::shared_ptr<const T> &Y) {
+  return X == Y || (X && Y && *X == *Y);
+}
+
 /// The terms of an address for the work-item with id t, modulo 2^32:
 ///   Const + sum_d Coef[d] * t[d] + Fn(t) + v + sum_s UniformCoef_s * u_s
 /// with Fn an exactly evaluated function of the id (optional), v an unknown
@@ -249,11 +239,13 @@ struct AddressTerms {
   bool hasVar() const { return VarLo || VarHi; }
   /// Whether the terms equal \p O's but for the constant.
   bool sameButConstant(const AddressTerms &O) const {
-    bool SameFn = Fn == O.Fn || (Fn && O.Fn && *Fn == *O.Fn);
-    return Coef == O.Coef && SameFn && VarLo == O.VarLo && VarHi == O.VarHi &&
-           VarAlign == O.VarAlign && Uniform == O.Uniform &&
+    return Coef == O.Coef && samePointee(Fn, O.Fn) && VarLo == O.VarLo &&
+           VarHi == O.VarHi && VarAlign == O.VarAlign && Uniform == O.Uniform &&
            StrideCoef == O.StrideCoef && StrideDim == O.StrideDim &&
            PairsOnly == O.PairsOnly;
+  }
+  bool operator==(const AddressTerms &O) const {
+    return Const == O.Const && sameButConstant(O);
   }
 };
 
