@@ -186,18 +186,6 @@ struct TidExpr {
   /// the node's width) where a bound could wrap.
   std::pair<uint64_t, uint64_t> range(const std::array<int64_t, 3> &Lo,
                                       const std::array<int64_t, 3> &Hi) const;
-  /// The values {First + k * Stride, k >= 0} up to Last, exactly, taken by
-  /// the work-items of range() (every id in the box); none when that set
-  /// is not such a progression or not proven one. Rules for the usual
-  /// index arithmetic: constant shifts and scales, a mask or remainder
-  /// that folds a run of consecutive values onto all its residues, a
-  /// division of consecutive values, an xor inside an aligned block.
-  struct Progression {
-    uint64_t First, Last, Stride;
-  };
-  std::optional<Progression>
-  progression(const std::array<int64_t, 3> &Lo,
-              const std::array<int64_t, 3> &Hi) const;
   /// Bit D set when the expression reads the id of dimension D.
   unsigned usedDims() const;
   bool operator==(const TidExpr &O) const { return Nodes == O.Nodes; }
@@ -350,16 +338,6 @@ private:
   mutable std::vector<unsigned> Order;
 };
 
-/// The addresses of one access over the ids of one dimension, when they
-/// are exactly {First + k * Stride} up to Last, over Ids work-items.
-struct AddressProgression {
-  int64_t First = 0, Last = 0, Stride = 1, Ids = 0;
-  /// Whether every byte from First to Last + Size is touched.
-  bool dense(uint64_t Size) const {
-    return First == Last || Stride <= int64_t(Size);
-  }
-};
-
 /// Enumerations of ThreadIdSpaces kept across pair tests: an address form
 /// meets many others, and evaluating it for every work-item once is
 /// enough. Entries are keyed by the address's location in memory and by
@@ -379,14 +357,10 @@ public:
   const ThreadIdSpace &get(const ThreadAddress &A,
                            const SmallVector<unsigned, 3> &Dims,
                            const WorkgroupShape &Shape);
-  /// The progression of \p A's addresses over dimension \p D, if known.
-  const std::optional<AddressProgression> &
-  progression(const ThreadAddress &A, unsigned D, const WorkgroupShape &Shape);
   void clear() {
     Spaces.clear();
     Enumerated.clear();
     ByIdTerms.clear();
-    Progressions.clear();
   }
 
 private:
@@ -403,7 +377,6 @@ private:
   std::vector<Enumeration> Enumerated;
   /// Indices in Enumerated by a hash of the id terms and bounds.
   DenseMap<uint64_t, SmallVector<unsigned, 1>> ByIdTerms;
-  DenseMap<Key, std::optional<AddressProgression>> Progressions;
 };
 
 /// How the iterations of a stage loop relate between an access A and a
