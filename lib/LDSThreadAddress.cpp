@@ -411,32 +411,27 @@ static IdSpace enumerateIds(const ThreadAddress &A,
       S.TooBig = true;
       return S;
     }
-  if (Dims.empty()) {
-    S.Ids.push_back(Id);
-    S.Terms.push_back(0);
-  }
   // Depth-first over the dimensions; a work-item with ids t fits in a
   // workgroup only if prod(t[d] + 1) <= MaxFlat.
   auto Rec = [&](auto &&Self, unsigned I, int64_t Product,
                  int64_t Term) -> void {
+    if (I == Dims.size()) {
+      S.Ids.push_back(Id);
+      S.Terms.push_back(Term);
+      S.TooBig = S.Ids.size() > Limit;
+      return;
+    }
     unsigned D = Dims[I];
     int64_t Lo = std::max<int64_t>(A.IdLo[D], 0);
     int64_t Hi =
         std::min({A.IdHi[D], Shape.MaxDim[D] - 1, Shape.MaxFlat / Product - 1});
     for (int64_t T = Lo; T <= Hi && !S.TooBig; ++T) {
       Id[D] = T;
-      if (I + 1 < Dims.size()) {
-        Self(Self, I + 1, Product * (T + 1), Term + A.Coef[D] * T);
-      } else {
-        S.Ids.push_back(Id);
-        S.Terms.push_back(Term + A.Coef[D] * T);
-        S.TooBig = S.Ids.size() > Limit;
-      }
+      Self(Self, I + 1, Product * (T + 1), Term + A.Coef[D] * T);
     }
     Id[D] = 0;
   };
-  if (!Dims.empty())
-    Rec(Rec, 0, 1, 0);
+  Rec(Rec, 0, 1, 0);
   if (A.Fn && !S.TooBig) {
     // Its value modulo 2^32, as a signed 32-bit number.
     std::vector<uint64_t> Fn;
