@@ -9,8 +9,10 @@
 
 #include "LDSThreadAddress.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
@@ -24,13 +26,6 @@ using namespace llvm::ldsbarriers;
 // TidExpr
 //===----------------------------------------------------------------------===//
 
-static int64_t signExtend(uint64_t V, unsigned Width) {
-  if (Width >= 64)
-    return int64_t(V);
-  uint64_t Sign = uint64_t(1) << (Width - 1);
-  return int64_t((lowBits(V, Width) ^ Sign) - Sign);
-}
-
 uint64_t TidExpr::eval(const std::array<int64_t, 3> &T) const {
   std::vector<uint64_t> Out;
   evalAll(ArrayRef<std::array<int64_t, 3>>(T), Out);
@@ -43,7 +38,7 @@ uint64_t TidExpr::eval(const std::array<int64_t, 3> &T) const {
 static bool wraps(const TidExpr::Node &N, uint64_t A, uint64_t B) {
   if (!N.Flags || N.Width > 32)
     return false;
-  int64_t SA = signExtend(A, N.Width), SB = signExtend(B, N.Width);
+  int64_t SA = SignExtend64(A, N.Width), SB = SignExtend64(B, N.Width);
   int64_t U, S; // Exact in 64 bits for 32-bit operands.
   switch (N.K) {
   case TidExpr::Add:
@@ -68,113 +63,78 @@ static bool wraps(const TidExpr::Node &N, uint64_t A, uint64_t B) {
          ((N.Flags & TidExpr::NSW) && (S < -Half || S >= Half));
 }
 
+/// The value of node \p N, other than Id and Param, on operand values \p A
+/// and \p B, before truncation to its width.
+static uint64_t evalNode(const TidExpr::Node &N, uint64_t A, uint64_t B) {
+  switch (N.K) {
+  case TidExpr::Const:
+    return uint64_t(N.Imm);
+  case TidExpr::Add:
+    return A + B;
+  case TidExpr::Sub:
+    return A - B;
+  case TidExpr::Mul:
+    return A * B;
+  case TidExpr::And:
+    return A & B;
+  case TidExpr::Or:
+    return A | B;
+  case TidExpr::Xor:
+    return A ^ B;
+  // Shift amounts of at least the width are poison in the IR; the builder
+  // only makes these nodes for constant amounts below it.
+  case TidExpr::Shl:
+    return B < N.Width ? A << B : 0;
+  case TidExpr::LShr:
+    return B < N.Width ? A >> B : 0;
+  case TidExpr::AShr:
+    return B < N.Width ? uint64_t(SignExtend64(A, N.Width) >> B) : 0;
+  // Division by zero is undefined in the IR; the builder only makes these
+  // nodes for nonzero constant divisors.
+  case TidExpr::UDiv:
+    return B ? A / B : 0;
+  case TidExpr::URem:
+    return B ? A % B : 0;
+  case TidExpr::ZExt:
+    return lowBits(A, unsigned(N.Imm));
+  case TidExpr::SExt:
+    return uint64_t(SignExtend64(A, unsigned(N.Imm)));
+  case TidExpr::Trunc:
+    return A;
+  case TidExpr::Id:
+  case TidExpr::Param:
+    break;
+  }
+  llvm_unreachable("Id and Param nodes read no operands");
+}
+
 template <typename IdT>
 static void
 evalNodes(ArrayRef<TidExpr::Node> Nodes, ArrayRef<std::array<IdT, 3>> Ids,
           std::vector<uint64_t> &Out, ArrayRef<uint64_t> Params = {},
           std::vector<bool> *Poison = nullptr) {
-  using Node = TidExpr::Node;
-  // Node by node over the work-items: the node's kind is decided once, not
-  // once per work-item (an enumeration evaluates hundreds of them). In
-  // chunks of work-items, so that the buffer of all nodes' values stays
-  // small and is reused: one for every work-item of a 2-D enumeration was
-  // hundreds of kilobytes of fresh pages.
-  size_t Total = Ids.size();
+  Out.assign(Ids.size(), 0);
   if (Poison)
-    Poison->assign(Total, false);
-  if (Nodes.empty()) {
-    Out.assign(Total, 0);
+    Poison->assign(Ids.size(), false);
+  if (Nodes.empty())
     return;
-  }
-  Out.resize(Total);
-  constexpr size_t Chunk = 256;
-  const size_t M = std::min(Total, Chunk);
-  std::unique_ptr<uint64_t[]> V(new uint64_t[Nodes.size() * M]);
-  std::unique_ptr<bool[]> P(Poison ? new bool[Nodes.size() * M] : nullptr);
-  for (size_t Start = 0; Start < Total; Start += M) {
-    const size_t Count = std::min(M, Total - Start);
+  // The values of the nodes, and whether they are poison, for one id.
+  SmallVector<uint64_t, 16> V(Nodes.size());
+  SmallVector<bool, 16> P(Nodes.size());
+  for (size_t J = 0; J < Ids.size(); ++J) {
     for (unsigned I = 0; I < Nodes.size(); ++I) {
-      const Node &N = Nodes[I];
-      const uint64_t *A = N.L >= 0 ? &V[N.L * M] : nullptr;
-      const uint64_t *B = N.R >= 0 ? &V[N.R * M] : nullptr;
-      uint64_t *R = &V[I * M];
-      if (P)
-        for (size_t J = 0; J < Count; ++J)
-          P[I * M + J] = (N.L >= 0 && P[N.L * M + J]) ||
-                         (N.R >= 0 && P[N.R * M + J]) ||
-                         (N.Flags && wraps(N, A[J], B[J]));
-      auto Map = [&](auto Op) {
-        for (size_t J = 0; J < Count; ++J)
-          R[J] = lowBits(Op(J), N.Width);
-      };
-      switch (N.K) {
-      case TidExpr::Id:
-        Map([&](size_t J) { return uint64_t(Ids[Start + J][N.Imm]); });
-        break;
-      case TidExpr::Const:
-        Map([&](size_t) { return uint64_t(N.Imm); });
-        break;
-      case TidExpr::Param:
-        Map([&](size_t) { return Params[N.Imm]; });
-        break;
-      case TidExpr::Add:
-        Map([&](size_t J) { return A[J] + B[J]; });
-        break;
-      case TidExpr::Sub:
-        Map([&](size_t J) { return A[J] - B[J]; });
-        break;
-      case TidExpr::Mul:
-        Map([&](size_t J) { return A[J] * B[J]; });
-        break;
-      case TidExpr::And:
-        Map([&](size_t J) { return A[J] & B[J]; });
-        break;
-      case TidExpr::Or:
-        Map([&](size_t J) { return A[J] | B[J]; });
-        break;
-      case TidExpr::Xor:
-        Map([&](size_t J) { return A[J] ^ B[J]; });
-        break;
-      // Shift amounts of at least the width are poison in the IR; the
-      // builder only makes these nodes for constant amounts below it.
-      case TidExpr::Shl:
-        Map([&](size_t J) { return B[J] < N.Width ? A[J] << B[J] : 0; });
-        break;
-      case TidExpr::LShr:
-        Map([&](size_t J) { return B[J] < N.Width ? A[J] >> B[J] : 0; });
-        break;
-      case TidExpr::AShr:
-        Map([&](size_t J) {
-          return B[J] < N.Width ? uint64_t(signExtend(A[J], N.Width) >> B[J])
-                                : 0;
-        });
-        break;
-      // Division by zero is undefined in the IR; the builder only makes
-      // these nodes for nonzero constant divisors.
-      case TidExpr::UDiv:
-        Map([&](size_t J) { return B[J] ? A[J] / B[J] : 0; });
-        break;
-      case TidExpr::URem:
-        Map([&](size_t J) { return B[J] ? A[J] % B[J] : 0; });
-        break;
-      case TidExpr::ZExt:
-        Map([&](size_t J) { return lowBits(A[J], unsigned(N.Imm)); });
-        break;
-      case TidExpr::SExt:
-        Map([&](size_t J) {
-          return uint64_t(signExtend(A[J], unsigned(N.Imm)));
-        });
-        break;
-      case TidExpr::Trunc:
-        Map([&](size_t J) { return A[J]; });
-        break;
-      }
+      const TidExpr::Node &N = Nodes[I];
+      uint64_t A = N.L >= 0 ? V[N.L] : 0, B = N.R >= 0 ? V[N.R] : 0;
+      uint64_t R = N.K == TidExpr::Id      ? uint64_t(Ids[J][N.Imm])
+                   : N.K == TidExpr::Param ? Params[N.Imm]
+                                           : evalNode(N, A, B);
+      V[I] = lowBits(R, N.Width);
+      P[I] = Poison &&
+             ((N.L >= 0 && P[N.L]) || (N.R >= 0 && P[N.R]) || wraps(N, A, B));
     }
-    const uint64_t *Last = &V[(Nodes.size() - 1) * M];
-    std::copy(Last, Last + Count, Out.begin() + Start);
+    Out[J] = V.back();
     if (Poison)
-      for (size_t J = 0; J < Count; ++J)
-        (*Poison)[Start + J] = P[(Nodes.size() - 1) * M + J];
+      (*Poison)[J] = P.back();
   }
 }
 
@@ -276,121 +236,6 @@ TidExpr::range(const std::array<int64_t, 3> &Lo,
   return V.empty() ? Bounds{0, 0} : V.back();
 }
 
-std::optional<TidExpr::Progression>
-TidExpr::progression(const std::array<int64_t, 3> &Lo,
-                     const std::array<int64_t, 3> &Hi) const {
-  if (Nodes.empty())
-    return Progression{0, 0, 1};
-  std::vector<std::optional<Progression>> V(Nodes.size());
-  for (unsigned I = 0; I < Nodes.size(); ++I) {
-    const Node &N = Nodes[I];
-    const uint64_t Max = lowBits(~uint64_t(0), N.Width);
-    std::optional<Progression> A = N.L >= 0 ? V[N.L] : std::nullopt;
-    std::optional<Progression> B = N.R >= 0 ? V[N.R] : std::nullopt;
-    auto IsConst = [](const std::optional<Progression> &X) {
-      return X && X->First == X->Last;
-    };
-    // A commutative operation with one constant side: X op C.
-    std::optional<Progression> X = IsConst(B) ? A : B;
-    std::optional<uint64_t> C;
-    if (IsConst(B))
-      C = B->First;
-    else if (IsConst(A) && N.K != Sub && N.K != Shl && N.K != LShr &&
-             N.K != UDiv && N.K != URem)
-      C = A->First;
-    std::optional<Progression> R;
-    auto Mask = [](uint64_t M) {
-      return M != ~uint64_t(0) && isPowerOf2_64(M + 1);
-    };
-    bool Over = false;
-    switch (N.K) {
-    case Id:
-      R = Progression{uint64_t(Lo[N.Imm]), uint64_t(Hi[N.Imm]), 1};
-      break;
-    case Const:
-      R = Progression{lowBits(N.Imm, N.Width), lowBits(N.Imm, N.Width), 1};
-      break;
-    case Add:
-      if (X && C)
-        R = Progression{X->First + *C, SaturatingAdd(X->Last, *C, &Over),
-                        X->Stride};
-      break;
-    case Sub:
-      if (A && C && A->First >= *C)
-        R = Progression{A->First - *C, A->Last - *C, A->Stride};
-      break;
-    case Shl:
-      if (!A || !C || *C >= N.Width)
-        break;
-      C = uint64_t(1) << *C;
-      X = A;
-      [[fallthrough]];
-    case Mul:
-      if (X && C && *C == 0)
-        R = Progression{0, 0, 1};
-      else if (X && C && X->First == X->Last)
-        R = Progression{X->First * *C, SaturatingMultiply(X->Last, *C, &Over),
-                        1};
-      else if (X && C)
-        R = Progression{X->First * *C, SaturatingMultiply(X->Last, *C, &Over),
-                        SaturatingMultiply(X->Stride, *C, &Over)};
-      break;
-    case And:
-      if (!X || !C || !Mask(*C))
-        break;
-      if (X->Last <= *C)
-        R = X; // Unchanged.
-      else if (X->Stride == 1 && X->Last - X->First >= *C)
-        R = Progression{0, *C, 1}; // A run of all residues.
-      break;
-    case URem:
-      if (!A || !C || *C == 0)
-        break;
-      if (A->Last < *C)
-        R = A;
-      else if (A->Stride == 1 && A->Last - A->First >= *C - 1)
-        R = Progression{0, *C - 1, 1};
-      break;
-    case LShr:
-      if (A && C && *C < N.Width && (A->Stride == 1 || A->First == A->Last))
-        R = Progression{A->First >> *C, A->Last >> *C, 1};
-      break;
-    case UDiv:
-      if (A && C && *C && (A->Stride == 1 || A->First == A->Last))
-        R = Progression{A->First / *C, A->Last / *C, 1};
-      break;
-    case Xor: {
-      // Inside an aligned block of 2^j consecutive values, xor with a
-      // constant below 2^j permutes the block.
-      if (!X || !C || X->Stride != 1)
-        break;
-      uint64_t Count = X->Last - X->First + 1;
-      if (isPowerOf2_64(Count) && X->First % Count == 0 && *C < Count)
-        R = X;
-      break;
-    }
-    case ZExt:
-      R = A;
-      break;
-    case SExt:
-      if (A && A->Last <= (lowBits(~uint64_t(0), unsigned(N.Imm)) >> 1))
-        R = A;
-      break;
-    case Trunc:
-      R = A;
-      break;
-    case Or:
-    case AShr:
-    case Param:
-      break;
-    }
-    if (R && (Over || R->Last > Max || R->First > R->Last || !R->Stride))
-      R.reset();
-    V[I] = R;
-  }
-  return V.back();
-}
-
 unsigned TidExpr::usedDims() const {
   unsigned Mask = 0;
   for (const Node &N : Nodes)
@@ -431,23 +276,15 @@ std::string TidExpr::str() const {
 }
 
 bool ThreadAddress::operator==(const ThreadAddress &O) const {
-  bool SameFn = Fn == O.Fn || (Fn && O.Fn && *Fn == *O.Fn);
-  return Const == O.Const && Coef == O.Coef && SameFn && VarLo == O.VarLo &&
-         VarHi == O.VarHi && VarAlign == O.VarAlign && Uniform == O.Uniform &&
-         StrideCoef == O.StrideCoef && StrideDim == O.StrideDim &&
-         PairsOnly == O.PairsOnly && IdLo == O.IdLo && IdHi == O.IdHi &&
+  return AddressTerms::operator==(O) && IdLo == O.IdLo && IdHi == O.IdHi &&
          SizeHi == O.SizeHi && Size == O.Size && StageLoop == O.StageLoop &&
          Stage == O.Stage && BoundSym == O.BoundSym && BoundDim == O.BoundDim &&
          BoundOff == O.BoundOff && BoundLo == O.BoundLo &&
          BoundHi == O.BoundHi && FilterValue == O.FilterValue &&
          Variable == O.Variable && VarFromObject == O.VarFromObject &&
-         (Filter == O.Filter || (Filter && O.Filter && *Filter == *O.Filter)) &&
-         (IterationTerms == O.IterationTerms ||
-          (IterationTerms && O.IterationTerms &&
-           IterationTerms->Const == O.IterationTerms->Const &&
-           IterationTerms->sameButConstant(*O.IterationTerms))) &&
-         (Iteration == O.Iteration ||
-          (Iteration && O.Iteration && *Iteration == *O.Iteration));
+         samePointee(Filter, O.Filter) &&
+         samePointee(IterationTerms, O.IterationTerms) &&
+         samePointee(Iteration, O.Iteration);
 }
 
 std::string ThreadAddress::str() const {
@@ -531,85 +368,34 @@ unsigned ThreadAddress::distinguishedDims(const WorkgroupShape &Shape) const {
 
 size_t ThreadAddress::hash() const {
   // Forms of one kernel differ mostly in constants, of the sum or of the
-  // function's nodes: a fold of those is enough to tell them apart
-  // (operator== decides), at a fraction of hash_combine's cost.
-  uint64_t H = 0;
-  auto Mix = [&](uint64_t X) { H = mixHash(H, X); };
+  // function's nodes: those are enough to tell them apart (operator==
+  // decides).
+  hash_code H =
+      hash_combine(Const, Size, VarLo, BoundSym, StrideCoef, FilterValue,
+                   Filter ? Filter->Nodes.size() : 0, Variable,
+                   hash_combine_range(Coef), hash_combine_range(IdLo),
+                   hash_combine_range(IdHi), hash_combine_range(SizeHi));
   if (Fn)
     for (const TidExpr::Node &N : Fn->Nodes)
-      Mix(uint64_t(N.Imm) * 7 + N.K);
-  Mix(Const);
-  for (unsigned D = 0; D < 3; ++D) {
-    Mix(Coef[D]);
-    Mix(IdLo[D] * 31 + IdHi[D]);
-    Mix(SizeHi[D]);
-  }
-  Mix(Size);
-  Mix(VarLo);
-  Mix(BoundSym);
-  Mix(StrideCoef);
-  Mix(FilterValue + (Filter ? Filter->Nodes.size() : 0));
-  Mix(Variable);
-  return size_t(H);
+      H = hash_combine(H, N.Imm, N.K);
+  return H;
 }
 
 using IdSpace = ThreadIdSpace;
 
+/// Whether \p X lies within SmallMagnitude of 0.
+static bool isSmall(int64_t X) {
+  return X <= SmallMagnitude && X >= -SmallMagnitude;
+}
+
 const std::vector<unsigned> &ThreadIdSpace::sortedOrder() const {
   if (Order.size() == Terms.size())
     return Order;
-  unsigned N = Terms.size();
-  Order.resize(N);
-  // Most terms grow with the id (4 * tid), or are a rotation of a growing
-  // sequence ((tid + k) & 255): one descent at most, found in one pass.
-  unsigned Descents = 0, Start = 0;
-  for (unsigned I = 1; I < N && Descents < 2; ++I)
-    if (Terms[I] < Terms[I - 1]) {
-      ++Descents;
-      Start = I;
-    }
-  if (Descents == 0 || (Descents == 1 && Terms[N - 1] < Terms[0])) {
-    for (unsigned I = 0; I < N; ++I)
-      Order[I] = (Start + I) % N;
-    return Order;
-  }
-  auto [MinIt, MaxIt] = std::minmax_element(Terms.begin(), Terms.end());
-  uint64_t Range = uint64_t(*MaxIt) - uint64_t(*MinIt);
-  if (N < 64 || Range > UINT32_MAX) {
-    for (unsigned I = 0; I < N; ++I)
-      Order[I] = I;
-    llvm::sort(Order, [&](unsigned X, unsigned Y) {
-      return std::pair(Terms[X], X) < std::pair(Terms[Y], Y);
-    });
-    return Order;
-  }
-  // Terms of a 2-D enumeration interleave (4 * x + 68 * y enumerated with
-  // y innermost), and a comparison sort of thousands of them was a quarter
-  // of a small kernel's instructions. Their range is small: a stable LSD
-  // radix sort of (term - min) in at most three passes of at most 11 bits.
-  unsigned Bits = std::max(1u, unsigned(llvm::bit_width(Range)));
-  unsigned Passes = (Bits + 10) / 11;
-  unsigned Digit = (Bits + Passes - 1) / Passes;
-  std::vector<uint32_t> Keys(N);
-  for (unsigned I = 0; I < N; ++I)
-    Keys[I] = uint32_t(uint64_t(Terms[I]) - uint64_t(*MinIt));
-  std::vector<unsigned> From(N);
-  for (unsigned I = 0; I < N; ++I)
-    From[I] = I;
-  std::array<unsigned, 1u << 11> Slot;
-  const uint32_t Mask = (1u << Digit) - 1;
-  for (unsigned P = 0, Shift = 0; P < Passes; ++P, Shift += Digit) {
-    std::fill_n(Slot.begin(), Mask + 1, 0u);
-    for (unsigned I : From)
-      ++Slot[(Keys[I] >> Shift) & Mask];
-    unsigned Sum = 0;
-    for (unsigned D = 0; D <= Mask; ++D)
-      Sum += std::exchange(Slot[D], Sum);
-    for (unsigned I : From)
-      Order[Slot[(Keys[I] >> Shift) & Mask]++] = I;
-    if (P + 1 < Passes)
-      std::swap(From, Order);
-  }
+  Order.resize(Terms.size());
+  std::iota(Order.begin(), Order.end(), 0u);
+  llvm::sort(Order, [&](unsigned X, unsigned Y) {
+    return std::pair(Terms[X], X) < std::pair(Terms[Y], Y);
+  });
   return Order;
 }
 
@@ -625,52 +411,27 @@ static IdSpace enumerateIds(const ThreadAddress &A,
       S.TooBig = true;
       return S;
     }
-  if (Dims.empty()) {
-    S.Ids.push_back(Id);
-    S.Terms.push_back(0);
-  }
-  // Depth-first over the dimensions, the innermost one by a loop (most
-  // forms use one dimension); a work-item with ids t fits in a workgroup
-  // only if prod(t[d] + 1) <= MaxFlat. Run twice: first counting, so that
-  // the arrays are allocated once at their size (growing them copied tens
-  // of kilobytes into fresh pages, each a page fault, for a 2-D form).
-  size_t Count = 0;
-  auto Rec = [&](auto &&Self, unsigned I, int64_t Product, int64_t Term,
-                 bool Fill) -> void {
+  // Depth-first over the dimensions; a work-item with ids t fits in a
+  // workgroup only if prod(t[d] + 1) <= MaxFlat.
+  auto Rec = [&](auto &&Self, unsigned I, int64_t Product,
+                 int64_t Term) -> void {
+    if (I == Dims.size()) {
+      S.Ids.push_back(Id);
+      S.Terms.push_back(Term);
+      S.TooBig = S.Ids.size() > Limit;
+      return;
+    }
     unsigned D = Dims[I];
     int64_t Lo = std::max<int64_t>(A.IdLo[D], 0);
     int64_t Hi =
         std::min({A.IdHi[D], Shape.MaxDim[D] - 1, Shape.MaxFlat / Product - 1});
-    if (I + 1 < Dims.size()) {
-      for (int64_t T = Lo; T <= Hi && !S.TooBig; ++T) {
-        Id[D] = T;
-        Self(Self, I + 1, Product * (T + 1), Term + A.Coef[D] * T, Fill);
-      }
-      Id[D] = 0;
-      return;
-    }
-    if (Hi < Lo)
-      return;
-    if (!Fill) {
-      Count += size_t(Hi - Lo + 1);
-      S.TooBig |= Count > Limit;
-      return;
-    }
-    for (int64_t T = Lo; T <= Hi; ++T) {
+    for (int64_t T = Lo; T <= Hi && !S.TooBig; ++T) {
       Id[D] = T;
-      S.Ids.push_back(Id);
-      S.Terms.push_back(Term + A.Coef[D] * T);
+      Self(Self, I + 1, Product * (T + 1), Term + A.Coef[D] * T);
     }
     Id[D] = 0;
   };
-  if (!Dims.empty()) {
-    Rec(Rec, 0, 1, 0, /*Fill=*/false);
-    if (!S.TooBig) {
-      S.Ids.reserve(Count);
-      S.Terms.reserve(Count);
-      Rec(Rec, 0, 1, 0, /*Fill=*/true);
-    }
-  }
+  Rec(Rec, 0, 1, 0);
   if (A.Fn && !S.TooBig) {
     // Its value modulo 2^32, as a signed 32-bit number.
     std::vector<uint64_t> Fn;
@@ -707,25 +468,6 @@ static bool residuesMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
                      int64_t Shift) {
     return uint64_t(T.Const + Shift + S.Terms[I]) & (M - 1);
   };
-  // A small modulus (128 for a byte counter per work-item in rows of 128):
-  // the owner of each residue, without sorting the pieces.
-  if (M <= 4096 && SA.Terms.size() * A.Size + SB.Terms.size() * B.Size <=
-                       uint64_t(1) << 16) {
-    constexpr int None = -1, Several = -2;
-    std::vector<int> Owner(M, None); // Index in SA, or None or Several.
-    for (unsigned I = 0; I < SA.Terms.size(); ++I)
-      for (uint64_t X = BeginOf(A, SA, I, ShiftA), E = X + A.Size; X < E; ++X) {
-        int &O = Owner[X & (M - 1)];
-        O = O == None ? int(I) : Several; // Ids of an enumeration differ.
-      }
-    for (unsigned J = 0; J < SB.Terms.size(); ++J)
-      for (uint64_t X = BeginOf(B, SB, J, 0), E = X + B.Size; X < E; ++X) {
-        int O = Owner[X & (M - 1)];
-        if (O != None && (AnyPair || O == Several || SA.Ids[O] != SB.Ids[J]))
-          return true;
-      }
-    return false;
-  }
   // Intervals [Begin, End) in [0, M); one that wraps is split in two.
   struct Piece {
     uint64_t Begin, End;
@@ -777,23 +519,18 @@ const ThreadIdSpace &ThreadIdCache::get(const ThreadAddress &A,
     return *Entry;
   // What enumerateIds reads of the address: the coefficients and id bounds
   // of the dimensions enumerated, and the function of the id.
-  auto Same = [](const std::shared_ptr<const TidExpr> &X,
-                 const std::shared_ptr<const TidExpr> &Y) {
-    return X == Y || (X && Y && *X == *Y);
-  };
   auto SameIdTerms = [&](const ThreadAddress &O) {
     for (unsigned D : Dims)
       if (A.Coef[D] != O.Coef[D] || A.IdLo[D] != O.IdLo[D] ||
           A.IdHi[D] != O.IdHi[D])
         return false;
-    return Same(A.Fn, O.Fn) && Same(A.Filter, O.Filter) &&
+    return samePointee(A.Fn, O.Fn) && samePointee(A.Filter, O.Filter) &&
            A.FilterValue == O.FilterValue;
   };
-  uint64_t H =
-      mixHash(mixHash(Mask, Shape.MaxFlat), A.Fn ? A.Fn->Nodes.size() : 0);
+  hash_code H =
+      hash_combine(Mask, Shape.MaxFlat, A.Fn ? A.Fn->Nodes.size() : 0);
   for (unsigned D : Dims)
-    H = mixHash(mixHash(mixHash(mixHash(H, Bounds[D]), A.Coef[D]), A.IdLo[D]),
-                A.IdHi[D]);
+    H = hash_combine(H, Bounds[D], A.Coef[D], A.IdLo[D], A.IdHi[D]);
   SmallVector<unsigned, 1> &Candidates = ByIdTerms[H];
   auto Launch = [](const Key &X) {
     return std::make_tuple(std::get<1>(X), std::get<2>(X), std::get<3>(X),
@@ -811,10 +548,9 @@ const ThreadIdSpace &ThreadIdCache::get(const ThreadAddress &A,
 }
 
 /// The pair test of workItemsMayOverlap with \p Shift added to A's
-/// address (a difference of stage slots). \p Self: B is A (addresses
-/// whose id terms agree may share an enumeration without being one).
+/// address (a difference of stage slots).
 static bool shiftedMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
-                              const IdSpace &SA, const IdSpace &SB, bool Self,
+                              const IdSpace &SA, const IdSpace &SB,
                               bool OtherDims, int64_t Shift) {
   // Every quantity of the integer reasoning below must stay far inside
   // 32 bits, so that no wrap-around creates an overlap it misses.
@@ -828,7 +564,7 @@ static bool shiftedMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
       std::initializer_list<int64_t>{
           DeltaC, MaxAbs(SA, OrderA), MaxAbs(SB, Order), A.VarLo, A.VarHi,
           B.VarLo, B.VarHi, int64_t(A.Size), int64_t(B.Size)},
-      [](int64_t X) { return X <= SmallMagnitude && X >= -SmallMagnitude; });
+      isSmall);
   // Bytes overlap iff -SizeA < AddrA - AddrB < SizeB. With a = A's tid term
   // and b = B's, some per-work-item values make that true iff
   // Lo < a - b < Hi:
@@ -858,17 +594,6 @@ static bool shiftedMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
   if (!Small)
     return true;
 
-  if (Self && Shift == 0) {
-    // An address against itself (every store is checked so): the window
-    // (Lo, Hi) is symmetric around 0, and the nearest other work-item's
-    // term is a neighbour in sorted order.
-    if (OtherDims)
-      return true;
-    for (size_t I = 1; I < OrderA.size(); ++I)
-      if (SA.Terms[OrderA[I]] - SA.Terms[OrderA[I - 1]] < Hi)
-        return true;
-    return false;
-  }
   // Both sides in increasing order: the window (Va - Hi, Va - Lo) of B's
   // terms slides right as Va grows, so one sweep finds every match.
   auto First = Order.begin(), Last = Order.begin();
@@ -887,64 +612,6 @@ static bool shiftedMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
       return true;
   }
   return false;
-}
-
-/// The addresses of \p A over the ids a one-dimensional enumeration in
-/// dimension \p D gives it (enumerateIds), when they are exactly a
-/// progression, as numbers far inside 32 bits.
-static std::optional<AddressProgression>
-computeProgression(const ThreadAddress &A, unsigned D,
-                   const WorkgroupShape &Shape) {
-  if (A.hasVar() || !A.Stage.empty() || !A.Uniform.empty() || !A.Size ||
-      A.StrideCoef || A.Filter)
-    return std::nullopt;
-  int64_t Lo = std::max<int64_t>(A.IdLo[D], 0);
-  int64_t Hi = std::min({A.IdHi[D], Shape.MaxDim[D] - 1, Shape.MaxFlat - 1});
-  if (Hi < Lo)
-    return std::nullopt;
-  AddressProgression R;
-  R.Ids = Hi - Lo + 1;
-  if (A.Fn) {
-    if (A.Coef[D])
-      return std::nullopt;
-    std::array<int64_t, 3> L = {0, 0, 0}, H = {0, 0, 0};
-    L[D] = Lo;
-    H[D] = Hi;
-    // The enumeration adds the value as a signed 32-bit number.
-    auto P = A.Fn->progression(L, H);
-    if (!P || P->Last >= (uint64_t(1) << 31))
-      return std::nullopt;
-    R.First = P->First;
-    R.Last = P->Last;
-    R.Stride = P->Stride;
-  } else {
-    int64_t C = A.Coef[D];
-    if (std::abs(C) > SmallMagnitude)
-      return std::nullopt;
-    R.First = std::min(C * Lo, C * Hi);
-    R.Last = std::max(C * Lo, C * Hi);
-    R.Stride = C ? std::abs(C) : 1;
-  }
-  auto Small = [](int64_t X) {
-    return X <= SmallMagnitude && X >= -SmallMagnitude;
-  };
-  if (!Small(R.First) || !Small(R.Last))
-    return std::nullopt;
-  R.First += wrap32(A.Const);
-  R.Last += wrap32(A.Const);
-  if (!Small(R.First) || !Small(R.Last + int64_t(A.Size)))
-    return std::nullopt;
-  return R;
-}
-
-const std::optional<AddressProgression> &
-ThreadIdCache::progression(const ThreadAddress &A, unsigned D,
-                           const WorkgroupShape &Shape) {
-  auto [It, Inserted] = Progressions.try_emplace(
-      {&A, 1u << D, Shape.MaxFlat, Shape.MaxDim[D], 0, 0});
-  if (Inserted)
-    It->second = computeProgression(A, D, Shape);
-  return It->second;
 }
 
 bool llvm::ldsbarriers::stridesKeepApart(const ThreadAddress &A,
@@ -1086,12 +753,9 @@ bool llvm::ldsbarriers::guardsKeepApart(const ThreadAddress &A,
   }
   if (SLo > SHi)
     return true;
-  auto Small = [](int64_t X) {
-    return X <= SmallMagnitude && X >= -SmallMagnitude;
-  };
   int64_t DeltaC = wrap32(TA.Const - TB.Const);
-  if (!Small(DeltaC) || !Small(SLo) || !Small(SHi) || !Small(K) ||
-      !Small(K * SLo) || !Small(K * SHi))
+  if (!isSmall(DeltaC) || !isSmall(SLo) || !isSmall(SHi) || !isSmall(K) ||
+      !isSmall(K * SLo) || !isSmall(K * SHi))
     return false;
   // Bounds of one side's id terms, Sign * sum_d C[d] * t[d] (Upper: the
   // largest), as alpha * S + beta: without the guard, and with it.
@@ -1109,7 +773,7 @@ bool llvm::ldsbarriers::guardsKeepApart(const ThreadAddress &A,
       int64_t C = Sign * T.Coef[D];
       if (!C)
         continue;
-      if (!Small(C) || std::abs(C) > SmallMagnitude / 1024)
+      if (!isSmall(C) || std::abs(C) > SmallMagnitude / 1024)
         return false;
       bool AtHi = (C > 0) == Upper;
       int64_t At = C * (AtHi ? Hi[I][D] : Lo[I][D]);
@@ -1137,8 +801,8 @@ bool llvm::ldsbarriers::guardsKeepApart(const ThreadAddress &A,
     if (HasGuarded)
       Out.push_back(Guarded);
     return llvm::all_of(Out, [&](const Linear &X) {
-      return Small(X.Alpha) && Small(X.Beta) && Small(X.Alpha * SLo) &&
-             Small(X.Alpha * SHi);
+      return isSmall(X.Alpha) && isSmall(X.Beta) && isSmall(X.Alpha * SLo) &&
+             isSmall(X.Alpha * SHi);
     });
   };
   // The tightest bound on A's address minus B's over S's values: the
@@ -1159,7 +823,7 @@ bool llvm::ldsbarriers::guardsKeepApart(const ThreadAddress &A,
   };
   std::optional<int64_t> Max = Extreme(true), Min = Extreme(false);
   // Far inside 32 bits, the difference modulo 2^32 is the integer.
-  if (!Max || !Min || !Small(*Max) || !Small(*Min))
+  if (!Max || !Min || !isSmall(*Max) || !isSmall(*Min))
     return false;
   return *Max <= -int64_t(A.Size) || *Min >= int64_t(B.Size);
 }
@@ -1177,12 +841,8 @@ WorkgroupShape llvm::ldsbarriers::launchUnder(const ThreadAddress &A,
 }
 
 bool IterationForm::operator==(const IterationForm &O) const {
-  auto Same = [](const std::shared_ptr<const TidExpr> &X,
-                 const std::shared_ptr<const TidExpr> &Y) {
-    return X == Y || (X && Y && *X == *Y);
-  };
-  return Same(Offset, O.Offset) && Same(Zero, O.Zero) && Loop == O.Loop &&
-         Object == O.Object && ParamWidths == O.ParamWidths &&
+  return samePointee(Offset, O.Offset) && samePointee(Zero, O.Zero) &&
+         Loop == O.Loop && Object == O.Object && ParamWidths == O.ParamWidths &&
          NonZero == O.NonZero && Negative == O.Negative &&
          ObjectBytes == O.ObjectBytes;
 }
@@ -1322,26 +982,6 @@ bool llvm::ldsbarriers::workItemsMayOverlap(const ThreadAddress &A,
     if (Runs)
       return true;
   }
-  // One dimension, addresses a progression of the id (4 * t, rotations
-  // and masks of it): decided without enumerating. (Without a cache the
-  // general test runs, which the unit tests compare with this path.)
-  if (Cache && Dims.size() == 1 && A.Stage.empty() && B.Stage.empty()) {
-    const auto &PA = Cache->progression(A, Dims[0], Shape);
-    if (PA && Self && !OtherDims) {
-      // Two work-items share an address, or two neighbouring addresses
-      // are nearer than the size.
-      int64_t Values = (PA->Last - PA->First) / PA->Stride + 1;
-      return Values < PA->Ids || (Values > 1 && PA->Stride < int64_t(A.Size));
-    }
-    // With another dimension to tell work-items apart, two addresses that
-    // touch every byte of their ranges meet when their ranges meet.
-    const auto &PB =
-        PA && OtherDims ? Cache->progression(B, Dims[0], Shape) : std::nullopt;
-    if (PB && PA->dense(A.Size) && PB->dense(B.Size) &&
-        PA->First < PB->Last + int64_t(B.Size) &&
-        PB->First < PA->Last + int64_t(A.Size))
-      return true;
-  }
   IdSpace OwnA, OwnB;
   if (!Cache) {
     OwnA = enumerateIds(A, Dims, Shape);
@@ -1384,7 +1024,7 @@ bool llvm::ldsbarriers::workItemsMayOverlap(const ThreadAddress &A,
   llvm::sort(Shifts);
   Shifts.erase(std::unique(Shifts.begin(), Shifts.end()), Shifts.end());
   return llvm::any_of(Shifts, [&](int64_t Shift) {
-    return shiftedMayOverlap(A, B, SA, SB, Self, OtherDims, Shift);
+    return shiftedMayOverlap(A, B, SA, SB, OtherDims, Shift);
   });
 }
 
@@ -1393,16 +1033,13 @@ llvm::ldsbarriers::addressBytes(const ThreadAddress &A,
                                 const WorkgroupShape &Shape) {
   // Far inside 32 bits, no sum below wraps, and ranges apart as integers
   // are apart modulo 2^32.
-  auto Small = [](int64_t X) {
-    return X <= SmallMagnitude && X >= -SmallMagnitude;
-  };
   if (!A.Uniform.empty() || !A.Size || A.StrideCoef || A.PairsOnly ||
       !llvm::all_of(std::initializer_list<int64_t>{wrap32(A.Const), A.Coef[0],
                                                    A.Coef[1], A.Coef[2],
                                                    A.VarLo, A.VarHi,
                                                    int64_t(A.Size)},
-                    Small) ||
-      !llvm::all_of(A.Stage, Small))
+                    isSmall) ||
+      !llvm::all_of(A.Stage, isSmall))
     return std::nullopt;
   // Each dimension's ids apart (a box around the ids launches allow: t[d]
   // < MaxFlat too), so that nothing is enumerated.
@@ -1431,7 +1068,7 @@ llvm::ldsbarriers::addressBytes(const ThreadAddress &A,
     Last += *llvm::max_element(A.Stage);
   }
   Last += int64_t(A.Size);
-  if (!Small(First) || !Small(Last))
+  if (!isSmall(First) || !isSmall(Last))
     return std::nullopt;
   return std::pair(First, Last);
 }

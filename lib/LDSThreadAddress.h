@@ -23,6 +23,7 @@
 #include "llvm/Support/MathExtras.h"
 #include <array>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -50,41 +51,23 @@ constexpr int64_t SmallMagnitude = int64_t(1) << 28;
 constexpr int64_t MaxLDSBytes = int64_t(1) << 20;
 /// \p V modulo 2^32 as a signed 32-bit value (LDS addresses are 32-bit).
 inline int64_t wrap32(int64_t V) { return int64_t(int32_t(uint32_t(V))); }
-/// \p H with \p X folded in (multiply-xorshift): cheap hashing of a few
-/// words, for maps whose keys an equality test then decides.
-inline uint64_t mixHash(uint64_t H, uint64_t X) {
-  H = (H ^ X) * 0x9E3779B97F4A7C15ULL;
-  return H ^ (H >> 29);
-}
 
 /// Numbers items 0..Count-1 by their keys (\p Key(I): an array of words)
 /// in order of first appearance; returns each number's first item and, if
-/// \p NumberOf is given, sets (*NumberOf)[I] to item I's number. The table
-/// holds numbers only and recomputes keys to compare: a map holding the
-/// keys would be a fresh allocation of hundreds of kilobytes on thousands
-/// of items, whose pages cost more to fault in than its probes.
+/// \p NumberOf is given, sets (*NumberOf)[I] to item I's number.
 template <typename KeyFn>
 std::vector<unsigned> numberDistinct(unsigned Count, KeyFn Key,
                                      std::vector<unsigned> *NumberOf) {
+  std::map<decltype(Key(0)), unsigned> Numbers;
   std::vector<unsigned> First;
-  unsigned Cap = PowerOf2Ceil(2 * uint64_t(Count) + 2);
-  std::vector<uint32_t> Table(Cap, ~0u);
   if (NumberOf)
     NumberOf->resize(Count);
   for (unsigned I = 0; I < Count; ++I) {
-    auto K = Key(I);
-    uint64_t H = 0;
-    for (uint64_t X : K)
-      H = mixHash(H, X);
-    unsigned Slot = (H ^ (H >> 32)) & (Cap - 1);
-    while (Table[Slot] != ~0u && Key(First[Table[Slot]]) != K)
-      Slot = (Slot + 1) & (Cap - 1);
-    if (Table[Slot] == ~0u) {
-      Table[Slot] = First.size();
+    auto [It, New] = Numbers.try_emplace(Key(I), First.size());
+    if (New)
       First.push_back(I);
-    }
     if (NumberOf)
-      (*NumberOf)[I] = Table[Slot];
+      (*NumberOf)[I] = It->second;
   }
   return First;
 }
@@ -203,23 +186,18 @@ struct TidExpr {
   /// the node's width) where a bound could wrap.
   std::pair<uint64_t, uint64_t> range(const std::array<int64_t, 3> &Lo,
                                       const std::array<int64_t, 3> &Hi) const;
-  /// The values {First + k * Stride, k >= 0} up to Last, exactly, taken by
-  /// the work-items of range() (every id in the box); none when that set
-  /// is not such a progression or not proven one. Rules for the usual
-  /// index arithmetic: constant shifts and scales, a mask or remainder
-  /// that folds a run of consecutive values onto all its residues, a
-  /// division of consecutive values, an xor inside an aligned block.
-  struct Progression {
-    uint64_t First, Last, Stride;
-  };
-  std::optional<Progression>
-  progression(const std::array<int64_t, 3> &Lo,
-              const std::array<int64_t, 3> &Hi) const;
   /// Bit D set when the expression reads the id of dimension D.
   unsigned usedDims() const;
   bool operator==(const TidExpr &O) const { return Nodes == O.Nodes; }
   std::string str() const;
 };
+
+/// Whether \p X and \p Y are both null or point to equal values.
+template <typename T>
+bool samePointee(const std::shared_ptr<const T> &X,
+                 const std::shared_ptr<const T> &Y) {
+  return X == Y || (X && Y && *X == *Y);
+}
 
 /// The terms of an address for the work-item with id t, modulo 2^32:
 ///   Const + sum_d Coef[d] * t[d] + Fn(t) + v + sum_s UniformCoef_s * u_s
@@ -249,11 +227,13 @@ struct AddressTerms {
   bool hasVar() const { return VarLo || VarHi; }
   /// Whether the terms equal \p O's but for the constant.
   bool sameButConstant(const AddressTerms &O) const {
-    bool SameFn = Fn == O.Fn || (Fn && O.Fn && *Fn == *O.Fn);
-    return Coef == O.Coef && SameFn && VarLo == O.VarLo && VarHi == O.VarHi &&
-           VarAlign == O.VarAlign && Uniform == O.Uniform &&
+    return Coef == O.Coef && samePointee(Fn, O.Fn) && VarLo == O.VarLo &&
+           VarHi == O.VarHi && VarAlign == O.VarAlign && Uniform == O.Uniform &&
            StrideCoef == O.StrideCoef && StrideDim == O.StrideDim &&
            PairsOnly == O.PairsOnly;
+  }
+  bool operator==(const AddressTerms &O) const {
+    return Const == O.Const && sameButConstant(O);
   }
 };
 
@@ -358,16 +338,6 @@ private:
   mutable std::vector<unsigned> Order;
 };
 
-/// The addresses of one access over the ids of one dimension, when they
-/// are exactly {First + k * Stride} up to Last, over Ids work-items.
-struct AddressProgression {
-  int64_t First = 0, Last = 0, Stride = 1, Ids = 0;
-  /// Whether every byte from First to Last + Size is touched.
-  bool dense(uint64_t Size) const {
-    return First == Last || Stride <= int64_t(Size);
-  }
-};
-
 /// Enumerations of ThreadIdSpaces kept across pair tests: an address form
 /// meets many others, and evaluating it for every work-item once is
 /// enough. Entries are keyed by the address's location in memory and by
@@ -387,14 +357,10 @@ public:
   const ThreadIdSpace &get(const ThreadAddress &A,
                            const SmallVector<unsigned, 3> &Dims,
                            const WorkgroupShape &Shape);
-  /// The progression of \p A's addresses over dimension \p D, if known.
-  const std::optional<AddressProgression> &
-  progression(const ThreadAddress &A, unsigned D, const WorkgroupShape &Shape);
   void clear() {
     Spaces.clear();
     Enumerated.clear();
     ByIdTerms.clear();
-    Progressions.clear();
   }
 
 private:
@@ -411,7 +377,6 @@ private:
   std::vector<Enumeration> Enumerated;
   /// Indices in Enumerated by a hash of the id terms and bounds.
   DenseMap<uint64_t, SmallVector<unsigned, 1>> ByIdTerms;
-  DenseMap<Key, std::optional<AddressProgression>> Progressions;
 };
 
 /// How the iterations of a stage loop relate between an access A and a

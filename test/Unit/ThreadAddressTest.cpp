@@ -476,32 +476,6 @@ std::shared_ptr<const TidExpr> randomIndexFunction(std::mt19937 &R) {
   return N.Fn;
 }
 
-// A progression the function is said to take must be exactly its values
-// over the ids of the box: every value of the progression taken, no other.
-TEST(ThreadAddressTest, ProgressionsAreExact) {
-  std::mt19937 R(20261127);
-  unsigned Proven = 0, Trials = 4000;
-  for (unsigned I = 0; I < Trials; ++I) {
-    std::shared_ptr<const TidExpr> Fn = randomIndexFunction(R);
-    std::array<int64_t, 3> Lo = {int64_t(R() % 6), 0, 0}, Hi = Lo;
-    Hi[0] += R() % 20;
-    std::optional<TidExpr::Progression> P = Fn->progression(Lo, Hi);
-    if (!P)
-      continue;
-    ++Proven;
-    std::set<uint64_t> Values, Expected;
-    for (int64_t X = Lo[0]; X <= Hi[0]; ++X)
-      Values.insert(Fn->eval({X, 0, 0}));
-    ASSERT_GE(P->Stride, 1u);
-    for (uint64_t V = P->First; V <= P->Last; V += P->Stride)
-      Expected.insert(V);
-    EXPECT_EQ(Values, Expected) << Fn->str() << " over x in [" << Lo[0] << ", "
-                                << Hi[0] << "]: progression " << P->First
-                                << ".." << P->Last << " step " << P->Stride;
-  }
-  EXPECT_GT(Proven, Trials / 3) << "too few progressions found";
-}
-
 // The pair test with a cache may answer without enumerating (dense
 // addresses in one dimension of a launch with others); it must answer as
 // the general test does, and never contradict every launch's work-items.
