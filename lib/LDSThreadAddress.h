@@ -26,6 +26,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace llvm {
@@ -36,7 +37,6 @@ class Loop;
 class Function;
 class GEPOperator;
 class GlobalVariable;
-class Operator;
 class PHINode;
 class Value;
 
@@ -553,11 +553,9 @@ public:
 
 private:
   struct Linear;
-  struct LinearCache;
   std::optional<Linear> linearize(const Value *V, unsigned Depth);
   std::optional<Linear> linearizeUncached(const Value *V, unsigned Depth);
   std::optional<Linear> linearizeGEP(const GEPOperator *GEP, unsigned Depth);
-  std::optional<Linear> linearizeArith(const Operator *Op, unsigned Depth);
   std::optional<Linear> linearizeArith(unsigned Opcode, const Value *A,
                                        const Value *B, unsigned Depth);
   std::optional<Linear> linearizeRotation(const Value *V,
@@ -636,8 +634,10 @@ private:
   std::unique_ptr<LoopStageAnalysis> Stages;
   DenseMap<unsigned, const BasicBlock *> StageHeaders;
   DenseMap<const void *, unsigned> Symbols;
-  /// The values linearized so far (see linearize).
-  std::unique_ptr<LinearCache> Linearized;
+  /// The values linearized so far, by value, depth and the modes the result
+  /// depends on (see linearize).
+  DenseMap<std::tuple<const Value *, unsigned, unsigned>, std::optional<Linear>>
+      Linearized;
   /// While building the terms of one iteration of this loop (applyGuard):
   /// its values the workgroup shares are symbols.
   const Loop *IterLoop = nullptr;
