@@ -547,7 +547,9 @@ public:
 
   /// The header of the loop of a ThreadAddress::StageLoop this builder
   /// assigned.
-  const BasicBlock *stageHeader(unsigned StageLoop) const;
+  const BasicBlock *stageHeader(unsigned StageLoop) const {
+    return StageHeaders.lookup(StageLoop);
+  }
   /// Whether \p BB heads an IR loop (a predecessor it dominates).
   bool isLoopHeader(const BasicBlock *BB) const;
 
@@ -619,7 +621,6 @@ private:
 
   const Function &F;
   WorkgroupShape Shape;
-  bool ReqdSize = false;
   bool Assume1D = false;
   /// Assume1D holds because the function reads its ids only in the flat id.
   bool FlatIds = false;

@@ -49,6 +49,28 @@ static TidExpr constantExpr(int64_t C, uint8_t Width) {
   return E;
 }
 
+/// Op(X, Y), at 32 bits unless told (all an address keeps).
+static std::shared_ptr<const TidExpr> combine(TidExpr::Kind Op,
+                                              const TidExpr &X,
+                                              const TidExpr &Y,
+                                              uint8_t Width = 32) {
+  auto E = std::make_shared<TidExpr>();
+  auto Append = [&](const TidExpr &T) {
+    int32_t Base = E->Nodes.size();
+    for (TidExpr::Node N : T.Nodes) {
+      if (N.L >= 0)
+        N.L += Base;
+      if (N.R >= 0)
+        N.R += Base;
+      E->Nodes.push_back(N);
+    }
+    return int32_t(E->Nodes.size() - 1);
+  };
+  int32_t L = Append(X), R = Append(Y);
+  E->Nodes.push_back({Op, Width, L, R, 0});
+  return E;
+}
+
 /// The terms of a value as the builder derives them (Const and the
 /// coefficients kept wrapped to 32 bits), and a part that depends on the
 /// iteration of one loop.
@@ -154,27 +176,6 @@ struct ThreadAddressBuilder::Linear : AddressTerms {
       return false;
     return VarLo > -SmallMagnitude && VarHi < SmallMagnitude;
   }
-  /// Op(X, Y) at 32 bits, which is all the address keeps.
-  static std::shared_ptr<const TidExpr> combine(TidExpr::Kind Op,
-                                                const TidExpr &X,
-                                                const TidExpr &Y,
-                                                uint8_t Width = 32) {
-    auto E = std::make_shared<TidExpr>();
-    auto Append = [&](const TidExpr &T) {
-      int32_t Base = E->Nodes.size();
-      for (TidExpr::Node N : T.Nodes) {
-        if (N.L >= 0)
-          N.L += Base;
-        if (N.R >= 0)
-          N.R += Base;
-        E->Nodes.push_back(N);
-      }
-      return int32_t(E->Nodes.size() - 1);
-    };
-    int32_t L = Append(X), R = Append(Y);
-    E->Nodes.push_back({Op, Width, L, R, 0});
-    return E;
-  }
 };
 
 struct ThreadAddressBuilder::PostDominators : PostDominatorTree {
@@ -199,7 +200,6 @@ ThreadAddressBuilder::ThreadAddressBuilder(const Function &F,
   Shape = Launch;
   for (unsigned D = 0; D < 3; ++D)
     symbol(&LaunchSizeKeys[D]);
-  ReqdSize = Shape.Required;
   for (int64_t &M : Shape.MaxDim)
     M = std::min(M, Shape.MaxFlat);
   if (!F.isDeclaration()) {
@@ -207,10 +207,6 @@ ThreadAddressBuilder::ThreadAddressBuilder(const Function &F,
     Loops = std::make_unique<LoopInfo>(*DT);
     Stages = std::make_unique<LoopStageAnalysis>(*DT);
   }
-}
-
-const BasicBlock *ThreadAddressBuilder::stageHeader(unsigned StageLoop) const {
-  return StageHeaders.lookup(StageLoop);
 }
 
 bool ThreadAddressBuilder::isLoopHeader(const BasicBlock *BB) const {
@@ -236,7 +232,7 @@ std::string ThreadAddressBuilder::describeShape() const {
     OS << ", one-dimensional (its ids only in the flat id)";
   else if (Assume1D)
     OS << ", one-dimensional by assumption";
-  if (ReqdSize)
+  if (Shape.Required)
     OS << " (" << Shape.MaxDim[0] << "x" << Shape.MaxDim[1] << "x"
        << Shape.MaxDim[2] << ")";
   static const char Dim[] = "xyz";
@@ -269,15 +265,6 @@ void ThreadAddressBuilder::noteLaunchBound(const ThreadAddress &TA,
     return;
   for (unsigned D = 0; D < 3; ++D)
     InferredMaxDim[D] = std::min(InferredMaxDim[D], Sizes[D]);
-}
-
-/// The module's amdhsa_code_object_version (500 for version 5), 0 when it
-/// does not say.
-static uint64_t codeObjectVersion(const Module &M) {
-  if (const auto *V = mdconst::extract_or_null<ConstantInt>(
-          M.getModuleFlag("amdhsa_code_object_version")))
-    return V->getZExtValue();
-  return 0;
 }
 
 /// \p V without the casts that keep its value: zero extensions, and
@@ -326,11 +313,14 @@ static int launchSizeLoadDim(const Value *V) {
   Offset += Element;
   if (!Base)
     return -1;
+  // The code object version is 500 for version 5.
+  const auto *Version = mdconst::extract_or_null<ConstantInt>(
+      LI->getModule()->getModuleFlag("amdhsa_code_object_version"));
   int64_t First;
   if (Base->getIntrinsicID() == Intrinsic::amdgcn_dispatch_ptr)
     First = 4;
   else if (Base->getIntrinsicID() == Intrinsic::amdgcn_implicitarg_ptr &&
-           codeObjectVersion(*LI->getModule()) >= 500)
+           Version && Version->getZExtValue() >= 500)
     First = 12;
   else
     return -1;
@@ -359,13 +349,12 @@ static int workItemDim(const Value *V) {
 /// multiplication AMDGPU's IR passes make of one whose operands fit.
 static std::optional<std::pair<const Value *, const Value *>>
 mulOperands(const Value *V) {
-  if (const auto *BO = dyn_cast<BinaryOperator>(V);
-      BO && BO->getOpcode() == Instruction::Mul)
-    return std::pair(BO->getOperand(0), BO->getOperand(1));
-  if (const auto *II = dyn_cast<IntrinsicInst>(V);
-      II && (II->getIntrinsicID() == Intrinsic::amdgcn_mul_u24 ||
-             II->getIntrinsicID() == Intrinsic::amdgcn_mul_i24))
-    return std::pair(II->getArgOperand(0), II->getArgOperand(1));
+  const Value *A, *B;
+  if (match(V, m_Mul(m_Value(A), m_Value(B))) ||
+      match(V,
+            m_Intrinsic<Intrinsic::amdgcn_mul_u24>(m_Value(A), m_Value(B))) ||
+      match(V, m_Intrinsic<Intrinsic::amdgcn_mul_i24>(m_Value(A), m_Value(B))))
+    return std::pair(A, B);
   return std::nullopt;
 }
 
@@ -441,7 +430,7 @@ bool llvm::ldsbarriers::readsIdsOnlyAsFlatId(const Function &F) {
 
 std::optional<int64_t>
 ThreadAddressBuilder::launchConstant(const Value *V, unsigned Depth) const {
-  if (ReqdSize) {
+  if (Shape.Required) {
     if (int D = launchSizeLoadDim(V); D >= 0)
       return Shape.MaxDim[D];
     // Arithmetic on the sizes (`__ffs(blockDim.x)`), by LLVM's folder.
@@ -990,7 +979,7 @@ ThreadAddressBuilder::linearizeLeaf(const Value *V) {
       Linear L;
       // A required size is the size (as AMDGPULowerKernelAttributes folds
       // it when the metadata is there before the optimizer).
-      if (ReqdSize)
+      if (Shape.Required)
         L.Const = *launchConstant(V);
       else
         L.Uniform.push_back({symbol(&LaunchSizeKeys[D]), 1});
@@ -1279,10 +1268,10 @@ ThreadAddressBuilder::boundsAt(const BasicBlock *At) {
         if (Cur.Filter && Cur.Filter->Nodes.back().Width == 32 &&
             E->Nodes.back().Width == 32) {
           auto Minus = [](const TidExpr &F, uint64_t C) {
-            return Linear::combine(TidExpr::Sub, F, constantExpr(C, 32));
+            return combine(TidExpr::Sub, F, constantExpr(C, 32));
           };
-          E = Linear::combine(TidExpr::Or, *Minus(*Cur.Filter, Cur.FilterValue),
-                              *Minus(*E, V));
+          E = combine(TidExpr::Or, *Minus(*Cur.Filter, Cur.FilterValue),
+                      *Minus(*E, V));
           V = 0;
         }
         // Of one dimension, the ids it keeps bound that dimension too:
@@ -1647,17 +1636,16 @@ ThreadAddressBuilder::iterationForm(const Value *Ptr, int64_t Offset,
     APInt Const(32, 0);
     if (!GEP->collectOffset(DL, 32, Vars, Const))
       return nullptr;
-    Sum = Linear::combine(TidExpr::Add, *Sum,
-                          constantExpr(Const.getSExtValue(), Width), Width);
+    Sum = combine(TidExpr::Add, *Sum, constantExpr(Const.getSExtValue(), Width),
+                  Width);
     for (const auto &[V, Scale] : Vars) {
       std::shared_ptr<const TidExpr> X = tidExpr(V, Params);
       if (!X)
         return nullptr;
-      Sum = Linear::combine(
-          TidExpr::Add, *Sum,
-          *Linear::combine(TidExpr::Mul, *Index(*X),
-                           constantExpr(Scale.getSExtValue(), Width), Width),
-          Width);
+      Sum = combine(TidExpr::Add, *Sum,
+                    *combine(TidExpr::Mul, *Index(*X),
+                             constantExpr(Scale.getSExtValue(), Width), Width),
+                    Width);
     }
   }
   Form->Offset = Sum;
@@ -1674,10 +1662,9 @@ ThreadAddressBuilder::iterationForm(const Value *Ptr, int64_t Offset,
                                    Y = Operand(Cmp->getOperand(1));
     if (Pred != CmpInst::ICMP_EQ || !X || !Y)
       return;
-    auto Diff = Linear::combine(TidExpr::Sub, *X, *Y, X->Nodes.back().Width);
-    Form->Zero = Form->Zero
-                     ? Linear::combine(TidExpr::Or, *Form->Zero, *Diff, 64)
-                     : Diff;
+    auto Diff = combine(TidExpr::Sub, *X, *Y, X->Nodes.back().Width);
+    Form->Zero =
+        Form->Zero ? combine(TidExpr::Or, *Form->Zero, *Diff, 64) : Diff;
   };
   for (DomTreeNode *N = DT->getNode(At);
        N->getBlock() != L->getHeader() && N->getIDom(); N = N->getIDom())
