@@ -109,6 +109,11 @@ struct ThreadAddressBuilder::Linear : AddressTerms {
     L.Const = wrap32(C);
     return L;
   }
+  static Linear uniform(unsigned Symbol) {
+    Linear L;
+    L.Uniform.push_back({Symbol, 1});
+    return L;
+  }
   bool add(const Linear &O) {
     PairsOnly |= O.PairsOnly;
     if (O.StrideCoef) {
@@ -619,9 +624,7 @@ ThreadAddressBuilder::linearizeUncached(const Value *V, unsigned Depth) {
         return Linear::constant(Addr->getSExtValue());
       return std::nullopt;
     }
-    Linear L;
-    L.Uniform.push_back({symbol(GV), 1});
-    return L;
+    return Linear::uniform(symbol(GV));
   }
   if (int D = workItemDim(V); D >= 0) {
     Linear L;
@@ -975,21 +978,13 @@ std::optional<ThreadAddressBuilder::Linear>
 ThreadAddressBuilder::linearizeLeaf(const Value *V) {
   const DataLayout &DL = F.getDataLayout();
   if (V->getType()->isIntegerTy() && V->getType()->getIntegerBitWidth() <= 64) {
-    if (int D = launchSizeLoadDim(V); D >= 0) {
-      Linear L;
-      // A required size is the size (as AMDGPULowerKernelAttributes folds
-      // it when the metadata is there before the optimizer).
-      if (Shape.Required)
-        L.Const = *launchConstant(V);
-      else
-        L.Uniform.push_back({symbol(&LaunchSizeKeys[D]), 1});
-      return L;
-    }
-    if (isInvariantUniform(V, 0)) {
-      Linear L;
-      L.Uniform.push_back({symbol(V), 1});
-      return L;
-    }
+    // A required size is the size (as AMDGPULowerKernelAttributes folds it
+    // when the metadata is there before the optimizer).
+    if (int D = launchSizeLoadDim(V); D >= 0)
+      return Shape.Required ? Linear::constant(Shape.MaxDim[D])
+                            : Linear::uniform(symbol(&LaunchSizeKeys[D]));
+    if (isInvariantUniform(V, 0))
+      return Linear::uniform(symbol(V));
     if (std::shared_ptr<const TidExpr> E = tidExpr(V)) {
       Linear L;
       L.Fn = std::move(E);
@@ -997,11 +992,8 @@ ThreadAddressBuilder::linearizeLeaf(const Value *V) {
     }
     const Loop *VL = nullptr;
     SmallPtrSet<const Value *, 4> Assumed;
-    if (IterLoop && isIterationUniform(V, VL, Assumed, 0) && VL == IterLoop) {
-      Linear L;
-      L.Uniform.push_back({symbol(V), 1});
-      return L;
-    }
+    if (IterLoop && isIterationUniform(V, VL, Assumed, 0) && VL == IterLoop)
+      return Linear::uniform(symbol(V));
     if (Stages)
       if (std::optional<StageValue> S = Stages->get(V)) {
         Linear L;
