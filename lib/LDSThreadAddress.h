@@ -27,6 +27,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace llvm {
@@ -37,7 +38,6 @@ class Loop;
 class Function;
 class GEPOperator;
 class GlobalVariable;
-class Operator;
 class PHINode;
 class Value;
 
@@ -512,17 +512,17 @@ public:
 
   /// The header of the loop of a ThreadAddress::StageLoop this builder
   /// assigned.
-  const BasicBlock *stageHeader(unsigned StageLoop) const;
+  const BasicBlock *stageHeader(unsigned StageLoop) const {
+    return StageHeaders.lookup(StageLoop);
+  }
   /// Whether \p BB heads an IR loop (a predecessor it dominates).
   bool isLoopHeader(const BasicBlock *BB) const;
 
 private:
   struct Linear;
-  struct LinearCache;
   std::optional<Linear> linearize(const Value *V, unsigned Depth);
   std::optional<Linear> linearizeUncached(const Value *V, unsigned Depth);
   std::optional<Linear> linearizeGEP(const GEPOperator *GEP, unsigned Depth);
-  std::optional<Linear> linearizeArith(const Operator *Op, unsigned Depth);
   std::optional<Linear> linearizeArith(unsigned Opcode, const Value *A,
                                        const Value *B, unsigned Depth);
   std::optional<Linear> linearizeRotation(const Value *V,
@@ -586,7 +586,6 @@ private:
 
   const Function &F;
   WorkgroupShape Shape;
-  bool ReqdSize = false;
   bool Assume1D = false;
   /// Assume1D holds because the function reads its ids only in the flat id.
   bool FlatIds = false;
@@ -601,8 +600,10 @@ private:
   std::unique_ptr<LoopStageAnalysis> Stages;
   DenseMap<unsigned, const BasicBlock *> StageHeaders;
   DenseMap<const void *, unsigned> Symbols;
-  /// The values linearized so far (see linearize).
-  std::unique_ptr<LinearCache> Linearized;
+  /// The values linearized so far, by value, depth and the modes the result
+  /// depends on (see linearize).
+  DenseMap<std::tuple<const Value *, unsigned, unsigned>, std::optional<Linear>>
+      Linearized;
   /// While building the terms of one iteration of this loop (applyGuard):
   /// its values the workgroup shares are symbols.
   const Loop *IterLoop = nullptr;

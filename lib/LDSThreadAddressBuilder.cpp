@@ -33,7 +33,6 @@
 #include "llvm/Support/AMDGPUAddrSpace.h"
 #include "llvm/Support/KnownBits.h"
 #include <algorithm>
-#include <deque>
 
 using namespace llvm;
 using namespace llvm::ldsbarriers;
@@ -42,6 +41,35 @@ using namespace llvm::PatternMatch;
 //===----------------------------------------------------------------------===//
 // ThreadAddressBuilder
 //===----------------------------------------------------------------------===//
+
+/// The constant \p C as a function of the id of \p Width bits.
+static TidExpr constantExpr(int64_t C, uint8_t Width) {
+  TidExpr E;
+  E.Nodes.push_back({TidExpr::Const, Width, -1, -1, C});
+  return E;
+}
+
+/// Op(X, Y), at 32 bits unless told (all an address keeps).
+static std::shared_ptr<const TidExpr> combine(TidExpr::Kind Op,
+                                              const TidExpr &X,
+                                              const TidExpr &Y,
+                                              uint8_t Width = 32) {
+  auto E = std::make_shared<TidExpr>();
+  auto Append = [&](const TidExpr &T) {
+    int32_t Base = E->Nodes.size();
+    for (TidExpr::Node N : T.Nodes) {
+      if (N.L >= 0)
+        N.L += Base;
+      if (N.R >= 0)
+        N.R += Base;
+      E->Nodes.push_back(N);
+    }
+    return int32_t(E->Nodes.size() - 1);
+  };
+  int32_t L = Append(X), R = Append(Y);
+  E->Nodes.push_back({Op, Width, L, R, 0});
+  return E;
+}
 
 /// The terms of a value as the builder derives them (Const and the
 /// coefficients kept wrapped to 32 bits), and a part that depends on the
@@ -81,9 +109,10 @@ struct ThreadAddressBuilder::Linear : AddressTerms {
     L.Const = wrap32(C);
     return L;
   }
-  bool isConstant() const {
-    return !Coef[0] && !Coef[1] && !Coef[2] && !Fn && !anyVar() &&
-           Uniform.empty() && !Stage && !StrideCoef;
+  static Linear uniform(unsigned Symbol) {
+    Linear L;
+    L.Uniform.push_back({Symbol, 1});
+    return L;
   }
   bool add(const Linear &O) {
     PairsOnly |= O.PairsOnly;
@@ -128,11 +157,8 @@ struct ThreadAddressBuilder::Linear : AddressTerms {
     Const = wrap32(Const * K);
     for (int64_t &C : Coef)
       C = wrap32(C * K);
-    if (Fn && K != 1) {
-      TidExpr Factor;
-      Factor.Nodes.push_back({TidExpr::Const, 32, -1, -1, K & 0xffffffff});
-      Fn = combine(TidExpr::Mul, *Fn, Factor);
-    }
+    if (Fn && K != 1)
+      Fn = combine(TidExpr::Mul, *Fn, constantExpr(K & 0xffffffff, 32));
     // The per-work-item range scales exactly or not at all.
     if (anyVar() && (K > SmallMagnitude || K < -SmallMagnitude))
       return false;
@@ -155,52 +181,18 @@ struct ThreadAddressBuilder::Linear : AddressTerms {
       return false;
     return VarLo > -SmallMagnitude && VarHi < SmallMagnitude;
   }
-  /// Op(X, Y) at 32 bits, which is all the address keeps.
-  static std::shared_ptr<const TidExpr> combine(TidExpr::Kind Op,
-                                                const TidExpr &X,
-                                                const TidExpr &Y,
-                                                uint8_t Width = 32) {
-    auto E = std::make_shared<TidExpr>();
-    auto Append = [&](const TidExpr &T) {
-      int32_t Base = E->Nodes.size();
-      for (TidExpr::Node N : T.Nodes) {
-        if (N.L >= 0)
-          N.L += Base;
-        if (N.R >= 0)
-          N.R += Base;
-        E->Nodes.push_back(N);
-      }
-      return int32_t(E->Nodes.size() - 1);
-    };
-    int32_t L = Append(X), R = Append(Y);
-    E->Nodes.push_back({Op, Width, L, R, 0});
-    return E;
-  }
 };
 
 struct ThreadAddressBuilder::PostDominators : PostDominatorTree {
   using PostDominatorTree::PostDominatorTree;
 };
 
-/// Linearized values by value, depth and the builder's modes (the stage
-/// analysis, strides, unbounded leaves, the iteration loop): the result
-/// depends on those, and nothing else. The map holds indices
-/// into a deque, so that a lookup in a kernel of thousands of addresses
-/// neither probes through nor moves buckets the size of a Linear.
-
-struct ThreadAddressBuilder::LinearCache {
-  DenseMap<std::tuple<const Value *, unsigned, unsigned>, unsigned> Index;
-  std::deque<std::optional<Linear>> Results;
-};
-
-static const Module *moduleOf(const Function &F) { return F.getParent(); }
-
 /// Keys of the launch-size symbols (launchSizeDim), reserved first.
 static const char LaunchSizeKeys[3] = {};
 
 ThreadAddressBuilder::ThreadAddressBuilder(const Function &F,
                                            WorkgroupShape Launch, bool Assume1D)
-    : F(F), Assume1D(Assume1D), Linearized(std::make_unique<LinearCache>()) {
+    : F(F), Assume1D(Assume1D) {
   // Not an assumption: such a kernel behaves as in the one-dimensional
   // launch of its flat size (see readsIdsOnlyAsFlatId).
   if (!Assume1D && !Launch.Required && readsIdsOnlyAsFlatId(F))
@@ -213,7 +205,6 @@ ThreadAddressBuilder::ThreadAddressBuilder(const Function &F,
   Shape = Launch;
   for (unsigned D = 0; D < 3; ++D)
     symbol(&LaunchSizeKeys[D]);
-  ReqdSize = Shape.Required;
   for (int64_t &M : Shape.MaxDim)
     M = std::min(M, Shape.MaxFlat);
   if (!F.isDeclaration()) {
@@ -221,10 +212,6 @@ ThreadAddressBuilder::ThreadAddressBuilder(const Function &F,
     Loops = std::make_unique<LoopInfo>(*DT);
     Stages = std::make_unique<LoopStageAnalysis>(*DT);
   }
-}
-
-const BasicBlock *ThreadAddressBuilder::stageHeader(unsigned StageLoop) const {
-  return StageHeaders.lookup(StageLoop);
 }
 
 bool ThreadAddressBuilder::isLoopHeader(const BasicBlock *BB) const {
@@ -250,7 +237,7 @@ std::string ThreadAddressBuilder::describeShape() const {
     OS << ", one-dimensional (its ids only in the flat id)";
   else if (Assume1D)
     OS << ", one-dimensional by assumption";
-  if (ReqdSize)
+  if (Shape.Required)
     OS << " (" << Shape.MaxDim[0] << "x" << Shape.MaxDim[1] << "x"
        << Shape.MaxDim[2] << ")";
   static const char Dim[] = "xyz";
@@ -285,15 +272,6 @@ void ThreadAddressBuilder::noteLaunchBound(const ThreadAddress &TA,
     InferredMaxDim[D] = std::min(InferredMaxDim[D], Sizes[D]);
 }
 
-/// The module's amdhsa_code_object_version (500 for version 5), 0 when it
-/// does not say.
-static uint64_t codeObjectVersion(const Module &M) {
-  if (const auto *V = mdconst::extract_or_null<ConstantInt>(
-          M.getModuleFlag("amdhsa_code_object_version")))
-    return V->getZExtValue();
-  return 0;
-}
-
 /// \p V without the casts that keep its value: zero extensions, and
 /// truncations to at least the width a zero extension started from (loop
 /// strength reduction leaves `trunc (zext t)` of an id).
@@ -317,7 +295,7 @@ static const Value *stripWidening(const Value *V) {
 /// of the implicit arguments' hidden_group_size_{x,y,z} (offsets 12, 14,
 /// 16), possibly zero-extended. AMDGPULowerKernelAttributes reads the same
 /// fields.
-static int launchSizeLoadDim(const Value *V, const DataLayout &DL) {
+static int launchSizeLoadDim(const Value *V) {
   V = stripWidening(V);
   // The load-store vectorizer loads the sizes together, as <2 x i16> or
   // <3 x i16>.
@@ -335,16 +313,19 @@ static int launchSizeLoadDim(const Value *V, const DataLayout &DL) {
   if (!LI || LI->isVolatile() || !Loaded->isIntegerTy(16))
     return -1;
   int64_t Element = Offset;
-  const auto *Base = dyn_cast<IntrinsicInst>(
-      GetPointerBaseWithConstantOffset(LI->getPointerOperand(), Offset, DL));
+  const auto *Base = dyn_cast<IntrinsicInst>(GetPointerBaseWithConstantOffset(
+      LI->getPointerOperand(), Offset, LI->getDataLayout()));
   Offset += Element;
   if (!Base)
     return -1;
+  // The code object version is 500 for version 5.
+  const auto *Version = mdconst::extract_or_null<ConstantInt>(
+      LI->getModule()->getModuleFlag("amdhsa_code_object_version"));
   int64_t First;
   if (Base->getIntrinsicID() == Intrinsic::amdgcn_dispatch_ptr)
     First = 4;
   else if (Base->getIntrinsicID() == Intrinsic::amdgcn_implicitarg_ptr &&
-           codeObjectVersion(*LI->getModule()) >= 500)
+           Version && Version->getZExtValue() >= 500)
     First = 12;
   else
     return -1;
@@ -357,10 +338,11 @@ unsigned ThreadAddressBuilder::symbol(const void *Key) {
   return Symbols.try_emplace(Key, Symbols.size() + 1).first->second;
 }
 
-/// The dimension (0 to 2) of \p V when it is a call of one of the
-/// intrinsics \p Ids (x, y, z), or -1.
-static int intrinsicDim(const Value *V,
-                        const std::array<Intrinsic::ID, 3> &Ids) {
+/// The dimension (0 to 2) of \p V when it is a work-item id, or -1.
+static int workItemDim(const Value *V) {
+  static constexpr Intrinsic::ID Ids[] = {Intrinsic::amdgcn_workitem_id_x,
+                                          Intrinsic::amdgcn_workitem_id_y,
+                                          Intrinsic::amdgcn_workitem_id_z};
   if (const auto *II = dyn_cast<IntrinsicInst>(V))
     for (int D = 0; D < 3; ++D)
       if (II->getIntrinsicID() == Ids[D])
@@ -368,29 +350,16 @@ static int intrinsicDim(const Value *V,
   return -1;
 }
 
-static int workItemDim(const Value *V) {
-  return intrinsicDim(V, {Intrinsic::amdgcn_workitem_id_x,
-                          Intrinsic::amdgcn_workitem_id_y,
-                          Intrinsic::amdgcn_workitem_id_z});
-}
-
-static int workGroupDim(const Value *V) {
-  return intrinsicDim(V, {Intrinsic::amdgcn_workgroup_id_x,
-                          Intrinsic::amdgcn_workgroup_id_y,
-                          Intrinsic::amdgcn_workgroup_id_z});
-}
-
 /// The factors of \p V when it is a multiplication: `mul`, or the 24-bit
 /// multiplication AMDGPU's IR passes make of one whose operands fit.
 static std::optional<std::pair<const Value *, const Value *>>
 mulOperands(const Value *V) {
-  if (const auto *BO = dyn_cast<BinaryOperator>(V);
-      BO && BO->getOpcode() == Instruction::Mul)
-    return std::pair(BO->getOperand(0), BO->getOperand(1));
-  if (const auto *II = dyn_cast<IntrinsicInst>(V);
-      II && (II->getIntrinsicID() == Intrinsic::amdgcn_mul_u24 ||
-             II->getIntrinsicID() == Intrinsic::amdgcn_mul_i24))
-    return std::pair(II->getArgOperand(0), II->getArgOperand(1));
+  const Value *A, *B;
+  if (match(V, m_Mul(m_Value(A), m_Value(B))) ||
+      match(V,
+            m_Intrinsic<Intrinsic::amdgcn_mul_u24>(m_Value(A), m_Value(B))) ||
+      match(V, m_Intrinsic<Intrinsic::amdgcn_mul_i24>(m_Value(A), m_Value(B))))
+    return std::pair(A, B);
   return std::nullopt;
 }
 
@@ -398,9 +367,6 @@ bool llvm::ldsbarriers::readsIdsOnlyAsFlatId(const Function &F) {
   // The AMDGPU attributor's mark saves the walks in most kernels.
   if (F.isDeclaration() || F.hasFnAttribute("amdgpu-no-workitem-id-y"))
     return false;
-  const DataLayout &DL = moduleOf(F)->getDataLayout();
-  // The launch size of a dimension (a load and its zero extensions).
-  auto SizeDim = [&](const Value *V) { return launchSizeLoadDim(V, DL); };
   // The values of the two patterns (roots) and their inner products.
   SmallPtrSet<const Value *, 8> Roots, Inner;
   bool ReadsY = false;
@@ -408,16 +374,14 @@ bool llvm::ldsbarriers::readsIdsOnlyAsFlatId(const Function &F) {
     // The flat size, X * Y.
     if (auto M = mulOperands(&I)) {
       auto [A, B] = *M;
-      if ((SizeDim(A) == 0 && SizeDim(B) == 1) ||
-          (SizeDim(A) == 1 && SizeDim(B) == 0))
+      if ((launchSizeLoadDim(A) == 0 && launchSizeLoadDim(B) == 1) ||
+          (launchSizeLoadDim(A) == 1 && launchSizeLoadDim(B) == 0))
         Roots.insert(&I);
       continue;
     }
     // The flat id, x + y * X (or disjoint or).
-    const auto *BO = dyn_cast<BinaryOperator>(&I);
-    if (!BO || (BO->getOpcode() != Instruction::Add &&
-                !(BO->getOpcode() == Instruction::Or &&
-                  cast<PossiblyDisjointInst>(BO)->isDisjoint())))
+    const Value *Ops[2];
+    if (!match(&I, m_AddLike(m_Value(Ops[0]), m_Value(Ops[1]))))
       continue;
     // Either part may be widened (loop strength reduction computes the
     // flat id in 64 bits for a global pointer): both are below 2^20, so a
@@ -432,15 +396,15 @@ bool llvm::ldsbarriers::readsIdsOnlyAsFlatId(const Function &F) {
     };
     for (unsigned Side = 0; Side < 2; ++Side) {
       Casts.clear();
-      const Value *X = Strip(BO->getOperand(Side));
-      const Value *P = Strip(BO->getOperand(1 - Side));
+      const Value *X = Strip(Ops[Side]);
+      const Value *P = Strip(Ops[1 - Side]);
       auto M = mulOperands(P);
       if (workItemDim(X) != 0 || !M)
         continue;
       auto [A, B] = *M;
-      if ((workItemDim(A) == 1 && SizeDim(B) == 0) ||
-          (workItemDim(B) == 1 && SizeDim(A) == 0)) {
-        Roots.insert(BO);
+      if ((workItemDim(A) == 1 && launchSizeLoadDim(B) == 0) ||
+          (workItemDim(B) == 1 && launchSizeLoadDim(A) == 0)) {
+        Roots.insert(&I);
         Inner.insert(P);
         Inner.insert(Casts.begin(), Casts.end());
         ReadsY = true;
@@ -452,16 +416,16 @@ bool llvm::ldsbarriers::readsIdsOnlyAsFlatId(const Function &F) {
   // Every other read of an id or a size, or of an inner product, breaks
   // the equivalence.
   for (const Instruction &I : instructions(F)) {
-    bool Base =
-        workItemDim(&I) >= 0 ||
-        (isa<ZExtInst, LoadInst, ExtractElementInst>(&I) && SizeDim(&I) >= 0);
+    bool Base = workItemDim(&I) >= 0 ||
+                (isa<ZExtInst, LoadInst, ExtractElementInst>(&I) &&
+                 launchSizeLoadDim(&I) >= 0);
     if (!Base && !Inner.contains(&I))
       continue;
     for (const User *U : I.users()) {
       if (Roots.contains(U) || Inner.contains(U))
         continue;
       // A size's load read through its zero extension.
-      if (isa<ZExtInst>(U) && SizeDim(U) >= 0)
+      if (isa<ZExtInst>(U) && launchSizeLoadDim(U) >= 0)
         continue;
       return false;
     }
@@ -471,9 +435,8 @@ bool llvm::ldsbarriers::readsIdsOnlyAsFlatId(const Function &F) {
 
 std::optional<int64_t>
 ThreadAddressBuilder::launchConstant(const Value *V, unsigned Depth) const {
-  const DataLayout &DL = moduleOf(F)->getDataLayout();
-  if (ReqdSize) {
-    if (int D = launchSizeLoadDim(V, DL); D >= 0)
+  if (Shape.Required) {
+    if (int D = launchSizeLoadDim(V); D >= 0)
       return Shape.MaxDim[D];
     // Arithmetic on the sizes (`__ffs(blockDim.x)`), by LLVM's folder.
     const auto *I = dyn_cast<Instruction>(V);
@@ -490,8 +453,8 @@ ThreadAddressBuilder::launchConstant(const Value *V, unsigned Depth) const {
           return std::nullopt;
         Ops.push_back(C);
       }
-      if (auto *C = dyn_cast_or_null<ConstantInt>(
-              ConstantFoldInstOperands(const_cast<Instruction *>(I), Ops, DL)))
+      if (auto *C = dyn_cast_or_null<ConstantInt>(ConstantFoldInstOperands(
+              const_cast<Instruction *>(I), Ops, F.getDataLayout())))
         return C->getSExtValue();
       return std::nullopt;
     }
@@ -500,7 +463,7 @@ ThreadAddressBuilder::launchConstant(const Value *V, unsigned Depth) const {
     return std::nullopt;
   if (workItemDim(V) > 0)
     return 0;
-  if (launchSizeLoadDim(V, moduleOf(F)->getDataLayout()) > 0)
+  if (launchSizeLoadDim(V) > 0)
     return 1;
   if (auto M = mulOperands(V))
     for (const Value *Op : {M->first, M->second})
@@ -531,12 +494,13 @@ bool ThreadAddressBuilder::isInvariantUniform(const Value *V, unsigned Depth) {
     return true;
   if (const auto *Arg = dyn_cast<Argument>(V))
     return isKernel(*Arg->getParent());
-  if (workGroupDim(V) >= 0)
-    return true;
   if (const auto *II = dyn_cast<IntrinsicInst>(V))
-    return II->getIntrinsicID() == Intrinsic::amdgcn_kernarg_segment_ptr ||
-           II->getIntrinsicID() == Intrinsic::amdgcn_implicitarg_ptr ||
-           II->getIntrinsicID() == Intrinsic::amdgcn_dispatch_ptr;
+    return is_contained(
+        {Intrinsic::amdgcn_workgroup_id_x, Intrinsic::amdgcn_workgroup_id_y,
+         Intrinsic::amdgcn_workgroup_id_z,
+         Intrinsic::amdgcn_kernarg_segment_ptr,
+         Intrinsic::amdgcn_implicitarg_ptr, Intrinsic::amdgcn_dispatch_ptr},
+        II->getIntrinsicID());
   if (const auto *LI = dyn_cast<LoadInst>(V)) {
     unsigned AS = LI->getPointerAddressSpace();
     return !LI->isVolatile() && Depth <= 8 &&
@@ -565,7 +529,6 @@ bool ThreadAddressBuilder::isUniformMerge(const PHINode *Phi) {
   auto [It, New] = UniformMerges.try_emplace(Phi, false);
   if (!New)
     return It->second;
-  const unsigned Depth = 0;
   const BasicBlock *D = DT->getNode(B)->getIDom()->getBlock();
   // A loop all work-items leave in the same iteration: each exit is
   // passed on the way to every latch, on a condition of the iteration.
@@ -578,7 +541,7 @@ bool ThreadAddressBuilder::isUniformMerge(const PHINode *Phi) {
       const Loop *Of = L;
       SmallPtrSet<const Value *, 4> Assumed;
       return Br && Br->isConditional() &&
-             isIterationUniform(Br->getCondition(), Of, Assumed, Depth + 1) &&
+             isIterationUniform(Br->getCondition(), Of, Assumed, 1) &&
              llvm::all_of(Latches, [&](const BasicBlock *Latch) {
                return DT->dominates(E, Latch);
              });
@@ -589,7 +552,7 @@ bool ThreadAddressBuilder::isUniformMerge(const PHINode *Phi) {
   if (!llvm::all_of(Phi->incoming_values(), [&](const Value *In) {
         const Loop *L = nullptr;
         SmallPtrSet<const Value *, 4> Assumed;
-        return isIterationUniform(In, L, Assumed, Depth + 1) &&
+        return isIterationUniform(In, L, Assumed, 1) &&
                (!L || (!L->contains(B) && LeftTogether(L)));
       }))
     return false;
@@ -619,10 +582,10 @@ bool ThreadAddressBuilder::isUniformMerge(const PHINode *Phi) {
            const auto *Br = dyn_cast<BranchInst>(X->getTerminator());
            const Loop *L = nullptr;
            SmallPtrSet<const Value *, 4> Assumed;
-           return Br && (!Br->isConditional() ||
-                         isIterationUniform(Br->getCondition(), L, Assumed,
-                                            Depth + 1) ||
-                         Rejoins(X));
+           return Br &&
+                  (!Br->isConditional() ||
+                   isIterationUniform(Br->getCondition(), L, Assumed, 1) ||
+                   Rejoins(X));
          });
 }
 
@@ -630,12 +593,8 @@ bool ThreadAddressBuilder::isUniformMerge(const PHINode *Phi) {
 /// one index under many bases): each part is linearized once.
 std::optional<ThreadAddressBuilder::Linear>
 ThreadAddressBuilder::linearize(const Value *V, unsigned Depth) {
-  // A value of one use is reached through that use only, once per
-  // address that has it: the cache would be written, never read. A
-  // constant costs less to build than to look up. An address itself
-  // (depth 0) is built from the cache entries of the values it shares
-  // with other addresses, and asking for its uses would read a line of
-  // the IR (its load or store) that nothing else needs.
+  // Only values that several addresses share are worth an entry: not a
+  // value of one use, a constant, or an address itself (depth 0).
   if (Depth == 0 || V->hasOneUse() || isa<ConstantInt>(V))
     return linearizeUncached(V, Depth);
   auto Key =
@@ -643,11 +602,10 @@ ThreadAddressBuilder::linearize(const Value *V, unsigned Depth) {
                       unsigned(Stages != nullptr) | unsigned(Strides) << 1 |
                           unsigned(UnboundedLeaves) << 2 |
                           (IterLoop ? symbol(IterLoop->getHeader()) << 3 : 0));
-  if (auto It = Linearized->Index.find(Key); It != Linearized->Index.end())
-    return Linearized->Results[It->second];
+  if (auto It = Linearized.find(Key); It != Linearized.end())
+    return It->second;
   std::optional<Linear> L = linearizeUncached(V, Depth);
-  Linearized->Index.try_emplace(Key, Linearized->Results.size());
-  Linearized->Results.push_back(L);
+  Linearized.try_emplace(Key, L);
   return L;
 }
 
@@ -666,9 +624,7 @@ ThreadAddressBuilder::linearizeUncached(const Value *V, unsigned Depth) {
         return Linear::constant(Addr->getSExtValue());
       return std::nullopt;
     }
-    Linear L;
-    L.Uniform.push_back({symbol(GV), 1});
-    return L;
+    return Linear::uniform(symbol(GV));
   }
   if (int D = workItemDim(V); D >= 0) {
     Linear L;
@@ -708,12 +664,16 @@ ThreadAddressBuilder::linearizeUncached(const Value *V, unsigned Depth) {
           Op->getOperand(0)->getType()->getScalarSizeInBits() >= 32)
         return linearize(Op->getOperand(0), Depth + 1);
       break;
+    case Instruction::Or:
+      if (!cast<PossiblyDisjointInst>(Op)->isDisjoint())
+        break;
+      [[fallthrough]];
     case Instruction::Add:
     case Instruction::Sub:
-    case Instruction::Or:
     case Instruction::Mul:
     case Instruction::Shl:
-      if (std::optional<Linear> L = linearizeArith(Op, Depth))
+      if (std::optional<Linear> L = linearizeArith(
+              Op->getOpcode(), Op->getOperand(0), Op->getOperand(1), Depth))
         return L;
       break;
     default:
@@ -778,21 +738,12 @@ ThreadAddressBuilder::blockStride(const Value *V, unsigned Depth) {
     return std::nullopt;
   auto [Entering, Back] = *Values;
   // The step: Back = Phi + X, or a GEP of Phi by X elements.
-  const Value *Step = nullptr;
+  const Value *Step;
   int64_t Scale = 1;
-  if (const auto *Add = dyn_cast<BinaryOperator>(Back);
-      Add && Add->getOpcode() == Instruction::Add)
-    Step = Add->getOperand(0) == Phi   ? Add->getOperand(1)
-           : Add->getOperand(1) == Phi ? Add->getOperand(0)
-                                       : nullptr;
-  else if (const auto *GEP = dyn_cast<GetElementPtrInst>(Back);
-           GEP && GEP->getPointerOperand() == Phi &&
-           GEP->getNumIndices() == 1) {
-    Step = GEP->getOperand(1);
-    Scale = moduleOf(F)->getDataLayout().getTypeAllocSize(
-        GEP->getSourceElementType());
-  }
-  if (!Step)
+  if (match(Back, m_GEP(m_Specific(Phi), m_Value(Step))))
+    Scale = F.getDataLayout().getTypeAllocSize(
+        cast<GEPOperator>(Back)->getSourceElementType());
+  else if (!match(Back, m_c_Add(m_Specific(Phi), m_Value(Step))))
     return std::nullopt;
   std::optional<Linear> S = linearize(Step, Depth + 1);
   std::optional<Linear> E = linearize(Entering, Depth + 1);
@@ -848,7 +799,7 @@ const GlobalVariable *ThreadAddressBuilder::ldsObject(const Value *Ptr,
     return nullptr;
   // Dynamic LDS (a zero-sized array) lies inside the workgroup's
   // allocation, which no target makes as large as MaxLDSBytes.
-  Bytes = moduleOf(F)->getDataLayout().getTypeAllocSize(GV->getValueType());
+  Bytes = F.getDataLayout().getTypeAllocSize(GV->getValueType());
   if (!Bytes)
     Bytes = MaxLDSBytes;
   return GV;
@@ -870,7 +821,7 @@ ThreadAddressBuilder::ldsObjectBytes(const Value *Ptr) {
 /// GEP: the base plus each index times its stride.
 std::optional<ThreadAddressBuilder::Linear>
 ThreadAddressBuilder::linearizeGEP(const GEPOperator *GEP, unsigned Depth) {
-  const DataLayout &DL = moduleOf(F)->getDataLayout();
+  const DataLayout &DL = F.getDataLayout();
   std::optional<Linear> L = linearize(GEP->getPointerOperand(), Depth + 1);
   if (!L)
     return std::nullopt;
@@ -893,17 +844,9 @@ ThreadAddressBuilder::linearizeGEP(const GEPOperator *GEP, unsigned Depth) {
   return L;
 }
 
-/// Add, sub, disjoint or, and multiplication or shift by a constant; none
-/// when \p Op is not a linear function of linear operands.
-std::optional<ThreadAddressBuilder::Linear>
-ThreadAddressBuilder::linearizeArith(const Operator *Op, unsigned Depth) {
-  if (Op->getOpcode() == Instruction::Or &&
-      !cast<PossiblyDisjointInst>(Op)->isDisjoint())
-    return std::nullopt;
-  return linearizeArith(Op->getOpcode(), Op->getOperand(0), Op->getOperand(1),
-                        Depth);
-}
-
+/// Add, sub, disjoint or (\p Opcode Or), and multiplication or shift by a
+/// constant; none when \p Opcode of \p A and \p B is not a linear function
+/// of linear operands.
 std::optional<ThreadAddressBuilder::Linear>
 ThreadAddressBuilder::linearizeArith(unsigned Opcode, const Value *A,
                                      const Value *B, unsigned Depth) {
@@ -950,6 +893,15 @@ ThreadAddressBuilder::linearizeArith(unsigned Opcode, const Value *A,
   }
 }
 
+/// \p V's range from computeConstantRange and its known bits (\p Known).
+static ConstantRange knownRange(const Value *V, const DataLayout &DL,
+                                bool Signed, KnownBits &Known) {
+  Known = computeKnownBits(V, DL);
+  return computeConstantRange(V, Signed).intersectWith(
+      ConstantRange::fromKnownBits(Known, Signed),
+      Signed ? ConstantRange::Signed : ConstantRange::Unsigned);
+}
+
 /// llvm.amdgcn.mul.u24 / mul.i24 by a constant, which AMDGPU's IR passes
 /// make of a multiplication whose operands fit 24 bits: the product itself
 /// when the other operand does.
@@ -979,10 +931,8 @@ ThreadAddressBuilder::linearizeMul24(const Value *V, unsigned Depth) {
   // X fits 24 bits by its range, or as c * t + a over the launch box.
   int64_t Min = Signed ? -(int64_t(1) << 23) : 0;
   int64_t Max = Signed ? (int64_t(1) << 23) - 1 : (int64_t(1) << 24) - 1;
-  const DataLayout &DL = moduleOf(F)->getDataLayout();
-  ConstantRange R = computeConstantRange(X, Signed).intersectWith(
-      ConstantRange::fromKnownBits(computeKnownBits(X, DL), Signed),
-      Signed ? ConstantRange::Signed : ConstantRange::Unsigned);
+  KnownBits Known;
+  ConstantRange R = knownRange(X, F.getDataLayout(), Signed, Known);
   bool Fits = Signed ? R.getSignedMin().sge(Min) && R.getSignedMax().sle(Max)
                      : R.getUnsignedMax().ule(Max);
   if (!Fits && !L->Fn && !L->anyVar() && L->Uniform.empty() && !L->Stage &&
@@ -1021,38 +971,20 @@ ThreadAddressBuilder::linearizeRotation(const Value *V,
   return Out;
 }
 
-/// \p V's unsigned range from computeConstantRange and its known bits
-/// (\p Known).
-static ConstantRange unsignedRange(const Value *V, const DataLayout &DL,
-                                   KnownBits &Known) {
-  Known = computeKnownBits(V, DL);
-  return computeConstantRange(V, /*ForSigned=*/false)
-      .intersectWith(ConstantRange::fromKnownBits(Known, false),
-                     ConstantRange::Unsigned);
-}
-
 /// Anything else: a value the workgroup shares, a function of the work-item
 /// id evaluated exactly, a function of a loop's iteration, a per-work-item
 /// value of known range, or nothing we can use.
 std::optional<ThreadAddressBuilder::Linear>
 ThreadAddressBuilder::linearizeLeaf(const Value *V) {
-  const DataLayout &DL = moduleOf(F)->getDataLayout();
+  const DataLayout &DL = F.getDataLayout();
   if (V->getType()->isIntegerTy() && V->getType()->getIntegerBitWidth() <= 64) {
-    if (int D = launchSizeLoadDim(V, DL); D >= 0) {
-      Linear L;
-      // A required size is the size (as AMDGPULowerKernelAttributes folds
-      // it when the metadata is there before the optimizer).
-      if (ReqdSize)
-        L.Const = *launchConstant(V);
-      else
-        L.Uniform.push_back({symbol(&LaunchSizeKeys[D]), 1});
-      return L;
-    }
-    if (isInvariantUniform(V, 0)) {
-      Linear L;
-      L.Uniform.push_back({symbol(V), 1});
-      return L;
-    }
+    // A required size is the size (as AMDGPULowerKernelAttributes folds it
+    // when the metadata is there before the optimizer).
+    if (int D = launchSizeLoadDim(V); D >= 0)
+      return Shape.Required ? Linear::constant(Shape.MaxDim[D])
+                            : Linear::uniform(symbol(&LaunchSizeKeys[D]));
+    if (isInvariantUniform(V, 0))
+      return Linear::uniform(symbol(V));
     if (std::shared_ptr<const TidExpr> E = tidExpr(V)) {
       Linear L;
       L.Fn = std::move(E);
@@ -1060,11 +992,8 @@ ThreadAddressBuilder::linearizeLeaf(const Value *V) {
     }
     const Loop *VL = nullptr;
     SmallPtrSet<const Value *, 4> Assumed;
-    if (IterLoop && isIterationUniform(V, VL, Assumed, 0) && VL == IterLoop) {
-      Linear L;
-      L.Uniform.push_back({symbol(V), 1});
-      return L;
-    }
+    if (IterLoop && isIterationUniform(V, VL, Assumed, 0) && VL == IterLoop)
+      return Linear::uniform(symbol(V));
     if (Stages)
       if (std::optional<StageValue> S = Stages->get(V)) {
         Linear L;
@@ -1074,7 +1003,7 @@ ThreadAddressBuilder::linearizeLeaf(const Value *V) {
     // Its unsigned range, if small, is its value modulo 2^32 too (the
     // known bits give it for a zero-extended load, say).
     KnownBits Known;
-    ConstantRange R = unsignedRange(V, DL, Known);
+    ConstantRange R = knownRange(V, DL, /*Signed=*/false, Known);
     if (!R.isFullSet() && !R.isEmptySet() && !R.isWrappedSet() &&
         R.getUnsignedMax().ult(uint64_t(SmallMagnitude))) {
       Linear L;
@@ -1122,22 +1051,6 @@ ThreadAddressBuilder::tidExpr(const Value *V, ArrayRef<const Value *> Params) {
     const auto *I = dyn_cast<Instruction>(X);
     if (!I)
       return -1;
-    if (const auto *C = dyn_cast<CastInst>(I)) {
-      unsigned From = C->getSrcTy()->getScalarSizeInBits();
-      int32_t L = Self(Self, C->getOperand(0), Depth + 1);
-      if (L < 0)
-        return -1;
-      switch (C->getOpcode()) {
-      case Instruction::ZExt:
-        return Push(TidExpr::ZExt, L, -1, From);
-      case Instruction::SExt:
-        return Push(TidExpr::SExt, L, -1, From);
-      case Instruction::Trunc:
-        return Push(TidExpr::Trunc, L, -1, 0);
-      default:
-        return -1;
-      }
-    }
     // AMDGPU's 24-bit multiplications: of the low 24 bits, zero- or
     // sign-extended.
     if (const auto *II = dyn_cast<IntrinsicInst>(I);
@@ -1158,47 +1071,33 @@ ThreadAddressBuilder::tidExpr(const Value *V, ArrayRef<const Value *> Params) {
       }
       return Push(TidExpr::Mul, Ops[0], Ops[1], 0);
     }
-    const auto *BO = dyn_cast<BinaryOperator>(I);
-    if (!BO)
+    static constexpr std::pair<unsigned, TidExpr::Kind> Kinds[] = {
+        {Instruction::Add, TidExpr::Add},
+        {Instruction::Sub, TidExpr::Sub},
+        {Instruction::Mul, TidExpr::Mul},
+        {Instruction::And, TidExpr::And},
+        {Instruction::Or, TidExpr::Or},
+        {Instruction::Xor, TidExpr::Xor},
+        {Instruction::Shl, TidExpr::Shl},
+        {Instruction::LShr, TidExpr::LShr},
+        {Instruction::AShr, TidExpr::AShr},
+        {Instruction::UDiv, TidExpr::UDiv},
+        {Instruction::URem, TidExpr::URem},
+        {Instruction::ZExt, TidExpr::ZExt},
+        {Instruction::SExt, TidExpr::SExt},
+        {Instruction::Trunc, TidExpr::Trunc}};
+    const auto *Kind = llvm::find_if(
+        Kinds, [&](const auto &P) { return P.first == I->getOpcode(); });
+    if (Kind == std::end(Kinds))
       return -1;
-    TidExpr::Kind K;
-    switch (BO->getOpcode()) {
-    case Instruction::Add:
-      K = TidExpr::Add;
-      break;
-    case Instruction::Sub:
-      K = TidExpr::Sub;
-      break;
-    case Instruction::Mul:
-      K = TidExpr::Mul;
-      break;
-    case Instruction::And:
-      K = TidExpr::And;
-      break;
-    case Instruction::Or:
-      K = TidExpr::Or;
-      break;
-    case Instruction::Xor:
-      K = TidExpr::Xor;
-      break;
-    case Instruction::Shl:
-      K = TidExpr::Shl;
-      break;
-    case Instruction::LShr:
-      K = TidExpr::LShr;
-      break;
-    case Instruction::AShr:
-      K = TidExpr::AShr;
-      break;
-    case Instruction::UDiv:
-      K = TidExpr::UDiv;
-      break;
-    case Instruction::URem:
-      K = TidExpr::URem;
-      break;
-    default:
-      return -1;
+    TidExpr::Kind K = Kind->second;
+    if (isa<CastInst>(I)) {
+      // An extension keeps the width it extends from.
+      unsigned From = I->getOperand(0)->getType()->getScalarSizeInBits();
+      int32_t L = Self(Self, I->getOperand(0), Depth + 1);
+      return L < 0 ? -1 : Push(K, L, -1, K == TidExpr::Trunc ? 0 : From);
     }
+    const auto *BO = cast<BinaryOperator>(I);
     // Shifts and divisions by constants only: a variable amount may be
     // poison or undefined, which the evaluation cannot follow.
     if (BO->isShift() || K == TidExpr::UDiv || K == TidExpr::URem) {
@@ -1297,6 +1196,19 @@ static void forEachCompare(const Value *C, bool Holds, const DominatorTree &DT,
     Leaf(Cmp, Holds ? Cmp->getPredicate() : Cmp->getInversePredicate());
 }
 
+/// forEachCompare on the condition of the branch edge out of \p N's
+/// immediate dominator that dominates \p N, if there is one.
+template <typename LeafFn>
+static void forEachEntryCompare(const DomTreeNode *N, const DominatorTree &DT,
+                                LeafFn Leaf) {
+  const BasicBlock *I = N->getIDom()->getBlock();
+  const auto *Br = dyn_cast<BranchInst>(I->getTerminator());
+  if (Br && Br->isConditional() && Br->getSuccessor(0) != Br->getSuccessor(1))
+    for (unsigned S = 0; S < 2; ++S)
+      if (DT.dominates(BasicBlockEdge(I, Br->getSuccessor(S)), N->getBlock()))
+        forEachCompare(Br->getCondition(), S == 0, DT, Leaf);
+}
+
 const ThreadAddressBuilder::IdBounds *
 ThreadAddressBuilder::boundsAt(const BasicBlock *At) {
   if (!At || !DT)
@@ -1329,8 +1241,7 @@ ThreadAddressBuilder::boundsAt(const BasicBlock *At) {
     int64_t Shift = 0;
     const APInt *Added;
     const Value *X;
-    bool Upper = Pred == CmpInst::ICMP_ULT || Pred == CmpInst::ICMP_SLT ||
-                 Pred == CmpInst::ICMP_ULE || Pred == CmpInst::ICMP_SLE;
+    bool Upper = ICmpInst::isLT(Pred) || ICmpInst::isLE(Pred);
     if (D < 0 && Upper && match(L, m_Add(m_Value(X), m_APInt(Added))) &&
         Added->getSignificantBits() <= 20 &&
         (D = workItemDim(stripWidening(X))) >= 0) {
@@ -1349,30 +1260,24 @@ ThreadAddressBuilder::boundsAt(const BasicBlock *At) {
         if (Cur.Filter && Cur.Filter->Nodes.back().Width == 32 &&
             E->Nodes.back().Width == 32) {
           auto Minus = [](const TidExpr &F, uint64_t C) {
-            TidExpr Const;
-            Const.Nodes.push_back({TidExpr::Const, 32, -1, -1, int64_t(C)});
-            return Linear::combine(TidExpr::Sub, F, Const);
+            return combine(TidExpr::Sub, F, constantExpr(C, 32));
           };
-          E = Linear::combine(TidExpr::Or, *Minus(*Cur.Filter, Cur.FilterValue),
-                              *Minus(*E, V));
+          E = combine(TidExpr::Or, *Minus(*Cur.Filter, Cur.FilterValue),
+                      *Minus(*E, V));
           V = 0;
         }
         // Of one dimension, the ids it keeps bound that dimension too:
         // `if (t / 64 == 2)` runs in one wave (onlyWave).
         if (unsigned Used = E->usedDims(); llvm::has_single_bit(Used)) {
           unsigned Dim = llvm::countr_zero(Used);
-          std::vector<std::array<int64_t, 3>> Ids;
-          for (int64_t T = Cur.Lo[Dim];
-               T <= std::min(Cur.Hi[Dim], Shape.MaxDim[Dim] - 1); ++T)
-            Ids.push_back(
-                {Dim == 0 ? T : 0, Dim == 1 ? T : 0, Dim == 2 ? T : 0});
-          std::vector<uint64_t> Values;
-          E->evalAll(Ids, Values);
           int64_t First = -1, Last = -1;
-          for (size_t I = 0; I < Ids.size(); ++I)
-            if (Values[I] == V) {
-              First = First < 0 ? Ids[I][Dim] : First;
-              Last = Ids[I][Dim];
+          std::array<int64_t, 3> Id = {0, 0, 0};
+          int64_t &T = Id[Dim];
+          for (T = Cur.Lo[Dim];
+               T <= std::min(Cur.Hi[Dim], Shape.MaxDim[Dim] - 1); ++T)
+            if (E->eval(Id) == V) {
+              First = First < 0 ? T : First;
+              Last = T;
             }
           Cur.Lo[Dim] = First < 0 ? 1 : First;
           Cur.Hi[Dim] = First < 0 ? 0 : Last;
@@ -1386,23 +1291,18 @@ ThreadAddressBuilder::boundsAt(const BasicBlock *At) {
     // s that applyGuard accepts.
     const Loop *GuardLoop = nullptr;
     SmallPtrSet<const Value *, 4> Assumed;
-    if (D >= 0 && !K &&
-        (Pred == CmpInst::ICMP_ULT || Pred == CmpInst::ICMP_SLT ||
-         Pred == CmpInst::ICMP_ULE || Pred == CmpInst::ICMP_SLE) &&
-        isIterationUniform(R, GuardLoop, Assumed, 0)) {
+    if (D >= 0 && !K && Upper && isIterationUniform(R, GuardLoop, Assumed, 0)) {
       Cur.Guard = R;
       Cur.GuardLoop = GuardLoop;
       Cur.GuardDim = D;
-      Cur.GuardOff =
-          (Pred == CmpInst::ICMP_ULT || Pred == CmpInst::ICMP_SLT ? -1 : 0) -
-          Shift;
+      Cur.GuardOff = (ICmpInst::isLT(Pred) ? -1 : 0) - Shift;
       return;
     }
     // A bound on a launch size bounds the ids below it: the loop vectorizer
     // versions a block-stride loop on `blockDim.x == 1`.
     bool OfSize = false;
     if (D < 0 && K)
-      OfSize = (D = launchSizeLoadDim(L, moduleOf(F)->getDataLayout())) >= 0;
+      OfSize = (D = launchSizeLoadDim(L)) >= 0;
     if (!K || D < 0 || K->getBitWidth() > 64)
       return;
     // The id and the size are in [0, 1024]: signed and unsigned orders
@@ -1463,13 +1363,7 @@ ThreadAddressBuilder::boundsAt(const BasicBlock *At) {
     Cur = IdBounds();
     if (I) {
       Cur = *blockBounds(I->getBlock());
-      const auto *Br = dyn_cast<BranchInst>(I->getBlock()->getTerminator());
-      if (Br && Br->isConditional() &&
-          Br->getSuccessor(0) != Br->getSuccessor(1))
-        for (unsigned S = 0; S < 2; ++S)
-          if (DT->dominates(BasicBlockEdge(I->getBlock(), Br->getSuccessor(S)),
-                            N->getBlock()))
-            forEachCompare(Br->getCondition(), S == 0, *DT, Restrict);
+      forEachEntryCompare(N, *DT, Restrict);
     }
     blockBounds(N->getBlock()) = Cur;
   }
@@ -1553,7 +1447,8 @@ void ThreadAddressBuilder::applyGuard(ThreadAddress &TA, const Value *Ptr,
       G->Stage || (L && !InIteration))
     return;
   KnownBits Bits;
-  ConstantRange R = unsignedRange(Guard, moduleOf(F)->getDataLayout(), Bits);
+  ConstantRange R =
+      knownRange(Guard, F.getDataLayout(), /*Signed=*/false, Bits);
   if (R.isEmptySet() || R.isWrappedSet() ||
       R.getUnsignedMax().uge(uint64_t(SmallMagnitude)))
     return;
@@ -1667,7 +1562,7 @@ ThreadAddressBuilder::iterationForm(const Value *Ptr, int64_t Offset,
   const Loop *L = At && Loops && DT ? Loops->getLoopFor(At) : nullptr;
   if (!L || !DT->getNode(At))
     return nullptr;
-  const DataLayout &DL = moduleOf(F)->getDataLayout();
+  const DataLayout &DL = F.getDataLayout();
   // The loop's values that every work-item shares in an iteration and that
   // are powers of two (`s *= 2` from 1, `s >>= 1`), once per loop.
   auto [It, New] = LoopPowers.try_emplace(L);
@@ -1712,11 +1607,6 @@ ThreadAddressBuilder::iterationForm(const Value *Ptr, int64_t Offset,
   if (Base->stripPointerCasts() != GV)
     return nullptr;
   uint8_t Width = Exact ? 64 : 32;
-  auto Constant = [](int64_t C, uint8_t W) {
-    TidExpr E;
-    E.Nodes.push_back({TidExpr::Const, W, -1, -1, C});
-    return E;
-  };
   // \p V as the GEP reads an index: sign-extended or truncated to 32 bits,
   // then to Width.
   auto Index = [&](const TidExpr &V) {
@@ -1732,23 +1622,22 @@ ThreadAddressBuilder::iterationForm(const Value *Ptr, int64_t Offset,
     return E;
   };
   std::shared_ptr<const TidExpr> Sum =
-      std::make_shared<TidExpr>(Constant(Offset, Width));
+      std::make_shared<TidExpr>(constantExpr(Offset, Width));
   for (const GEPOperator *GEP : GEPs) {
     SmallMapVector<Value *, APInt, 4> Vars;
     APInt Const(32, 0);
     if (!GEP->collectOffset(DL, 32, Vars, Const))
       return nullptr;
-    Sum = Linear::combine(TidExpr::Add, *Sum,
-                          Constant(Const.getSExtValue(), Width), Width);
+    Sum = combine(TidExpr::Add, *Sum, constantExpr(Const.getSExtValue(), Width),
+                  Width);
     for (const auto &[V, Scale] : Vars) {
       std::shared_ptr<const TidExpr> X = tidExpr(V, Params);
       if (!X)
         return nullptr;
-      Sum = Linear::combine(
-          TidExpr::Add, *Sum,
-          *Linear::combine(TidExpr::Mul, *Index(*X),
-                           Constant(Scale.getSExtValue(), Width), Width),
-          Width);
+      Sum = combine(TidExpr::Add, *Sum,
+                    *combine(TidExpr::Mul, *Index(*X),
+                             constantExpr(Scale.getSExtValue(), Width), Width),
+                    Width);
     }
   }
   Form->Offset = Sum;
@@ -1757,7 +1646,7 @@ ThreadAddressBuilder::iterationForm(const Value *Ptr, int64_t Offset,
   auto Operand = [&](const Value *V) -> std::shared_ptr<const TidExpr> {
     if (const auto *C = dyn_cast<ConstantInt>(V); C && C->getBitWidth() <= 64)
       return std::make_shared<TidExpr>(
-          Constant(int64_t(C->getZExtValue()), uint8_t(C->getBitWidth())));
+          constantExpr(C->getZExtValue(), C->getBitWidth()));
     return tidExpr(V, Params);
   };
   auto Restrict = [&](const ICmpInst *Cmp, CmpInst::Predicate Pred) {
@@ -1765,21 +1654,13 @@ ThreadAddressBuilder::iterationForm(const Value *Ptr, int64_t Offset,
                                    Y = Operand(Cmp->getOperand(1));
     if (Pred != CmpInst::ICMP_EQ || !X || !Y)
       return;
-    auto Diff = Linear::combine(TidExpr::Sub, *X, *Y, X->Nodes.back().Width);
-    Form->Zero = Form->Zero
-                     ? Linear::combine(TidExpr::Or, *Form->Zero, *Diff, 64)
-                     : Diff;
+    auto Diff = combine(TidExpr::Sub, *X, *Y, X->Nodes.back().Width);
+    Form->Zero =
+        Form->Zero ? combine(TidExpr::Or, *Form->Zero, *Diff, 64) : Diff;
   };
   for (DomTreeNode *N = DT->getNode(At);
-       N->getBlock() != L->getHeader() && N->getIDom(); N = N->getIDom()) {
-    const BasicBlock *I = N->getIDom()->getBlock();
-    const auto *Br = dyn_cast<BranchInst>(I->getTerminator());
-    if (Br && Br->isConditional() && Br->getSuccessor(0) != Br->getSuccessor(1))
-      for (unsigned S = 0; S < 2; ++S)
-        if (DT->dominates(BasicBlockEdge(I, Br->getSuccessor(S)),
-                          N->getBlock()))
-          forEachCompare(Br->getCondition(), S == 0, *DT, Restrict);
-  }
+       N->getBlock() != L->getHeader() && N->getIDom(); N = N->getIDom())
+    forEachEntryCompare(N, *DT, Restrict);
   auto UsesParam = [](const std::shared_ptr<const TidExpr> &E) {
     return E && llvm::any_of(E->Nodes, [](const TidExpr::Node &N) {
              return N.K == TidExpr::Param;

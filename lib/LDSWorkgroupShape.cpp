@@ -51,6 +51,13 @@ static bool namesKernel(StringRef Name, const Function &F) {
          Matches(D.getFunctionBaseName(nullptr, nullptr));
 }
 
+/// Whether \p Dims are workgroup sizes from 1 to 1024 whose product is at
+/// most 1024.
+static bool isValidSize(const std::array<int64_t, 3> &Dims) {
+  return llvm::all_of(Dims, [](int64_t D) { return D >= 1 && D <= 1024; }) &&
+         Dims[0] * Dims[1] * Dims[2] <= 1024;
+}
+
 /// The size the last entry of -amdgpu-lds-barriers-workgroup-size that
 /// names \p F states, or an explanation when that entry is malformed.
 static std::optional<std::array<int64_t, 3>>
@@ -65,13 +72,9 @@ statedSize(const Function &F, std::string &Malformed) {
     SmallVector<StringRef, 3> Parts;
     Size.split(Parts, 'x');
     bool Valid = Parts.size() <= 3;
-    int64_t Product = 1;
-    for (unsigned D = 0; Valid && D < Parts.size(); ++D) {
-      Valid = !Parts[D].getAsInteger(10, Dims[D]) && Dims[D] >= 1 &&
-              Dims[D] <= 1024;
-      Product *= Valid ? Dims[D] : 1;
-    }
-    if (Valid && Product <= 1024)
+    for (unsigned D = 0; Valid && D < Parts.size(); ++D)
+      Valid = !Parts[D].getAsInteger(10, Dims[D]);
+    if (Valid && isValidSize(Dims))
       return Dims;
     Malformed = "-amdgpu-lds-barriers-workgroup-size=" + Entry +
                 " (not [KERNEL=]X[xY[xZ]] with sizes from 1 to 1024 and a "
@@ -96,6 +99,9 @@ bool llvm::ldsbarriers::assumesOneDimensional(const Function &F,
 
 WorkgroupShape llvm::ldsbarriers::getWorkgroupShape(const Function &F) {
   WorkgroupShape Shape;
+  auto Ignore = [&](const Twine &What) {
+    Shape.Ignored += (Shape.Ignored.empty() ? "" : " and ") + What.str();
+  };
   Attribute Flat = F.getFnAttribute("amdgpu-flat-work-group-size");
   if (Flat.isStringAttribute()) {
     StringRef Value = Flat.getValueAsString();
@@ -109,28 +115,20 @@ WorkgroupShape llvm::ldsbarriers::getWorkgroupShape(const Function &F) {
     // bounds nothing: the backend's 1024 is what it would say, not worth a
     // warning.
     else if (!Parsed || Min > 1024)
-      Shape.Ignored = ("\"amdgpu-flat-work-group-size\"=\"" + Value +
-                       "\" (the backend allows up to 1024 work-items)")
-                          .str();
+      Ignore("\"amdgpu-flat-work-group-size\"=\"" + Value +
+             "\" (the backend allows up to 1024 work-items)");
   }
-  auto Ignore = [&](const Twine &What) {
-    Shape.Ignored += (Shape.Ignored.empty() ? "" : " and ") + What.str();
-  };
   if (const MDNode *N = F.getMetadata("reqd_work_group_size")) {
     std::array<int64_t, 3> Dims = {0, 0, 0};
     bool Valid = N->getNumOperands() == 3;
-    int64_t Product = 1;
     for (unsigned D = 0; Valid && D < 3; ++D) {
       auto *C = mdconst::dyn_extract<ConstantInt>(N->getOperand(D));
-      Valid = C && C->getZExtValue() >= 1 && C->getZExtValue() <= 1024;
-      if (Valid) {
-        Dims[D] = C->getZExtValue();
-        Product *= Dims[D];
-      }
+      Valid = C && C->getValue().ule(1024);
+      Dims[D] = Valid ? C->getZExtValue() : 0;
     }
-    if (Valid && Product <= 1024) {
+    if (Valid && isValidSize(Dims)) {
       Shape.MaxDim = Dims;
-      Shape.MaxFlat = std::min(Shape.MaxFlat, Product);
+      Shape.MaxFlat = std::min(Shape.MaxFlat, Dims[0] * Dims[1] * Dims[2]);
       Shape.Required = true;
     } else {
       Ignore("!reqd_work_group_size (not three sizes from 1 to 1024 with a "
