@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LDSAbstractProgram.h"
+#include "llvm/ADT/DepthFirstIterator.h"
 #include "llvm/ADT/GraphTraits.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SCCIterator.h"
@@ -106,20 +107,12 @@ Graph AbstractProgram::successorGraph() const {
 
 std::vector<uint8_t> AbstractProgram::reachableBlocks() const {
   std::vector<uint8_t> Reachable(Blocks.size(), 0);
-  std::vector<unsigned> Work;
-  if (Entry < Blocks.size()) {
-    Reachable[Entry] = 1;
-    Work.push_back(Entry);
-  }
-  while (!Work.empty()) {
-    unsigned X = Work.back();
-    Work.pop_back();
-    for (unsigned S : Blocks[X].Succs)
-      if (!Reachable[S]) {
-        Reachable[S] = 1;
-        Work.push_back(S);
-      }
-  }
+  if (Entry >= Blocks.size())
+    return Reachable;
+  Graph G = successorGraph();
+  GraphView View(G, Entry);
+  for (GraphNode *N : depth_first(&View))
+    Reachable[N->Index] = 1;
   return Reachable;
 }
 
@@ -142,9 +135,8 @@ std::vector<unsigned> AbstractProgram::componentOrder() const {
   std::vector<std::vector<GraphNode *>> Components;
   for (auto It = scc_begin(&View); !It.isAtEnd(); ++It)
     Components.push_back(*It);
-  unsigned Number = 0;
-  for (auto It = Components.rbegin(); It != Components.rend(); ++It, ++Number)
-    for (GraphNode *N : *It)
+  for (auto [Number, Component] : enumerate(reverse(Components)))
+    for (GraphNode *N : Component)
       Order[N->Index] = Number;
   return Order;
 }
@@ -339,7 +331,6 @@ void AbstractProgram::refreshFormTables() const {
     return;
   TablesForForms = ThreadForms.size();
   IdCache.clear();
-  DisjointTable.clear();
   DisjointCache.clear();
   Addresses.clear();
   FormAddresses.assign(ThreadForms.size(), {});
@@ -421,25 +412,10 @@ bool AbstractProgram::addressesDisjoint(unsigned X, unsigned Y,
                    (Rel.K == IterationRelation::Distance && Rel.Dist == 0);
   if (Symmetric && X > Y)
     std::swap(X, Y);
-  auto Compute = [&] {
-    return !workItemsMayOverlap(*Addresses[X], *Addresses[Y], Shape, &IdCache,
-                                Rel);
-  };
-  // This runs for every pair of unordered accesses the analysis meets: a
-  // table while the addresses are few (unknown relations), a hash map
-  // beyond.
-  unsigned N = Addresses.size();
-  if (N <= MaxTableAddresses && Rel.K == IterationRelation::Unknown) {
-    if (DisjointTable.size() != size_t(N) * N)
-      DisjointTable.assign(size_t(N) * N, -1);
-    int8_t &Entry = DisjointTable[size_t(X) * N + Y];
-    if (Entry < 0)
-      Entry = Compute();
-    return Entry;
-  }
   auto [It, Inserted] = DisjointCache.try_emplace({X, Y, Rel.code()}, false);
   if (Inserted)
-    It->second = Compute();
+    It->second = !workItemsMayOverlap(*Addresses[X], *Addresses[Y], Shape,
+                                      &IdCache, Rel);
   return It->second;
 }
 
