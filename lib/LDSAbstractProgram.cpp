@@ -109,16 +109,14 @@ std::vector<uint8_t> AbstractProgram::reachableBlocks() const {
   std::vector<uint8_t> Reachable(Blocks.size(), 0);
   if (Entry >= Blocks.size())
     return Reachable;
-  Graph G = successorGraph();
-  GraphView View(G, Entry);
+  GraphView View(successorGraph(), Entry);
   for (GraphNode *N : depth_first(&View))
     Reachable[N->Index] = 1;
   return Reachable;
 }
 
 std::vector<unsigned> AbstractProgram::reversePostOrder() const {
-  Graph G = successorGraph();
-  GraphView View(G, Entry);
+  GraphView View(successorGraph(), Entry);
   std::vector<unsigned> Order;
   for (GraphNode *N : ReversePostOrderTraversal<GraphView *>(&View))
     Order.push_back(N->Index);
@@ -129,8 +127,7 @@ std::vector<unsigned> AbstractProgram::componentOrder() const {
   std::vector<unsigned> Order(Blocks.size(), ~0u);
   if (Entry >= Blocks.size())
     return Order;
-  Graph G = successorGraph();
-  GraphView View(G, Entry);
+  GraphView View(successorGraph(), Entry);
   // The components come in post-order: a component after those it reaches.
   std::vector<std::vector<GraphNode *>> Components;
   for (auto It = scc_begin(&View); !It.isAtEnd(); ++It)
@@ -180,20 +177,11 @@ std::vector<int> llvm::ldsbarriers::computeImmediateDominators(
     PostOrder.push_back(X);
     Stack.pop_back();
   }
-  // Predecessors among the reachable nodes, in one array.
-  std::vector<unsigned> PredBegin(N + 1, 0), PredList;
+  // Predecessors among the reachable nodes.
+  std::vector<SmallVector<unsigned, 2>> Preds(N);
   for (unsigned X : PostOrder)
     for (unsigned S : Succs(X))
-      ++PredBegin[S + 1];
-  for (unsigned X = 0; X < N; ++X)
-    PredBegin[X + 1] += PredBegin[X];
-  PredList.resize(PredBegin[N]);
-  {
-    std::vector<unsigned> Fill(PredBegin.begin(), PredBegin.end() - 1);
-    for (unsigned X : PostOrder)
-      for (unsigned S : Succs(X))
-        PredList[Fill[S]++] = X;
-  }
+      Preds[S].push_back(X);
   // Walk both up the tree built so far to their nearest common ancestor:
   // post-order numbers grow towards the root.
   auto Intersect = [&](unsigned A, unsigned B) {
@@ -214,8 +202,8 @@ std::vector<int> llvm::ldsbarriers::computeImmediateDominators(
       if (X == Root)
         continue;
       int New = -1;
-      for (unsigned I = PredBegin[X]; I < PredBegin[X + 1]; ++I)
-        if (unsigned P = PredList[I]; IDom[P] >= 0)
+      for (unsigned P : Preds[X])
+        if (IDom[P] >= 0)
           New = New < 0 ? int(P) : int(Intersect(P, New));
       if (New != IDom[X]) {
         IDom[X] = New;
@@ -633,16 +621,15 @@ void llvm::ldsbarriers::markDivergentBlocks(AbstractProgram &P) {
   std::vector<uint8_t> Reachable = P.reachableBlocks();
   std::vector<unsigned> Work;
   std::vector<uint8_t> Queued(N, 0);
+  // Sources in the order found: a block queued because it is divergent
+  // carries the source that reached it.
+  std::vector<int> Source(N, -1);
   for (unsigned X = 0; X < N; ++X)
     if (P.Blocks[X].DivergentBranch && !EarlyExit[X] && Reachable[X]) {
       Work.push_back(X);
       Queued[X] = 1;
+      Source[X] = X;
     }
-  // Sources in the order found: a block queued because it is divergent
-  // carries the source that reached it.
-  std::vector<int> Source(N, -1);
-  for (unsigned X : Work)
-    Source[X] = X;
   while (!Work.empty()) {
     unsigned X = Work.back();
     Work.pop_back();
