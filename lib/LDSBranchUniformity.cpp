@@ -75,10 +75,8 @@ Val Analysis::joinAt(unsigned Block, ArrayRef<Val> Vs, Val Old, bool Settle) {
   Val J = Vs.front();
   for (Val V : Vs.drop_front())
     J = J.join(V);
-  SmallVector<Val, 4> Defined;
-  for (Val V : Vs)
-    if (!V.isUndef())
-      Defined.push_back(V);
+  SmallVector<Val, 4> Defined(
+      make_filter_range(Vs, [](Val V) { return !V.isUndef(); }));
   if (Settle || Defined.empty() ||
       llvm::all_of(Defined, [&](Val V) { return V.Tag == Defined[0].Tag; }))
     return J;
@@ -323,10 +321,6 @@ void Analysis::regionOf(unsigned Block, SmallVectorImpl<unsigned> &Region,
   });
   DenseMap<unsigned, int> Label;
   DenseSet<unsigned> JoinSet;
-  auto LabelOf = [&](unsigned B) {
-    auto It = Label.find(B);
-    return It == Label.end() ? -1 : It->second;
-  };
   for (bool Changed = true; Changed;) {
     Changed = false;
     for (unsigned B : Region) {
@@ -337,7 +331,8 @@ void Analysis::regionOf(unsigned Block, SmallVectorImpl<unsigned> &Region,
       for (const MachineBasicBlock *Pred :
            MF.getBlockNumbered(B)->predecessors()) {
         unsigned P = Pred->getNumber();
-        int PL = P == Block ? int(B) : InRegion.contains(P) ? LabelOf(P) : -1;
+        // Only the blocks of the region carry labels.
+        int PL = P == Block ? int(B) : Label.lookup_or(P, -1);
         if (PL < 0)
           continue;
         Join |= L >= 0 && L != PL;
@@ -347,7 +342,7 @@ void Analysis::regionOf(unsigned Block, SmallVectorImpl<unsigned> &Region,
         JoinSet.insert(B);
         L = B;
       }
-      if (L >= 0 && LabelOf(B) != L) {
+      if (L >= 0 && Label.lookup_or(B, -1) != L) {
         Label[B] = L;
         Changed = true;
       }

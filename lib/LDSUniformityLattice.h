@@ -93,7 +93,6 @@ struct Val {
     Acc = Acc ? Acc->join(V) : V;
   }
   bool operator==(Val O) const { return Bits == O.Bits && Tag == O.Tag; }
-  bool operator!=(Val O) const { return !(*this == O); }
 };
 
 inline const Val Top = Val::make(PerLane, PerLane, false);
