@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LDSAbstractProgram.h"
+#include "llvm/ADT/DepthFirstIterator.h"
 #include "llvm/ADT/GraphTraits.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SCCIterator.h"
@@ -106,26 +107,16 @@ Graph AbstractProgram::successorGraph() const {
 
 std::vector<uint8_t> AbstractProgram::reachableBlocks() const {
   std::vector<uint8_t> Reachable(Blocks.size(), 0);
-  std::vector<unsigned> Work;
-  if (Entry < Blocks.size()) {
-    Reachable[Entry] = 1;
-    Work.push_back(Entry);
-  }
-  while (!Work.empty()) {
-    unsigned X = Work.back();
-    Work.pop_back();
-    for (unsigned S : Blocks[X].Succs)
-      if (!Reachable[S]) {
-        Reachable[S] = 1;
-        Work.push_back(S);
-      }
-  }
+  if (Entry >= Blocks.size())
+    return Reachable;
+  GraphView View(successorGraph(), Entry);
+  for (GraphNode *N : depth_first(&View))
+    Reachable[N->Index] = 1;
   return Reachable;
 }
 
 std::vector<unsigned> AbstractProgram::reversePostOrder() const {
-  Graph G = successorGraph();
-  GraphView View(G, Entry);
+  GraphView View(successorGraph(), Entry);
   std::vector<unsigned> Order;
   for (GraphNode *N : ReversePostOrderTraversal<GraphView *>(&View))
     Order.push_back(N->Index);
@@ -136,15 +127,13 @@ std::vector<unsigned> AbstractProgram::componentOrder() const {
   std::vector<unsigned> Order(Blocks.size(), ~0u);
   if (Entry >= Blocks.size())
     return Order;
-  Graph G = successorGraph();
-  GraphView View(G, Entry);
+  GraphView View(successorGraph(), Entry);
   // The components come in post-order: a component after those it reaches.
   std::vector<std::vector<GraphNode *>> Components;
   for (auto It = scc_begin(&View); !It.isAtEnd(); ++It)
     Components.push_back(*It);
-  unsigned Number = 0;
-  for (auto It = Components.rbegin(); It != Components.rend(); ++It, ++Number)
-    for (GraphNode *N : *It)
+  for (auto [Number, Component] : enumerate(reverse(Components)))
+    for (GraphNode *N : Component)
       Order[N->Index] = Number;
   return Order;
 }
@@ -188,20 +177,11 @@ std::vector<int> llvm::ldsbarriers::computeImmediateDominators(
     PostOrder.push_back(X);
     Stack.pop_back();
   }
-  // Predecessors among the reachable nodes, in one array.
-  std::vector<unsigned> PredBegin(N + 1, 0), PredList;
+  // Predecessors among the reachable nodes.
+  std::vector<SmallVector<unsigned, 2>> Preds(N);
   for (unsigned X : PostOrder)
     for (unsigned S : Succs(X))
-      ++PredBegin[S + 1];
-  for (unsigned X = 0; X < N; ++X)
-    PredBegin[X + 1] += PredBegin[X];
-  PredList.resize(PredBegin[N]);
-  {
-    std::vector<unsigned> Fill(PredBegin.begin(), PredBegin.end() - 1);
-    for (unsigned X : PostOrder)
-      for (unsigned S : Succs(X))
-        PredList[Fill[S]++] = X;
-  }
+      Preds[S].push_back(X);
   // Walk both up the tree built so far to their nearest common ancestor:
   // post-order numbers grow towards the root.
   auto Intersect = [&](unsigned A, unsigned B) {
@@ -222,8 +202,8 @@ std::vector<int> llvm::ldsbarriers::computeImmediateDominators(
       if (X == Root)
         continue;
       int New = -1;
-      for (unsigned I = PredBegin[X]; I < PredBegin[X + 1]; ++I)
-        if (unsigned P = PredList[I]; IDom[P] >= 0)
+      for (unsigned P : Preds[X])
+        if (IDom[P] >= 0)
           New = New < 0 ? int(P) : int(Intersect(P, New));
       if (New != IDom[X]) {
         IDom[X] = New;
@@ -339,7 +319,6 @@ void AbstractProgram::refreshFormTables() const {
     return;
   TablesForForms = ThreadForms.size();
   IdCache.clear();
-  DisjointTable.clear();
   DisjointCache.clear();
   Addresses.clear();
   FormAddresses.assign(ThreadForms.size(), {});
@@ -421,25 +400,10 @@ bool AbstractProgram::addressesDisjoint(unsigned X, unsigned Y,
                    (Rel.K == IterationRelation::Distance && Rel.Dist == 0);
   if (Symmetric && X > Y)
     std::swap(X, Y);
-  auto Compute = [&] {
-    return !workItemsMayOverlap(*Addresses[X], *Addresses[Y], Shape, &IdCache,
-                                Rel);
-  };
-  // This runs for every pair of unordered accesses the analysis meets: a
-  // table while the addresses are few (unknown relations), a hash map
-  // beyond.
-  unsigned N = Addresses.size();
-  if (N <= MaxTableAddresses && Rel.K == IterationRelation::Unknown) {
-    if (DisjointTable.size() != size_t(N) * N)
-      DisjointTable.assign(size_t(N) * N, -1);
-    int8_t &Entry = DisjointTable[size_t(X) * N + Y];
-    if (Entry < 0)
-      Entry = Compute();
-    return Entry;
-  }
   auto [It, Inserted] = DisjointCache.try_emplace({X, Y, Rel.code()}, false);
   if (Inserted)
-    It->second = Compute();
+    It->second = !workItemsMayOverlap(*Addresses[X], *Addresses[Y], Shape,
+                                      &IdCache, Rel);
   return It->second;
 }
 
@@ -657,16 +621,15 @@ void llvm::ldsbarriers::markDivergentBlocks(AbstractProgram &P) {
   std::vector<uint8_t> Reachable = P.reachableBlocks();
   std::vector<unsigned> Work;
   std::vector<uint8_t> Queued(N, 0);
+  // Sources in the order found: a block queued because it is divergent
+  // carries the source that reached it.
+  std::vector<int> Source(N, -1);
   for (unsigned X = 0; X < N; ++X)
     if (P.Blocks[X].DivergentBranch && !EarlyExit[X] && Reachable[X]) {
       Work.push_back(X);
       Queued[X] = 1;
+      Source[X] = X;
     }
-  // Sources in the order found: a block queued because it is divergent
-  // carries the source that reached it.
-  std::vector<int> Source(N, -1);
-  for (unsigned X : Work)
-    Source[X] = X;
   while (!Work.empty()) {
     unsigned X = Work.back();
     Work.pop_back();

@@ -311,7 +311,6 @@ struct AbstractProgram {
   void print(raw_ostream &OS) const;
 
 private:
-  static constexpr unsigned MaxTableAddresses = 1024;
   /// What the pair tests derive from ThreadForms, rebuilt when its size
   /// changes: the distinct addresses of all forms (equal ones, in forms of
   /// different memoperand pairs, share an index, so that each is
@@ -328,9 +327,7 @@ private:
   mutable std::vector<const ThreadAddress *> Addresses;
   mutable std::vector<SmallVector<unsigned, 2>> FormAddresses;
   mutable std::vector<std::optional<std::pair<int64_t, int64_t>>> FormRanges;
-  /// Pair results by (address, address, relation): a table while the
-  /// addresses are few and the relation unknown, a hash map beyond.
-  mutable std::vector<int8_t> DisjointTable;
+  /// Pair results by (address, address, relation code).
   mutable DenseMap<std::tuple<unsigned, unsigned, unsigned>, bool>
       DisjointCache;
   /// Each address's enumeration over the work-items, for its pair tests.

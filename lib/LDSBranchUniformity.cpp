@@ -41,6 +41,7 @@
 #include "LDSBranchUniformity.h"
 #include "AMDGPULDSBarriersCommon.h"
 #include "LDSUniformityLattice.h"
+#include "llvm/ADT/DepthFirstIterator.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/CodeGen/MachineCycleAnalysis.h"
 #include "llvm/CodeGen/MachinePostDominators.h"
@@ -74,10 +75,8 @@ Val Analysis::joinAt(unsigned Block, ArrayRef<Val> Vs, Val Old, bool Settle) {
   Val J = Vs.front();
   for (Val V : Vs.drop_front())
     J = J.join(V);
-  SmallVector<Val, 4> Defined;
-  for (Val V : Vs)
-    if (!V.isUndef())
-      Defined.push_back(V);
+  SmallVector<Val, 4> Defined(
+      make_filter_range(Vs, [](Val V) { return !V.isUndef(); }));
   if (Settle || Defined.empty() ||
       llvm::all_of(Defined, [&](Val V) { return V.Tag == Defined[0].Tag; }))
     return J;
@@ -139,15 +138,15 @@ bool Analysis::computeIn(unsigned Block, unsigned Number,
   }
   // Slots known on every path where their vector register is defined (one
   // path: its slots as they are).
+  std::vector<uint64_t> Keys;
   if (Preds.size() == 1)
     New.Slots = Preds.front()->Slots;
-  std::vector<uint64_t> Keys;
-  if (Preds.size() > 1)
+  else
     for (const State *P : Preds)
       for (const auto &E : P->Slots)
         Keys.push_back(E.first);
   llvm::sort(Keys);
-  Keys.erase(std::unique(Keys.begin(), Keys.end()), Keys.end());
+  Keys.erase(llvm::unique(Keys), Keys.end());
   for (uint64_t Key : Keys) {
     Vs.clear();
     bool Unknown = false;
@@ -198,7 +197,7 @@ Analysis::SiteRoot Analysis::noteSite(unsigned Site, const MachineInstr &MI) {
         continue;
       MCRegister Reg = MO.getReg().asMCReg();
       WritesExec |= reg(Reg).AnyExec;
-      Defs.push_back({Site, Reg.id()});
+      Defs.push_back({CurrentBlock, Site, Reg.id()});
     }
   bool StackStore = mayStoreToStack(MI);
   ExecWrites[CurrentBlock] += WritesExec;
@@ -223,21 +222,11 @@ Analysis::SiteRoot Analysis::noteSite(unsigned Site, const MachineInstr &MI) {
 /// registers no judged branch depends on, so skipping it changes nothing
 /// the judgements read.
 void Analysis::markRelevant() {
-  // The sites that define each unit, from the definitions in site order
-  // (a counting sort: one array, not a list per unit).
-  std::vector<unsigned> DefBegin(Kinds.size() + 1, 0), DefSites;
-  for (auto [Site, Reg] : Defs)
+  // The sites that define each unit.
+  std::vector<SmallVector<unsigned, 2>> DefSites(Kinds.size());
+  for (auto [Block, Site, Reg] : Defs)
     for (int U : units(Reg))
-      ++DefBegin[U + 1];
-  for (unsigned U = 0; U < Kinds.size(); ++U)
-    DefBegin[U + 1] += DefBegin[U];
-  DefSites.resize(DefBegin.back());
-  {
-    std::vector<unsigned> Next(DefBegin.begin(), DefBegin.end() - 1);
-    for (auto [Site, Reg] : Defs)
-      for (int U : units(Reg))
-        DefSites[Next[U]++] = Site;
-  }
+      DefSites[U].push_back(Site);
   std::vector<uint8_t> InSlice(Kinds.size(), 0);
   std::vector<int> Work;
   Relevant.assign(Sites.size(), 0);
@@ -264,10 +253,10 @@ void Analysis::markRelevant() {
   while (!Work.empty()) {
     int U = Work.back();
     Work.pop_back();
-    if (unsigned(U) + 1 >= DefBegin.size())
-      continue; // Named after the definitions were counted: none.
-    for (unsigned K = DefBegin[U]; K < DefBegin[U + 1]; ++K)
-      Mark(DefSites[K], /*WithUses=*/true);
+    if (unsigned(U) >= DefSites.size())
+      continue; // Named after the definitions were listed: none.
+    for (unsigned Site : DefSites[U])
+      Mark(Site, /*WithUses=*/true);
   }
   // The state keeps the units of the slice only: every instruction that
   // runs with its uses reads those alone; the others (calls, writes of EXEC,
@@ -279,21 +268,16 @@ void Analysis::markRelevant() {
   for (unsigned U = 0; U < Kinds.size(); ++U)
     if (InSlice[U])
       StateSlot[U] = NumSlots++;
-  // The slots each block defines, for the regions of divergent branches
-  // (the definitions are in site order, the blocks' sites contiguous).
+  // The slots each block defines, for the regions of divergent branches.
   BlockDefs.assign(MF.getNumBlockIDs(), {});
-  std::vector<unsigned> BlockOfSite(Sites.size(), 0);
-  for (unsigned B = 0; B < MF.getNumBlockIDs(); ++B)
-    for (unsigned Site = FirstSite[B]; Site < EndSite[B]; ++Site)
-      BlockOfSite[Site] = B;
-  for (auto [Site, Reg] : Defs)
+  for (auto [Block, Site, Reg] : Defs)
     for (int U : units(Reg))
       if (StateSlot[U])
-        BlockDefs[BlockOfSite[Site]].push_back(StateSlot[U]);
+        BlockDefs[Block].push_back(StateSlot[U]);
   Defs = {};
   for (auto &Slots : BlockDefs) {
     llvm::sort(Slots);
-    Slots.erase(std::unique(Slots.begin(), Slots.end()), Slots.end());
+    Slots.erase(llvm::unique(Slots), Slots.end());
   }
 }
 
@@ -309,27 +293,19 @@ void Analysis::markRelevant() {
 void Analysis::regionOf(unsigned Block, SmallVectorImpl<unsigned> &Region,
                         SmallVectorImpl<unsigned> &Joins) {
   int Stop = IPDom[Block];
-  // One array for every region (a function may have thousands of EXEC
-  // branches): a block is in this one when it carries this call's stamp.
-  RegionStamp.resize(MF.getNumBlockIDs(), 0);
-  unsigned Stamp = ++RegionStamps;
-  auto InRegion = [&](unsigned B) { return RegionStamp[B] == Stamp; };
+  DenseSet<unsigned> InRegion;
   SmallVector<const MachineBasicBlock *, 16> Work;
-  for (const MachineBasicBlock *Succ : MF.getBlockNumbered(Block)->successors())
-    if (Succ->getNumber() != Stop && !InRegion(Succ->getNumber())) {
-      RegionStamp[Succ->getNumber()] = Stamp;
-      Work.push_back(Succ);
-    }
+  auto VisitSuccessors = [&](const MachineBasicBlock *MBB) {
+    for (const MachineBasicBlock *Succ : MBB->successors())
+      if (Succ->getNumber() != Stop &&
+          InRegion.insert(Succ->getNumber()).second)
+        Work.push_back(Succ);
+  };
+  VisitSuccessors(MF.getBlockNumbered(Block));
   while (!Work.empty()) {
     const MachineBasicBlock *MBB = Work.pop_back_val();
     Region.push_back(MBB->getNumber());
-    for (const MachineBasicBlock *Succ : MBB->successors()) {
-      int N = Succ->getNumber();
-      if (N != Stop && !InRegion(N)) {
-        RegionStamp[N] = Stamp;
-        Work.push_back(Succ);
-      }
-    }
+    VisitSuccessors(MBB);
   }
   if (Stop >= 0)
     Joins.push_back(Stop);
@@ -345,10 +321,6 @@ void Analysis::regionOf(unsigned Block, SmallVectorImpl<unsigned> &Region,
   });
   DenseMap<unsigned, int> Label;
   DenseSet<unsigned> JoinSet;
-  auto LabelOf = [&](unsigned B) {
-    auto It = Label.find(B);
-    return It == Label.end() ? -1 : It->second;
-  };
   for (bool Changed = true; Changed;) {
     Changed = false;
     for (unsigned B : Region) {
@@ -359,7 +331,8 @@ void Analysis::regionOf(unsigned Block, SmallVectorImpl<unsigned> &Region,
       for (const MachineBasicBlock *Pred :
            MF.getBlockNumbered(B)->predecessors()) {
         unsigned P = Pred->getNumber();
-        int PL = P == Block ? int(B) : InRegion(P) ? LabelOf(P) : -1;
+        // Only the blocks of the region carry labels.
+        int PL = P == Block ? int(B) : Label.lookup_or(P, -1);
         if (PL < 0)
           continue;
         Join |= L >= 0 && L != PL;
@@ -369,7 +342,7 @@ void Analysis::regionOf(unsigned Block, SmallVectorImpl<unsigned> &Region,
         JoinSet.insert(B);
         L = B;
       }
-      if (L >= 0 && LabelOf(B) != L) {
+      if (L >= 0 && Label.lookup_or(B, -1) != L) {
         Label[B] = L;
         Changed = true;
       }
@@ -383,7 +356,7 @@ void Analysis::regionOf(unsigned Block, SmallVectorImpl<unsigned> &Region,
     SmallVector<MachineBasicBlock *, 4> Exits;
     C->getExitBlocks(Exits);
     for (const MachineBasicBlock *X : Exits)
-      if (InRegion(X->getNumber()))
+      if (InRegion.contains(X->getNumber()))
         Joins.push_back(X->getNumber());
   }
 }
@@ -452,14 +425,12 @@ void Analysis::findExecRegions() {
     for (const MachineInstr &MI : MBB.terminators())
       if (Facts.classify(MI.getOpcode()).Role == OpcodeRole::ExecBranch)
         Any = EndsInExecBranch[MBB.getNumber()] = 1;
-  SmallVector<const MachineCycle *, 8> CycleWork(
-      Cycles.toplevel_cycles().begin(), Cycles.toplevel_cycles().end());
-  HasIrreducibleCycle = false;
-  while (!CycleWork.empty() && !HasIrreducibleCycle) {
-    const MachineCycle *C = CycleWork.pop_back_val();
-    HasIrreducibleCycle = !C->isReducible();
-    llvm::append_range(CycleWork, C->children());
-  }
+  HasIrreducibleCycle =
+      llvm::any_of(Cycles.toplevel_cycles(), [](const MachineCycle *Top) {
+        return llvm::any_of(depth_first(Top), [](const MachineCycle *C) {
+          return !C->isReducible();
+        });
+      });
   for (const MachineBasicBlock &MBB : MF) {
     MachineDomTreeNode *Node = PDT.getNode(&MBB);
     if (Node && Node->getIDom() && Node->getIDom()->getBlock())
@@ -506,15 +477,6 @@ BranchUniformity Analysis::run() {
   BranchUniformity Result;
   WaveSize = Facts.getWaveSize();
 
-  // One walk records the definitions and finds the slice's roots, unless a
-  // caller that walks the instructions anyway fed it (BranchUniformityWalk).
-  if (FirstSite.empty())
-    for (const MachineBasicBlock &MBB : MF) {
-      beginBlock(MBB);
-      for (const MachineInstr &MI : MBB)
-        noteInstr(MI);
-      endBlock(MBB);
-    }
   markRelevant();
   // Each block's sites that run, in order, in one array: the fixpoint walks
   // these, not the block's list of instructions (a pointer chase through
@@ -545,10 +507,9 @@ BranchUniformity Analysis::run() {
   // seeing its final state.
   ReversePostOrderTraversal<const MachineFunction *> RPOT(&MF);
   std::vector<const MachineBasicBlock *> Order(RPOT.begin(), RPOT.end());
-  std::vector<int> Position(MF.getNumBlockIDs(), -1);
+  RPONumber.assign(MF.getNumBlockIDs(), -1);
   for (unsigned I = 0; I < Order.size(); ++I)
-    Position[Order[I]->getNumber()] = I;
-  RPONumber = Position;
+    RPONumber[Order[I]->getNumber()] = I;
   findExecRegions();
   std::vector<State> In(Order.size()), Out(Order.size());
   std::vector<uint8_t> Dirty(Order.size(), 0);
@@ -570,7 +531,7 @@ BranchUniformity Analysis::run() {
         if (I == 0)
           Preds.push_back(&Entry);
         for (const MachineBasicBlock *Pred : Order[I]->predecessors()) {
-          int PI = Position[Pred->getNumber()];
+          int PI = RPONumber[Pred->getNumber()];
           if (PI >= 0 && !Out[PI].Units.empty())
             Preds.push_back(&Out[PI]);
         }
@@ -620,7 +581,7 @@ BranchUniformity Analysis::run() {
         continue;
       Out[I] = std::move(S);
       for (const MachineBasicBlock *Succ : Order[I]->successors()) {
-        int SI = Position[Succ->getNumber()];
+        int SI = RPONumber[Succ->getNumber()];
         if (SI < 0)
           continue;
         Dirty[SI] = 1;
@@ -636,7 +597,7 @@ BranchUniformity Analysis::run() {
         if (PerWaveBranch[I] &&
             addDivergentBranch(Order[I]->getNumber(), PerWave))
           for (unsigned J : DivergentBranches[Order[I]->getNumber()].Joins)
-            if (int JI = Position[J]; JI >= 0)
+            if (int JI = RPONumber[J]; JI >= 0)
               Again = Dirty[JI] = 1;
   }
   LLVM_DEBUG({

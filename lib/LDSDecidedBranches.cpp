@@ -44,11 +44,10 @@ private:
   }
   /// The last instruction before \p At in the block that writes \p Reg.
   const MachineInstr *lastWrite(const MachineInstr &At, Register Reg) const {
-    for (auto It = At.getIterator(); It != MBB.begin();) {
-      --It;
-      if (!It->isDebugInstr() && writes(*It, Reg))
-        return &*It;
-    }
+    for (const MachineInstr &MI :
+         reverse(make_range(MBB.instr_begin(), At.getIterator())))
+      if (!MI.isDebugInstr() && writes(MI, Reg))
+        return &MI;
     return nullptr;
   }
   /// Whether \p Reg is the register of RegisterFacts flag \p Wave64 on a

@@ -25,6 +25,7 @@
 #include "llvm/MC/MCRegister.h"
 #include <map>
 #include <optional>
+#include <tuple>
 #include <vector>
 
 namespace llvm {
@@ -92,7 +93,6 @@ struct Val {
     Acc = Acc ? Acc->join(V) : V;
   }
   bool operator==(Val O) const { return Bits == O.Bits && Tag == O.Tag; }
-  bool operator!=(Val O) const { return !(*this == O); }
 };
 
 inline const Val Top = Val::make(PerLane, PerLane, false);
@@ -216,8 +216,7 @@ public:
         DenseOf(TRI.getNumRegUnits(), -1), RegSlot(TRI.getNumRegs(), -1) {}
 
   /// The walk the analysis starts with, block by block in function order
-  /// (every instruction of each block): run() makes it unless a caller
-  /// that walks the instructions anyway did.
+  /// (every instruction of each block), fed by BranchUniformityWalk.
   void beginBlock(const MachineBasicBlock &MBB);
   void noteInstr(const MachineInstr &MI);
   void endBlock(const MachineBasicBlock &MBB);
@@ -282,6 +281,10 @@ private:
   Val &at(State &S, int U) const { return S.Units[StateSlot[U]]; }
   Val at(const State &S, int U) const { return S.Units[StateSlot[U]]; }
   void copySlots(State &S, MCRegister From, MCRegister To);
+  /// Makes the slots of the object whose keys have the high word \p To
+  /// those of the lanes of \p From, and \p Whole its whole value.
+  static void moveSlots(SlotList &Slots, uint64_t From, uint64_t To,
+                        std::optional<Val> Whole = std::nullopt);
   bool spillOrReload(const MachineInstr &MI, State &S);
   void forgetStackSlots(const MachineInstr &MI, State &S);
   /// The frame object a private memory access touches, or -1.
@@ -322,8 +325,8 @@ private:
   std::vector<const MachineInstr *> Sites;
   std::vector<unsigned> FirstSite, EndSite;
   std::vector<std::pair<unsigned, SiteRoot>> Roots;
-  /// (site, register) of each definition of a physical register.
-  std::vector<std::pair<unsigned, unsigned>> Defs;
+  /// (block, site, register) of each definition of a physical register.
+  std::vector<std::tuple<unsigned, unsigned, unsigned>> Defs;
   /// By unit: its slot in State::Units, 1 + its position among the units
   /// of the slice (markRelevant), or 0, the slot the others share.
   std::vector<int> StateSlot;
@@ -374,8 +377,6 @@ private:
   /// blocks of its region.
   void regionOf(unsigned Block, SmallVectorImpl<unsigned> &Region,
                 SmallVectorImpl<unsigned> &Joins);
-  std::vector<unsigned> RegionStamp;
-  unsigned RegionStamps = 0;
   unsigned CurrentBlock = 0;
   unsigned WaveSize = 64;
 };

@@ -195,28 +195,14 @@ bool Analysis::spillOrReload(const MachineInstr &MI, State &S) {
   if (Vectors != 1 || units(Data->getReg().asMCReg()).size() > 2)
     return false;
   MCRegister R = Data->getReg().asMCReg();
-  uint64_t RegBase = uint64_t(unsigned(units(R).front())) << 32;
+  uint64_t RegBase = slotKey(units(R).front(), 0);
   uint64_t Base = stackBase(FI);
-  auto Move = [&](uint64_t From, uint64_t To, std::optional<Val> Whole) {
-    llvm::erase_if(S.Slots, [&](const auto &E) {
-      return (E.first & ~0xFFFFFFFFull) == To;
-    });
-    std::vector<std::pair<uint64_t, Val>> Copied;
-    for (const auto &E : S.Slots)
-      if ((E.first & ~0xFFFFFFFFull) == From && uint32_t(E.first) != WholeLane)
-        Copied.push_back({To | (E.first & 0xFFFFFFFFull), E.second});
-    if (Whole)
-      Copied.push_back({To | WholeLane, *Whole});
-    llvm::append_range(S.Slots, Copied);
-    llvm::sort(S.Slots,
-               [](const auto &A, const auto &B) { return A.first < B.first; });
-  };
   if (MI.mayStore()) {
-    Move(RegBase, Base, read(S, R));
+    moveSlots(S.Slots, RegBase, Base, read(S, R));
     return true;
   }
   write(S, R, slotValue(S.Slots, Base | WholeLane).value_or(Top));
-  Move(Base, RegBase, std::nullopt);
+  moveSlots(S.Slots, Base, RegBase);
   return true;
 }
 
@@ -233,19 +219,24 @@ void Analysis::forgetStackSlots(const MachineInstr &MI, State &S) {
   });
 }
 
+void Analysis::moveSlots(SlotList &Slots, uint64_t From, uint64_t To,
+                         std::optional<Val> Whole) {
+  auto Object = [](uint64_t Key) { return Key & ~0xFFFFFFFFull; };
+  llvm::erase_if(Slots, [&](const auto &E) { return Object(E.first) == To; });
+  SlotList Copied;
+  for (const auto &[Key, V] : Slots)
+    if (Object(Key) == From && uint32_t(Key) != WholeLane)
+      Copied.push_back({To | uint32_t(Key), V});
+  if (Whole)
+    Copied.push_back({To | WholeLane, *Whole});
+  llvm::append_range(Slots, Copied);
+  llvm::sort(Slots, llvm::less_first());
+}
+
 void Analysis::copySlots(State &S, MCRegister From, MCRegister To) {
   ArrayRef<int> FU = units(From), TU = units(To);
-  if (FU.empty() || TU.empty())
-    return;
-  uint64_t FKey = uint64_t(unsigned(FU.front())) << 32;
-  uint64_t TKey = uint64_t(unsigned(TU.front())) << 32;
-  std::vector<std::pair<uint64_t, Val>> Copied;
-  for (const auto &E : S.Slots)
-    if ((E.first & ~0xFFFFFFFFull) == FKey)
-      Copied.push_back({TKey | (E.first & 0xFFFFFFFFull), E.second});
-  llvm::append_range(S.Slots, Copied);
-  llvm::sort(S.Slots,
-             [](const auto &A, const auto &B) { return A.first < B.first; });
+  if (!FU.empty() && !TU.empty())
+    moveSlots(S.Slots, slotKey(FU.front(), 0), slotKey(TU.front(), 0));
 }
 
 /// Vector instructions: each lane's result is a function of that lane's
