@@ -172,9 +172,8 @@ void LDSAccessModel::judgeScalarBranches(const MachineFunction &MF,
     // write what it reads without any window of its own showing it.
     UniformLoadPolicy Loads = Options.Loads;
     Loads.Enabled &= isKernel(MF.getFunction());
-    BU = BranchUniformityWalk(MF, Facts, Analyses.PostDominators,
-                              Analyses.Cycles, Loads)
-             .finish();
+    BU = computeBranchUniformity(MF, Facts, Analyses.PostDominators,
+                                 Analyses.Cycles, Loads);
   } else {
     LLVM_DEBUG(dbgs() << "uniformity: not needed (no access meets another); "
                       << BU.PerWave.size()

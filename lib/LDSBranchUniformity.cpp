@@ -447,36 +447,35 @@ void Analysis::findExecRegions() {
   }
 }
 
-void Analysis::beginBlock(const MachineBasicBlock &MBB) {
-  if (FirstSite.empty()) { // The walk's first block.
-    FirstSite.assign(MF.getNumBlockIDs(), 0);
-    EndSite.assign(MF.getNumBlockIDs(), 0);
-    ExecWrites.assign(MF.getNumBlockIDs(), 0);
-    StoresStack.assign(MF.getNumBlockIDs(), 0);
+/// One walk over the instructions in function order records the sites,
+/// the definitions and the slice's roots.
+void Analysis::recordSites() {
+  unsigned N = MF.getNumBlockIDs();
+  FirstSite.assign(N, 0);
+  EndSite.assign(N, 0);
+  ExecWrites.assign(N, 0);
+  StoresStack.assign(N, 0);
+  for (const MachineBasicBlock &MBB : MF) {
+    CurrentBlock = MBB.getNumber();
+    // Registers are named as instructions define or read them: a live-in
+    // that no instruction reads is in no slice.
+    FirstSite[CurrentBlock] = Sites.size();
+    for (const MachineInstr &MI : MBB) {
+      unsigned Site = Sites.size();
+      Sites.push_back(&MI);
+      SiteRoot Root = noteSite(Site, MI);
+      if (Root != SiteRoot::None)
+        Roots.push_back({Site, Root});
+    }
+    EndSite[CurrentBlock] = Sites.size();
   }
-  CurrentBlock = MBB.getNumber();
-  // Registers are named as instructions define or read them: a live-in
-  // that no instruction reads is in no slice (reading a block's list of
-  // live-ins would cost a cache miss per block).
-  FirstSite[MBB.getNumber()] = Sites.size();
-}
-
-void Analysis::noteInstr(const MachineInstr &MI) {
-  unsigned Site = Sites.size();
-  Sites.push_back(&MI);
-  SiteRoot Root = noteSite(Site, MI);
-  if (Root != SiteRoot::None)
-    Roots.push_back({Site, Root});
-}
-
-void Analysis::endBlock(const MachineBasicBlock &MBB) {
-  EndSite[MBB.getNumber()] = Sites.size();
 }
 
 BranchUniformity Analysis::run() {
   BranchUniformity Result;
   WaveSize = Facts.getWaveSize();
 
+  recordSites();
   markRelevant();
   // Each block's sites that run, in order, in one array: the fixpoint walks
   // these, not the block's list of instructions (a pointer chase through
@@ -641,23 +640,9 @@ llvm::ldsbarriers::assumeScalarBranchesPerWave(const MachineFunction &MF,
   return Result;
 }
 
-BranchUniformityWalk::BranchUniformityWalk(const MachineFunction &MF,
-                                           const TargetFacts &Facts,
-                                           const MachinePostDominatorTree &PDT,
-                                           const MachineCycleInfo &Cycles,
-                                           const UniformLoadPolicy &Loads)
-    : A(std::make_unique<Analysis>(MF, Facts, PDT, Cycles, Loads)) {}
-
-BranchUniformityWalk::~BranchUniformityWalk() = default;
-
-void BranchUniformityWalk::beginBlock(const MachineBasicBlock &MBB) {
-  A->beginBlock(MBB);
+BranchUniformity llvm::ldsbarriers::computeBranchUniformity(
+    const MachineFunction &MF, const TargetFacts &Facts,
+    const MachinePostDominatorTree &PDT, const MachineCycleInfo &Cycles,
+    const UniformLoadPolicy &Loads) {
+  return Analysis(MF, Facts, PDT, Cycles, Loads).run();
 }
-
-void BranchUniformityWalk::note(const MachineInstr &MI) { A->noteInstr(MI); }
-
-void BranchUniformityWalk::endBlock(const MachineBasicBlock &MBB) {
-  A->endBlock(MBB);
-}
-
-BranchUniformity BranchUniformityWalk::finish() { return A->run(); }

@@ -19,7 +19,6 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/CodeGen/MachineCycleAnalysis.h"
-#include <memory>
 
 namespace llvm {
 class MachineBasicBlock;
@@ -29,9 +28,6 @@ class MachinePostDominatorTree;
 
 namespace ldsbarriers {
 class TargetFacts;
-namespace uniformity {
-class Analysis;
-} // namespace uniformity
 
 struct BranchUniformity {
   /// Blocks ending in a scalar conditional branch whose condition may
@@ -60,28 +56,14 @@ struct UniformLoadPolicy {
   SmallPtrSet<const MachineInstr *, 4> Excluded;
 };
 
-/// Judges every scalar conditional branch of \p MF, fed by a caller's own
-/// walk over the instructions (the access model walks them anyway): on a
-/// large function each walk costs about a cache miss per instruction, so
-/// the analysis reads each one while the caller has it in the cache. Feed
-/// every block in function order, each with all its instructions, then
-/// finish(). The regions of divergent branches come from \p PDT and
-/// \p Cycles, the function's post-dominator tree and cycles.
-class BranchUniformityWalk {
-public:
-  BranchUniformityWalk(const MachineFunction &MF, const TargetFacts &Facts,
-                       const MachinePostDominatorTree &PDT,
-                       const MachineCycleInfo &Cycles,
-                       const UniformLoadPolicy &Loads);
-  ~BranchUniformityWalk();
-  void beginBlock(const MachineBasicBlock &MBB);
-  void note(const MachineInstr &MI);
-  void endBlock(const MachineBasicBlock &MBB);
-  BranchUniformity finish();
-
-private:
-  std::unique_ptr<uniformity::Analysis> A;
-};
+/// Judges every scalar conditional branch of \p MF. The regions of
+/// divergent branches come from \p PDT and \p Cycles, the function's
+/// post-dominator tree and cycles.
+BranchUniformity computeBranchUniformity(const MachineFunction &MF,
+                                         const TargetFacts &Facts,
+                                         const MachinePostDominatorTree &PDT,
+                                         const MachineCycleInfo &Cycles,
+                                         const UniformLoadPolicy &Loads);
 
 /// The answer without the analysis: every block of \p MF that ends in a
 /// scalar conditional branch is PerWave (none when it has no such branch).

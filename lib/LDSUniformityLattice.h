@@ -215,14 +215,10 @@ public:
         TII(*MF.getSubtarget().getInstrInfo()),
         DenseOf(TRI.getNumRegUnits(), -1), RegSlot(TRI.getNumRegs(), -1) {}
 
-  /// The walk the analysis starts with, block by block in function order
-  /// (every instruction of each block), fed by BranchUniformityWalk.
-  void beginBlock(const MachineBasicBlock &MBB);
-  void noteInstr(const MachineInstr &MI);
-  void endBlock(const MachineBasicBlock &MBB);
   BranchUniformity run();
 
 private:
+  void recordSites();
   /// A register's units (dense indices, tracked or pinned) and what kinds
   /// they are, named once: every operand of every pass reads them.
   struct RegInfo {
@@ -319,9 +315,8 @@ private:
   /// runs the instruction (markRelevant), and the one it runs now.
   std::vector<uint8_t> Relevant;
   uint32_t CurrentSite = 0;
-  /// What the walk found (FirstSite empty: no walk yet): the instructions
-  /// in function order, each block's first and end site, the slice's roots
-  /// and the definitions.
+  /// What recordSites found: the instructions in function order, each
+  /// block's first and end site, the slice's roots and the definitions.
   std::vector<const MachineInstr *> Sites;
   std::vector<unsigned> FirstSite, EndSite;
   std::vector<std::pair<unsigned, SiteRoot>> Roots;
