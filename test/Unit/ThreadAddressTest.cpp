@@ -476,9 +476,9 @@ std::shared_ptr<const TidExpr> randomIndexFunction(std::mt19937 &R) {
   return N.Fn;
 }
 
-// The pair test with a cache may answer without enumerating (dense
-// addresses in one dimension of a launch with others); it must answer as
-// the general test does, and never contradict every launch's work-items.
+// The pair test with a cache (dense addresses in one dimension of a
+// launch with others) must answer as the general test does, and never
+// contradict every launch's work-items.
 TEST(ThreadAddressTest, DensePairsAgreeWithEnumeration) {
   std::mt19937 R(20261128);
   unsigned Met = 0, SelfMet = 0, Trials = 3000;
@@ -518,9 +518,8 @@ TEST(ThreadAddressTest, DensePairsAgreeWithEnumeration) {
   EXPECT_LT(SelfMet, Trials / 3);
 }
 
-// The sorted order of an enumeration's terms is a stable sort's, whatever
-// the path it takes (sorted or rotated input, small ranges sorted by radix,
-// wide ranges and short inputs by comparison).
+// The sorted order of an enumeration's terms is a stable sort's, on sorted,
+// rotated, narrow and wide inputs.
 TEST(ThreadAddressTest, SortedOrderIsStableSort) {
   std::mt19937 R(20261129);
   const int64_t Ranges[] = {1,
@@ -564,8 +563,7 @@ TEST(ThreadAddressTest, SortedOrderIsStableSort) {
 
 // Per-work-item unknowns that are multiples of 2^K (a loaded value times
 // the row length, say) leave the residue modulo 2^K to the rest of the
-// address: small moduli (by owner of each residue) and large ones (by
-// sorted pieces), against enumeration.
+// address: small moduli and large ones, against enumeration.
 TEST(ThreadAddressTest, ResiduePairsAgreeWithEnumeration) {
   std::mt19937 R(20261130);
   static const unsigned Aligns[] = {1, 2, 3, 5, 7, 13};
@@ -951,8 +949,8 @@ TEST(ThreadAddressTest, FilteredPairsAgreeWithEnumeration) {
 }
 
 // numberDistinct against a map: keys drawn from few values, so that most
-// repeat and the table's probes run into other keys; the numbers must
-// follow first appearance and every item get its key's number.
+// repeat; the numbers must follow first appearance and every item get its
+// key's number.
 TEST(NumberDistinct, NumbersKeysInOrderOfFirstAppearance) {
   std::mt19937_64 Rng(7);
   for (unsigned Count : {0u, 1u, 5u, 300u, 5000u}) {
