@@ -126,10 +126,7 @@ TEST(Counters, AnalysisCountsMatchPathEnumeration) {
         Spec += std::string(Kinds[Rng() % std::size(Kinds)]) + " ";
       B.block(Spec);
     }
-    for (unsigned I = 0; I + 1 < N; ++I)
-      B.edge(I, I + 1);
-    for (unsigned E = 0, NE = Rng() % 3; E < NE; ++E)
-      B.edge(Rng() % N, Rng() % N);
+    B.chainWithRandomEdges(Rng, Rng() % 3);
     AbstractProgram &P = B.program();
     // Query the end of every block.
     Augmentation Aug;

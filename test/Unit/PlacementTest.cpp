@@ -178,10 +178,7 @@ unsigned randomChain(ProgramBuilder &B, std::mt19937 &Rng, unsigned MinBlocks,
   unsigned N = MinBlocks + Rng() % SpanBlocks;
   for (unsigned I = 0; I < N; ++I)
     B.block(randomEvents(Rng, MaxEvents), 1 + Rng() % 4);
-  for (unsigned I = 0; I + 1 < N; ++I)
-    B.edge(I, I + 1);
-  for (unsigned E = 0, NE = Rng() % SpanEdges; E < NE; ++E)
-    B.edge(Rng() % N, Rng() % N);
+  B.chainWithRandomEdges(Rng, Rng() % SpanEdges);
   return N;
 }
 

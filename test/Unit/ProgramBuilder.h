@@ -90,6 +90,20 @@ public:
     return P.Blocks.size() - 1;
   }
   void edge(unsigned From, unsigned To) { P.Blocks[From].Succs.push_back(To); }
+  /// Chains the blocks in order, then adds \p Extra edges between random
+  /// blocks. Each edge's source is drawn before its target: as arguments of
+  /// one call, GCC and Clang would draw them in opposite orders and build
+  /// different programs from one seed.
+  template <typename RngT>
+  void chainWithRandomEdges(RngT &Rng, unsigned Extra) {
+    unsigned N = P.Blocks.size();
+    for (unsigned I = 0; I + 1 < N; ++I)
+      edge(I, I + 1);
+    for (unsigned E = 0; E < Extra; ++E) {
+      unsigned From = Rng() % N;
+      edge(From, Rng() % N);
+    }
+  }
   /// A one-block loop: Pre -> Body, Body -> Body, Body -> Exit.
   void selfLoop(unsigned Pre, unsigned Body, unsigned Exit) {
     edge(Pre, Body);

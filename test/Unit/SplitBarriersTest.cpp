@@ -172,10 +172,7 @@ TEST(SplitPlacement, RandomProgramsStayValidAndBalanced) {
         Spec = "S " + Spec + (Rng() % 2 ? "V R0" : "V");
       B.block(Spec, 1 + Rng() % 3);
     }
-    for (unsigned I = 0; I + 1 < N; ++I)
-      B.edge(I, I + 1);
-    for (unsigned E = 0, NE = Rng() % 3; E < NE; ++E)
-      B.edge(Rng() % N, Rng() % N);
+    B.chainWithRandomEdges(Rng, Rng() % 3);
     AbstractProgram &P = B.program();
     ASSERT_TRUE(computeSignalState(P).consistent());
     Placement R = placeSplit(P);

@@ -124,10 +124,7 @@ AbstractProgram randomProgram(std::mt19937 &Rng) {
       Spec += std::string(Kinds[Rng() % std::size(Kinds)]) + " ";
     B.block(Spec, 1 + Rng() % 3);
   }
-  for (unsigned I = 0; I + 1 < N; ++I)
-    B.edge(I, I + 1);
-  for (unsigned E = 0, NE = Rng() % 3; E < NE; ++E)
-    B.edge(Rng() % N, Rng() % N);
+  B.chainWithRandomEdges(Rng, Rng() % 3);
   if (Rng() % 3 == 0)
     B.divergent(Rng() % N);
   // A kernel's exits end the wave: early exits are not divergent.
