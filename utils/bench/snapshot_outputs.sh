@@ -25,13 +25,15 @@ out=${1:?usage: snapshot_outputs.sh OUTDIR}
 mkdir -p "$out"/{mir,ir,hip,fuzz,bench}
 
 cpus_of() { grep -o -- '-mcpu=[a-z0-9]*' "$1" | sed 's/-mcpu=//' | sort -u; }
-# Diagnostics name no temporary paths, so that snapshots compare.
+# Outputs and diagnostics name no checkout or temporary paths, so that
+# snapshots of different checkouts compare.
 run() { # output-file input-file llc-args...
   local o=$1 i=$2
   shift 2
   "$llc" -load="$plugin" -mtriple=amdgcn-amd-amdhsa "$@" "$i" -o "$o" \
     2> "$o.err" || echo "exit $?" >> "$o.err"
   sed -i "s|$root/||g; s|$out/||g" "$o.err"
+  if [ -f "$o" ]; then sed -i "s|$root/||g" "$o"; fi
 }
 
 for f in "$root"/test/MIR/*.mir; do
