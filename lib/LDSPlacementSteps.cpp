@@ -22,10 +22,10 @@ llvm::ldsbarriers::candidatePoints(const AbstractProgram &P) {
   std::vector<Point> C;
   std::vector<uint8_t> Reachable = P.reachableBlocks();
   // A new barrier must not land between an existing signal and its wait.
-  bool HasSignals = false;
-  for (const Block &BB : P.Blocks)
-    for (const Event &E : BB.Events)
-      HasSignals |= E.Kind == Event::Signal;
+  bool HasSignals = llvm::any_of(P.Blocks, [](const Block &BB) {
+    return llvm::any_of(BB.Events,
+                        [](const Event &E) { return E.Kind == Event::Signal; });
+  });
   SignalState Signals;
   if (HasSignals)
     Signals = computeSignalState(P);
@@ -166,10 +166,7 @@ bool PathCuts::approximates(unsigned From, unsigned To) const {
 void PathCuts::forEachBlock(unsigned From, unsigned To, bool Exact,
                             function_ref<void(unsigned)> F) {
   if (!Exact && approximates(From, To)) {
-    auto Dominates = [&](unsigned X, unsigned Y) {
-      return Pre[X] <= Pre[Y] && Post[Y] <= Post[X];
-    };
-    for (int D = IDom[To]; D >= 0 && !Dominates(D, From); D = IDom[D]) {
+    for (int D = IDom[To]; D >= 0 && !dominates(D, From); D = IDom[D]) {
       F(D);
       if (unsigned(D) == P.Entry)
         break;
@@ -244,8 +241,10 @@ llvm::ldsbarriers::cuttingCandidates(const AbstractProgram &P, const Window &W,
   return Out;
 }
 
-bool llvm::ldsbarriers::pointCutsWindow(const AbstractProgram &P, Point At,
-                                        const Window &W, PathCuts &Cuts) {
+/// Whether the point \p At lies on every path of window \p W (possibly
+/// answering no for a point that does, when approximating).
+static bool pointCutsWindow(const AbstractProgram &P, Point At, const Window &W,
+                            PathCuts &Cuts) {
   for (auto [B, Lo, Hi] : cuttingRanges(P, W, Cuts, /*Exact=*/false))
     if (At.Block == B && Lo <= At.Index && At.Index <= Hi)
       return true;
@@ -283,17 +282,6 @@ static WaitThresholds exactWaits(const AbstractProgram &P,
   return W;
 }
 
-/// The producers of windows \p Idx of \p Ws, sorted (for exactWaits).
-static std::vector<ProducerRef>
-sortedProducers(const std::vector<Window> &Ws,
-                const std::vector<unsigned> &Idx) {
-  std::vector<ProducerRef> Out;
-  for (unsigned I : Idx)
-    Out.push_back(producerOf(Ws[I]));
-  llvm::sort(Out);
-  return Out;
-}
-
 PlacementContext::PlacementContext(const AbstractProgram &P,
                                    const AnalysisOptions &Options,
                                    const PlacementOptions &POpts,
@@ -308,68 +296,46 @@ PlacementContext::PlacementContext(const AbstractProgram &P,
     AOpts.Pruning.Points = &IsCandidate;
 }
 
-/// The input's windows, into \p Initial and Result.InitialWindows (see
-/// findWindowsToCover), and C.Paths: approximate when the windows start in
-/// many blocks (each exact computation is linear).
-static bool findInitialWindows(PlacementContext &C, HazardResult &Initial,
-                               Placement &Result) {
-  C.Run.emplace(C.P, C.AOpts);
-  Initial = C.Run->result();
-  Result.InitialWindows = Initial.Windows;
+/// Placement step 1: an existing barrier gets the wait it lacks for the
+/// pending producers of the windows it lies on every path of (as a new
+/// barrier there would wait for them; a window it does not cut gets a
+/// barrier of its own).
+bool llvm::ldsbarriers::findWindowsToCover(PlacementContext &C,
+                                           Placement &Result) {
+  const AbstractProgram &P = C.P;
+  C.Run.emplace(P, C.AOpts);
+  HazardResult Initial = C.Run->result();
   if (C.POpts.SingleWave || Initial.Windows.empty()) {
-    Result.InitialWindows.clear();
     addInFlightWaits(C, Result);
     return false;
   }
-  std::vector<uint8_t> Seen(C.P.Blocks.size(), 0);
+  Result.InitialWindows = Initial.Windows;
+  // Approximate paths when the windows start in many blocks (each exact
+  // computation is linear).
+  std::vector<uint8_t> Seen(P.Blocks.size(), 0);
   unsigned Blocks = 0;
   for (const Window &W : Initial.Windows)
     if (!Seen[W.start().Block]++)
       ++Blocks;
-  C.Paths.emplace(C.P, Blocks > C.POpts.ExactPathBlocks);
-  return true;
-}
-
-/// Placement step 1: an existing barrier gets the wait it lacks for the
-/// pending producers of the windows it lies on every path of (as a new
-/// barrier there would wait for them; a window it does not cut gets a
-/// barrier of its own). Sets Result.Windows to what is left.
-static void completeExistingBarriers(PlacementContext &C,
-                                     const HazardResult &Initial,
-                                     Placement &Result) {
-  const AbstractProgram &P = C.P;
-  if (!Initial.PendingBarriers.empty()) {
-    Augmentation Q;
-    for (const PendingAtBarrier &PB : Initial.PendingBarriers)
-      Q.Queries.push_back(PB.Barrier);
-    // Queries do not change the states: the run answers them.
-    std::vector<std::vector<PendingAccess>> Queried =
-        C.Run->pendingAt(Q.Queries);
-    for (unsigned I = 0; I < Q.Queries.size(); ++I) {
-      std::vector<ProducerRef> Producers;
-      for (const Window &W : Initial.Windows)
-        if (pointCutsWindow(P, Q.Queries[I], W, *C.Paths))
-          Producers.push_back(producerOf(W));
-      llvm::sort(Producers);
-      WaitThresholds W = exactWaits(P, Producers, Queried[I], C.POpts);
-      if (W.any())
-        Result.CompletedBarriers.push_back({Q.Queries[I], W});
-    }
+  C.Paths.emplace(P, Blocks > C.POpts.ExactPathBlocks);
+  std::vector<Point> Barriers;
+  for (const PendingAtBarrier &PB : Initial.PendingBarriers)
+    Barriers.push_back(PB.Barrier);
+  // Queries do not change the states: the run answers them.
+  std::vector<std::vector<PendingAccess>> Queried = C.Run->pendingAt(Barriers);
+  for (unsigned I = 0; I < Barriers.size(); ++I) {
+    std::vector<ProducerRef> Producers;
+    for (const Window &W : Initial.Windows)
+      if (pointCutsWindow(P, Barriers[I], W, *C.Paths))
+        Producers.push_back(producerOf(W));
+    llvm::sort(Producers);
+    WaitThresholds W = exactWaits(P, Producers, Queried[I], C.POpts);
+    if (W.any())
+      Result.CompletedBarriers.push_back({Barriers[I], W});
   }
-  if (!Result.CompletedBarriers.empty()) {
-    Augmentation Aug;
-    Aug.CompletedBarriers = Result.CompletedBarriers;
-    C.Run.emplace(P, C.AOpts, Aug);
-  }
+  if (!Result.CompletedBarriers.empty())
+    C.Run.emplace(P, C.AOpts, Result.augmentation());
   Result.Windows = C.Run->result().Windows;
-}
-
-bool llvm::ldsbarriers::findWindowsToCover(PlacementContext &C,
-                                           Placement &Result) {
-  HazardResult Initial;
-  if (!findInitialWindows(C, Initial, Result))
-    return false;
-  completeExistingBarriers(C, Initial, Result);
   return true;
 }
 
@@ -392,12 +358,9 @@ void llvm::ldsbarriers::reviveStuckSiblings(
 
 std::vector<std::vector<unsigned>> llvm::ldsbarriers::cutKeptWindows(
     PlacementContext &C, const std::vector<Window> &Ws,
-    std::vector<uint8_t> &Keep, bool &Restricted, Placement &Result,
-    function_ref<bool(unsigned, std::vector<unsigned> &)> Known) {
+    std::vector<uint8_t> &Keep, bool &Restricted, Placement &Result) {
   std::vector<std::vector<unsigned>> Cuts(Ws.size());
   auto Compute = [&](unsigned I) {
-    if (Known && Known(I, Cuts[I]))
-      return;
     Cuts[I] = cuttingCandidates(C.P, Ws[I], C.Cands, *C.Paths);
     Restricted |= keepPointsPastAsyncIssue(
         C.P, C.POpts.AsyncLatency, Ws[I], Cuts[I],
@@ -454,17 +417,12 @@ void llvm::ldsbarriers::splitSignals(const PlacementContext &C,
 void llvm::ldsbarriers::setBarrierWaits(const PlacementContext &C,
                                         Placement &Result) {
   const std::vector<Window> &Ws = Result.Windows;
-  Augmentation Q;
-  Q.CompletedBarriers = Result.CompletedBarriers;
+  std::vector<Point> Signals;
   for (const auto &NB : Result.Barriers)
-    Q.Queries.push_back(NB.SignalAt);
+    Signals.push_back(NB.SignalAt);
   // The kept run has the same completed barriers: it answers the queries
   // without running the analysis again.
-  HazardResult QR;
-  if (C.Run)
-    QR.Queried = C.Run->pendingAt(Q.Queries);
-  else
-    QR = analyzeHazards(C.P, C.AOpts, Q);
+  std::vector<std::vector<PendingAccess>> Queried = C.Run->pendingAt(Signals);
   // A window several barriers lie on needs its producer complete at one
   // of them only: the one where the most later operations were issued
   // after it (or where it is complete already), so that the earlier ones
@@ -473,10 +431,10 @@ void llvm::ldsbarriers::setBarrierWaits(const PlacementContext &C,
     return ProducerRef{X.Access, X.Iteration} <
            ProducerRef{Y.Access, Y.Iteration};
   };
-  for (auto &Q : QR.Queried)
+  for (auto &Q : Queried)
     llvm::sort(Q, ByAccess);
   auto Later = [&](unsigned I, const Window &W) -> unsigned {
-    const auto &Q = QR.Queried[I];
+    const auto &Q = Queried[I];
     PendingAccess Key{W.Producer, 0, W.Iteration};
     auto It = llvm::lower_bound(Q, Key, ByAccess);
     if (It != Q.end() && It->Access == W.Producer &&
@@ -499,9 +457,13 @@ void llvm::ldsbarriers::setBarrierWaits(const PlacementContext &C,
   for (unsigned W = 0; W < Ws.size(); ++W)
     if (Assigned[W] != None)
       Waited[Assigned[W]].push_back(W);
-  for (unsigned I = 0; I < Result.Barriers.size(); ++I)
-    Result.Barriers[I].Waits =
-        exactWaits(C.P, sortedProducers(Ws, Waited[I]), QR.Queried[I], C.POpts);
+  for (unsigned I = 0; I < Result.Barriers.size(); ++I) {
+    std::vector<ProducerRef> Producers;
+    for (unsigned W : Waited[I])
+      Producers.push_back(producerOf(Ws[W]));
+    llvm::sort(Producers);
+    Result.Barriers[I].Waits = exactWaits(C.P, Producers, Queried[I], C.POpts);
+  }
 }
 
 void llvm::ldsbarriers::addInFlightWaits(const PlacementContext &C,
@@ -521,10 +483,8 @@ void llvm::ldsbarriers::addInFlightWaits(const PlacementContext &C,
   std::map<Point, std::vector<ProducerRef>> ByConsumer;
   for (const Window &W : InFlight)
     ByConsumer[W.Consumer].push_back(producerOf(W));
-  std::vector<Point> Consumers;
-  for (const auto &[At, Prods] : ByConsumer)
-    Consumers.push_back(At);
-  std::vector<std::vector<PendingAccess>> Queried = Run.pendingAt(Consumers);
+  std::vector<std::vector<PendingAccess>> Queried =
+      Run.pendingAt(llvm::to_vector(llvm::make_first_range(ByConsumer)));
   unsigned Q = 0;
   for (auto &[At, Prods] : ByConsumer) {
     llvm::sort(Prods);

@@ -73,11 +73,7 @@ struct Placement {
   /// The placement as synchronization on top of the program (what the
   /// analysis assumes and the pass emits).
   Augmentation augmentation() const {
-    Augmentation Aug;
-    Aug.Barriers = Barriers;
-    Aug.CompletedBarriers = CompletedBarriers;
-    Aug.Waits = Waits;
-    return Aug;
+    return {Barriers, CompletedBarriers, Waits, {}};
   }
 };
 
@@ -90,14 +86,10 @@ std::vector<Point> candidatePoints(const AbstractProgram &P);
 
 /// The blocks executed in full on every path from the exit of one block to
 /// the entry of another. Exact: the dominators of the second block in the
-/// CFG rooted at the first block's exit (per first block, or, in functions
-/// large enough for the approximation, per pair of blocks over the blocks
-/// between them). Approximate (many producer blocks, windows forward in
-/// reverse post-order): the second block's dominators that do not dominate
-/// the first. Every path from the entry through the first to the second
-/// passes them and some path to the first avoids them, so they lie after
-/// the first. A subset: placement may miss a cheaper point, never take a
-/// point that does not cut.
+/// CFG rooted at the first block's exit. Approximate (many producer blocks,
+/// windows forward in reverse post-order): the second block's dominators
+/// that do not dominate the first, which lie after the first. A subset:
+/// placement may miss a cheaper point, never take one that does not cut.
 class PathCuts {
 public:
   PathCuts(const AbstractProgram &P, bool Approximate);
@@ -116,13 +108,13 @@ public:
   /// calls F with \p X, in constant time (a strict dominator of To that
   /// does not dominate From).
   bool onApproximatePath(unsigned From, unsigned To, unsigned X) const {
-    auto Dom = [&](unsigned A, unsigned B) {
-      return Pre[A] && Pre[A] <= Pre[B] && Post[B] <= Post[A];
-    };
-    return X != To && Dom(X, To) && !Dom(X, From);
+    return X != To && dominates(X, To) && !dominates(X, From);
   }
 
 private:
+  bool dominates(unsigned A, unsigned B) const {
+    return Pre[A] && Pre[A] <= Pre[B] && Post[B] <= Post[A];
+  }
   const std::vector<int> &exactDominators(unsigned From);
   const std::vector<unsigned> &exactChain(unsigned From, unsigned To);
   const AbstractProgram &P;
@@ -150,11 +142,6 @@ std::vector<unsigned> cuttingCandidates(const AbstractProgram &P,
                                         const std::vector<Point> &Candidates,
                                         PathCuts &Cuts, bool Exact = false);
 
-/// Whether the point \p At lies on every path of window \p W (possibly
-/// answering no for a point that does, when approximating).
-bool pointCutsWindow(const AbstractProgram &P, Point At, const Window &W,
-                     PathCuts &Cuts);
-
 /// What every step of one placement reads.
 struct PlacementContext {
   /// \p PruneAnalysis: the analysis prunes its state at the candidate points
@@ -162,8 +149,6 @@ struct PlacementContext {
   /// without it (the comparison strategies) every window.
   PlacementContext(const AbstractProgram &P, const AnalysisOptions &Options,
                    const PlacementOptions &POpts, bool PruneAnalysis);
-  PlacementContext(const PlacementContext &) = delete;
-  PlacementContext &operator=(const PlacementContext &) = delete;
 
   const AbstractProgram &P;
   const PlacementOptions &POpts;
@@ -258,12 +243,9 @@ cuttingRanges(const AbstractProgram &P, const Window &W, PathCuts &Cuts,
 /// others), after keepPointsPastAsyncIssue (\p Restricted: it dropped
 /// some) and reviveStuckSiblings. Kept windows without any go to
 /// Result.Uncoverable.
-/// \p Known, if given, may fill in window I's points itself (returning
-/// true), when they are known already.
-std::vector<std::vector<unsigned>> cutKeptWindows(
-    PlacementContext &C, const std::vector<Window> &Ws,
-    std::vector<uint8_t> &Keep, bool &Restricted, Placement &Result,
-    function_ref<bool(unsigned, std::vector<unsigned> &)> Known = nullptr);
+std::vector<std::vector<unsigned>>
+cutKeptWindows(PlacementContext &C, const std::vector<Window> &Ws,
+               std::vector<uint8_t> &Keep, bool &Restricted, Placement &Result);
 
 /// The cover by the candidates \p Chosen (ascending): each serves the
 /// windows whose cutting candidates \p Cuts hold it.
