@@ -186,44 +186,15 @@ static constexpr uint64_t LargeCutPoints = 1u << 18;
 /// ... when their windows' cutting sets are this long on average.
 static constexpr uint64_t LongCutSet = 256;
 
-/// Candidate numbers [first, last).
-using CandRange = std::pair<unsigned, unsigned>;
-using CandRanges = SmallVector<CandRange, 4>;
-
-/// Window \p W's cutting candidates as merged ranges of candidate numbers, in
-/// order (candidates are numbered block by block, so a block on all paths of
-/// a window is one range), after keepPointsPastAsyncIssue (\p Restricted: it
-/// dropped some).
-static CandRanges cuttingCandRanges(PlacementContext &C, const Window &W,
-                                    bool &Restricted) {
-  // The number of the first candidate at or after \p Index of block \p B.
-  auto IndexAt = [&](unsigned B, unsigned Index) {
-    return unsigned(llvm::lower_bound(C.Cands, Point{B, Index}) -
-                    C.Cands.begin());
-  };
-  CandRanges R;
-  for (bool Exact : {false, true}) {
-    for (auto [B, Lo, Hi] : cuttingRanges(C.P, W, *C.Paths, Exact)) {
-      unsigned F = IndexAt(B, Lo), L = IndexAt(B, Hi + 1);
-      if (F < L)
-        R.push_back({F, L});
-    }
-    // An approximation without a legal point must not make the window
-    // look uncoverable.
-    if (!R.empty() || !C.Paths->approximates(W.start().Block, W.Consumer.Block))
-      break;
-  }
-  llvm::sort(R);
-  CandRanges Merged;
-  for (CandRange X : R)
-    if (!Merged.empty() && X.first <= Merged.back().second)
-      Merged.back().second = std::max(Merged.back().second, X.second);
-    else
-      Merged.push_back(X);
+/// Window \p W's cutting candidates as ranges (cuttingCandRanges), after
+/// keepPointsPastAsyncIssue (\p Restricted: it dropped some).
+static CandRanges restrictedCandRanges(PlacementContext &C, const Window &W,
+                                       bool &Restricted) {
+  CandRanges R = cuttingCandRanges(C.P, W, C.Cands, *C.Paths);
   Restricted |= keepPointsPastAsyncIssue(
-      C.P, C.POpts.AsyncLatency, W, Merged,
+      C.P, C.POpts.AsyncLatency, W, R,
       [&](CandRange X) { return C.Cands[X.first].Block; });
-  return Merged;
+  return R;
 }
 
 /// The windows \p Order (by their last point) each take, unless a chosen
@@ -280,7 +251,7 @@ static std::optional<Cover> coverLargeInstance(PlacementContext &C,
   std::vector<CandRanges> Ranges(Ws.size());
   uint64_t Total = 0, Kept = 0;
   auto Compute = [&](unsigned I) {
-    Ranges[I] = cuttingCandRanges(C, Ws[I], Restricted);
+    Ranges[I] = restrictedCandRanges(C, Ws[I], Restricted);
     for (CandRange X : Ranges[I])
       Total += X.second - X.first;
   };

@@ -10,6 +10,7 @@
 #include "LDSPlacementSteps.h"
 #include "LDSSplitBarriers.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Sequence.h"
 #include <algorithm>
 #include <map>
 #include <set>
@@ -189,9 +190,11 @@ void PathCuts::forEachBlock(unsigned From, unsigned To, bool Exact,
     F(D);
 }
 
-std::vector<std::tuple<unsigned, unsigned, unsigned>>
-llvm::ldsbarriers::cuttingRanges(const AbstractProgram &P, const Window &W,
-                                 PathCuts &Cuts, bool Exact) {
+/// The ranges of points (block, first index, last index) that lie on every
+/// path of \p W.
+static std::vector<std::tuple<unsigned, unsigned, unsigned>>
+cuttingRanges(const AbstractProgram &P, const Window &W, PathCuts &Cuts,
+              bool Exact) {
   std::vector<std::tuple<unsigned, unsigned, unsigned>> Out;
   // The paths start right after the producer, or at the window's anchor.
   Point Start = W.start();
@@ -211,33 +214,45 @@ llvm::ldsbarriers::cuttingRanges(const AbstractProgram &P, const Window &W,
   return Out;
 }
 
+CandRanges
+llvm::ldsbarriers::cuttingCandRanges(const AbstractProgram &P, const Window &W,
+                                     const std::vector<Point> &Candidates,
+                                     PathCuts &Cuts) {
+  // The number of the first candidate at or after \p Index of block \p B.
+  auto IndexAt = [&](unsigned B, unsigned Index) {
+    return unsigned(llvm::lower_bound(Candidates, Point{B, Index}) -
+                    Candidates.begin());
+  };
+  CandRanges R;
+  for (bool Exact : {false, true}) {
+    for (auto [B, Lo, Hi] : cuttingRanges(P, W, Cuts, Exact)) {
+      unsigned F = IndexAt(B, Lo), L = IndexAt(B, Hi + 1);
+      if (F < L)
+        R.push_back({F, L});
+    }
+    // An approximation without a legal point must not make the window
+    // look uncoverable.
+    if (!R.empty() || !Cuts.approximates(W.start().Block, W.Consumer.Block))
+      break;
+  }
+  // A producer's block may come back whole on an exact path: merge.
+  llvm::sort(R);
+  CandRanges Merged;
+  for (CandRange X : R)
+    if (!Merged.empty() && X.first <= Merged.back().second)
+      Merged.back().second = std::max(Merged.back().second, X.second);
+    else
+      Merged.push_back(X);
+  return Merged;
+}
+
 std::vector<unsigned>
 llvm::ldsbarriers::cuttingCandidates(const AbstractProgram &P, const Window &W,
                                      const std::vector<Point> &Candidates,
-                                     PathCuts &Cuts, bool Exact) {
-  // Candidates are sorted by block and index: ranges sorted the same way
-  // and merged where they overlap (a producer's block may come back whole
-  // on an exact path) give the points sorted and distinct, without sorting
-  // the points themselves (a window may cross thousands of them).
-  auto Ranges = cuttingRanges(P, W, Cuts, Exact);
-  llvm::sort(Ranges);
+                                     PathCuts &Cuts) {
   std::vector<unsigned> Out;
-  unsigned Next = 0; // The first candidate number not yet emitted.
-  for (auto [B, Lo, Hi] : Ranges) {
-    auto It = Candidates.begin() + Next;
-    if (It == Candidates.end())
-      break;
-    if (*It < Point{B, Lo})
-      It = std::lower_bound(It, Candidates.end(), Point{B, Lo});
-    for (; It != Candidates.end() && It->Block == B && It->Index <= Hi; ++It)
-      Out.push_back(It - Candidates.begin());
-    Next = It - Candidates.begin();
-  }
-  // An approximation without a legal point must not make the window look
-  // uncoverable.
-  if (Out.empty() && !Exact &&
-      Cuts.approximates(W.start().Block, W.Consumer.Block))
-    return cuttingCandidates(P, W, Candidates, Cuts, /*Exact=*/true);
+  for (auto [F, L] : cuttingCandRanges(P, W, Candidates, Cuts))
+    llvm::append_range(Out, llvm::seq(F, L));
   return Out;
 }
 

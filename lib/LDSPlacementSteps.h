@@ -135,12 +135,21 @@ private:
   std::vector<unsigned> Rank;      // Reverse post-order numbers.
 };
 
-/// The points among \p Candidates that lie on every path of window \p W,
-/// exactly when \p Exact or when the approximation leaves none.
+/// Candidate numbers [first, last).
+using CandRange = std::pair<unsigned, unsigned>;
+using CandRanges = SmallVector<CandRange, 4>;
+
+/// The points among \p Candidates (sorted) that lie on every path of window
+/// \p W, exactly when the approximation leaves none, as merged ranges of
+/// candidate numbers in order: a block on all paths is one range.
+CandRanges cuttingCandRanges(const AbstractProgram &P, const Window &W,
+                             const std::vector<Point> &Candidates,
+                             PathCuts &Cuts);
+/// The same points, listed.
 std::vector<unsigned> cuttingCandidates(const AbstractProgram &P,
                                         const Window &W,
                                         const std::vector<Point> &Candidates,
-                                        PathCuts &Cuts, bool Exact = false);
+                                        PathCuts &Cuts);
 
 /// What every step of one placement reads.
 struct PlacementContext {
@@ -188,25 +197,17 @@ bool findWindowsToCover(PlacementContext &C, Placement &Result);
 /// saves (a DMA before a loop is waited for before the loop, not in it).
 constexpr double AsyncLatencyWorth = 2.0;
 
-/// Whether keepPointsPastAsyncIssue may take points from window \p W: its
-/// producer is an asynchronous transfer issued in another block than its
-/// consumer, and the preference is on.
-inline bool asyncLatencyMayRestrict(const AbstractProgram &P, bool AsyncLatency,
-                                    const Window &W) {
-  return AsyncLatency && P.event(W.Producer).Async &&
-         W.Producer.Block != W.Consumer.Block;
-}
-
 /// Of window \p W's cutting points \p Items (points or ranges of them,
 /// \p BlockOf giving an item's block), keeps those past the block of its
-/// asynchronous producer, when there are some and they do not run much more
-/// often (AsyncLatencyWorth). Returns whether items were dropped.
+/// asynchronous producer, when its consumer is in another block, there are
+/// some and they do not run much more often (AsyncLatencyWorth). Returns
+/// whether items were dropped.
 template <typename ContainerT, typename BlockFnT>
 bool keepPointsPastAsyncIssue(const AbstractProgram &P, bool AsyncLatency,
                               const Window &W, ContainerT &Items,
                               BlockFnT BlockOf) {
   const Point &From = W.Producer;
-  if (!asyncLatencyMayRestrict(P, AsyncLatency, W))
+  if (!AsyncLatency || !P.event(From).Async || From.Block == W.Consumer.Block)
     return false;
   ContainerT Later;
   double LaterFreq = 0;
@@ -232,12 +233,6 @@ void reviveStuckSiblings(const std::vector<Window> &Ws,
                          std::vector<uint8_t> &Keep,
                          function_ref<bool(unsigned)> HasNoPoint,
                          function_ref<void(unsigned)> Compute);
-
-/// The ranges of points (block, first index, last index) that lie on every
-/// path of \p W.
-std::vector<std::tuple<unsigned, unsigned, unsigned>>
-cuttingRanges(const AbstractProgram &P, const Window &W, PathCuts &Cuts,
-              bool Exact);
 
 /// The cutting candidates of each window \p Keep marks (none for the
 /// others), after keepPointsPastAsyncIssue (\p Restricted: it dropped
