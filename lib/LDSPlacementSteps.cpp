@@ -87,21 +87,6 @@ PathCuts::PathCuts(const AbstractProgram &P, bool Approximate)
     Rank[RPO[K]] = K;
 }
 
-PathCuts::~PathCuts() = default;
-
-const std::vector<int> &PathCuts::exactDominators(unsigned From) {
-  auto It = ByBlock.find(From);
-  if (It != ByBlock.end())
-    return It->second;
-  // The function's graph and one node more, the root: From's exit.
-  unsigned N = P.Blocks.size();
-  auto Succs = [&](unsigned X) -> ArrayRef<unsigned> {
-    return P.Blocks[X < N ? X : From].Succs;
-  };
-  return ByBlock.emplace(From, computeImmediateDominators(N + 1, N, Succs))
-      .first->second;
-}
-
 const std::vector<unsigned> &PathCuts::exactChain(unsigned From, unsigned To) {
   auto [It, New] = ByPair.try_emplace({From, To});
   std::vector<unsigned> &Chain = It->second;
@@ -145,15 +130,13 @@ const std::vector<unsigned> &PathCuts::exactChain(unsigned From, unsigned To) {
   auto ToIt = Local.find(To);
   if (ToIt == Local.end())
     return Chain;
+  // The part's graph and one node more, the root: From's exit.
   unsigned Root = Global.size();
   Graph G(Root + 1);
-  for (unsigned K = 0; K < Root; ++K)
-    for (unsigned S : P.Blocks[Global[K]].Succs)
+  for (unsigned K = 0; K <= Root; ++K)
+    for (unsigned S : P.Blocks[K < Root ? Global[K] : From].Succs)
       if (auto SIt = Local.find(S); SIt != Local.end())
         G[K].push_back(SIt->second);
-  for (unsigned S : P.Blocks[From].Succs)
-    if (auto SIt = Local.find(S); SIt != Local.end())
-      G[Root].push_back(SIt->second);
   std::vector<int> ID = computeImmediateDominators(G, Root);
   for (int D = ID[ToIt->second]; D >= 0 && D != int(Root); D = ID[D])
     Chain.push_back(Global[D]);
@@ -179,14 +162,18 @@ void PathCuts::forEachBlock(unsigned From, unsigned To, bool Exact,
       F(D);
     return;
   }
-  const std::vector<int> &ID = exactDominators(From);
+  // A block that dominates To in the function's graph with one node more,
+  // the root, From's exit, is executed in full on every path (From's block
+  // too: the path re-enters it from the top).
   unsigned Root = P.Blocks.size();
-  if (ID[To] < 0)
-    return;
-  // A block that dominates the consumer's block from the producer's exit is
-  // executed in full on every path (the producer's block too: the path
-  // re-enters it from the top).
-  for (int D = ID[To]; D != int(Root); D = ID[D])
+  auto [It, New] = ByBlock.try_emplace(From);
+  if (New)
+    It->second = computeImmediateDominators(
+        Root + 1, Root, [&](unsigned X) -> ArrayRef<unsigned> {
+          return P.Blocks[X < Root ? X : From].Succs;
+        });
+  const std::vector<int> &ID = It->second;
+  for (int D = ID[To]; D >= 0 && D != int(Root); D = ID[D])
     F(D);
 }
 
@@ -458,8 +445,8 @@ void llvm::ldsbarriers::setBarrierWaits(const PlacementContext &C,
     return ~0u; // Complete there.
   };
   constexpr unsigned None = ~0u;
-  std::vector<unsigned> Assigned(Ws.size(), None); // Window -> barrier.
-  std::vector<unsigned> AssignedLater(Ws.size(), 0);
+  // Per window, its barrier and the later operations there.
+  std::vector<unsigned> Assigned(Ws.size(), None), AssignedLater(Ws.size(), 0);
   for (unsigned I = 0; I < Result.Barriers.size(); ++I)
     for (unsigned W : Result.Serves[I]) {
       unsigned L = Later(I, Ws[W]);
@@ -468,16 +455,13 @@ void llvm::ldsbarriers::setBarrierWaits(const PlacementContext &C,
         AssignedLater[W] = L;
       }
     }
-  std::vector<std::vector<unsigned>> Waited(Result.Barriers.size());
+  std::vector<std::vector<ProducerRef>> Waited(Result.Barriers.size());
   for (unsigned W = 0; W < Ws.size(); ++W)
     if (Assigned[W] != None)
-      Waited[Assigned[W]].push_back(W);
+      Waited[Assigned[W]].push_back(producerOf(Ws[W]));
   for (unsigned I = 0; I < Result.Barriers.size(); ++I) {
-    std::vector<ProducerRef> Producers;
-    for (unsigned W : Waited[I])
-      Producers.push_back(producerOf(Ws[W]));
-    llvm::sort(Producers);
-    Result.Barriers[I].Waits = exactWaits(C.P, Producers, Queried[I], C.POpts);
+    llvm::sort(Waited[I]);
+    Result.Barriers[I].Waits = exactWaits(C.P, Waited[I], Queried[I], C.POpts);
   }
 }
 

@@ -1,13 +1,10 @@
 //===- LDSPlacementSteps.h - Steps shared by the placement strategies -----===//
 //
-// Placement as a sequence of steps over one context, with its options and
-// its result (Placement), where the paths of windows cross (PathCuts) and
-// the candidate points. The optimal placement
-// (LDSBarrierPlacement.cpp) and the comparison strategies of the
-// benchmarks (utils/bench/PlacementStrategies.cpp) share the steps around the
-// choice of points: the input's windows, completing existing barriers, the
-// cutting points of the windows kept, recording the chosen barriers, their
-// exact waits and the waits a wave needs for its own transfers.
+// Placement as a sequence of steps over one context: its options, its result
+// (Placement), the candidate points and the blocks on all paths between two
+// blocks (PathCuts). The optimal placement (LDSBarrierPlacement.cpp) and the
+// benchmarks' comparison strategies (utils/bench/PlacementStrategies.cpp)
+// share every step but the choice of points.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,7 +17,6 @@
 #include <array>
 #include <map>
 #include <optional>
-#include <tuple>
 #include <vector>
 
 namespace llvm {
@@ -31,17 +27,15 @@ struct PlacementOptions {
   /// settles for the best covers found so far.
   unsigned SearchBudget = 2000;
   /// Keep an asynchronous transfer's barrier out of the transfer's own block
-  /// (keepPointsPastAsyncIssue), unless that costs barrier executions or
-  /// barriers.
+  /// (keepPointsPastAsyncIssue) unless that costs more.
   bool AsyncLatency = true;
   /// Split barriers (gfx12): hoist each barrier's signal away from its wait.
   bool Split = false;
   /// Workgroups of one wave: no barriers, only the counter waits that
   /// asynchronous transfers need before the wave's own later accesses.
   bool SingleWave = false;
-  /// Functions whose windows start in more blocks than this take the blocks
-  /// on all paths between two blocks from the function's dominator tree
-  /// (PathCuts): the exact computation is linear per starting block.
+  /// Functions whose windows start in more blocks than this approximate
+  /// PathCuts: the exact computation is linear per starting block.
   unsigned ExactPathBlocks = 64;
   /// Largest encodable wait value per counter.
   std::array<unsigned, NumCounters> CounterMax = {63, 63, 63, 63, 7};
@@ -70,18 +64,15 @@ struct Placement {
   /// Sum of the block frequencies of the new barriers.
   double Cost = 0;
 
-  /// The placement as synchronization on top of the program (what the
-  /// analysis assumes and the pass emits).
+  /// The synchronization the analysis assumes and the pass emits.
   Augmentation augmentation() const {
     return {Barriers, CompletedBarriers, Waits, {}};
   }
 };
 
-/// The candidate points of the program: just before each access and at the
-/// end of each reachable block where a barrier is allowed and no split
-/// barrier's signal is pending. Any other point can be moved to the next
-/// candidate in its block without uncovering a window, so these suffice for
-/// optimality.
+/// The points before each access and at the end of each reachable block
+/// where a barrier is allowed and no split barrier's signal is pending: any
+/// other point moves to the next of these without uncovering a window.
 std::vector<Point> candidatePoints(const AbstractProgram &P);
 
 /// The blocks executed in full on every path from the exit of one block to
@@ -93,7 +84,6 @@ std::vector<Point> candidatePoints(const AbstractProgram &P);
 class PathCuts {
 public:
   PathCuts(const AbstractProgram &P, bool Approximate);
-  ~PathCuts();
   /// Calls \p F with each such block from \p From's exit to \p To, nearest
   /// to \p To first; none when \p To cannot be reached. \p Exact forces
   /// the exact set.
@@ -115,15 +105,13 @@ private:
   bool dominates(unsigned A, unsigned B) const {
     return Pre[A] && Pre[A] <= Pre[B] && Post[B] <= Post[A];
   }
-  const std::vector<int> &exactDominators(unsigned From);
   const std::vector<unsigned> &exactChain(unsigned From, unsigned To);
   const AbstractProgram &P;
   bool Approximate;
   std::map<unsigned, std::vector<int>> ByBlock;
-  /// With the approximation on (large functions): the exact chains per
-  /// pair of blocks; each block's component in topological order
-  /// (AbstractProgram::componentOrder), and the marks of the blocks that
-  /// reach the consumer block of the latest chain (== Walk).
+  /// With the approximation on: the exact chains per pair of blocks, each
+  /// block's componentOrder, and the blocks that reach the consumer block of
+  /// the latest chain (ReachStamp == Walk).
   std::map<std::pair<unsigned, unsigned>, std::vector<unsigned>> ByPair;
   std::vector<unsigned> Component;
   std::vector<unsigned> ReachStamp;
@@ -154,8 +142,7 @@ std::vector<unsigned> cuttingCandidates(const AbstractProgram &P,
 /// What every step of one placement reads.
 struct PlacementContext {
   /// \p PruneAnalysis: the analysis prunes its state at the candidate points
-  /// (AnalysisOptions::Pruning) and reports the windows that imply the rest;
-  /// without it (the comparison strategies) every window.
+  /// (AnalysisOptions::Pruning), reporting the windows that imply the rest.
   PlacementContext(const AbstractProgram &P, const AnalysisOptions &Options,
                    const PlacementOptions &POpts, bool PruneAnalysis);
 
@@ -176,18 +163,16 @@ struct PlacementContext {
   double freq(unsigned Cand) const { return P.Blocks[Cands[Cand].Block].Freq; }
 };
 
-/// Chosen barrier points and, for each, the windows (of
-/// Placement::Windows) it serves.
+/// Chosen barrier points and the windows (of Placement::Windows) each serves.
 struct Cover {
   std::vector<Point> Points;
   std::vector<std::vector<unsigned>> ServedBy;
 };
 
-/// The first steps of every strategy: the input's windows
-/// (Result.InitialWindows), and placement step 1, the existing barriers
-/// completed, which leaves in Result.Windows what new barriers must cover.
-/// Returns false when there is nothing to cover (or the workgroup is one
-/// wave): \p Result is then complete, with the same-wave waits only.
+/// The input's windows (Result.InitialWindows), and placement step 1: the
+/// existing barriers completed, leaving in Result.Windows what new barriers
+/// must cover. Returns false when there is nothing to cover (or the
+/// workgroup is one wave): \p Result is then complete.
 bool findWindowsToCover(PlacementContext &C, Placement &Result);
 
 /// How many times as many barrier executions keeping an asynchronous
@@ -225,10 +210,9 @@ bool keepPointsPastAsyncIssue(const AbstractProgram &P, bool AsyncLatency,
   return false;
 }
 
-/// A kept window without any legal point does not cover its siblings (the
-/// windows of its consumer from its start block, dropped as implied by it):
-/// they may have legal points of their own. Keeps them, calling \p Compute
-/// for each; \p HasNoPoint tells a kept window without points.
+/// A kept window without any legal point does not cover its siblings (its
+/// consumer's windows from its start block, dropped as implied by it), which
+/// may have points of their own: keeps them, calling \p Compute for each.
 void reviveStuckSiblings(const std::vector<Window> &Ws,
                          std::vector<uint8_t> &Keep,
                          function_ref<bool(unsigned)> HasNoPoint,
@@ -252,12 +236,11 @@ Cover coverByCandidates(const PlacementContext &C,
 /// must wait for.
 void recordBarriers(const PlacementContext &C, Cover Cv, Placement &Result);
 
-/// Split barriers (PlacementOptions::Split): each new barrier's signal
-/// hoisted away from its wait (pairSignals).
+/// With PlacementOptions::Split, hoists each new barrier's signal away from
+/// its wait (pairSignals).
 void splitSignals(const PlacementContext &C, Placement &Result);
 
-/// Placement step 4b: exact counter values where each signal (or barrier)
-/// is.
+/// Placement step 4b: exact counter values where each signal (or barrier) is.
 void setBarrierWaits(const PlacementContext &C, Placement &Result);
 
 /// Adds, before each access that meets an asynchronous transfer of its own
