@@ -116,18 +116,14 @@ keepWindowsThatMatter(PlacementContext &C, const std::vector<Window> &Ws) {
 }
 
 /// Placement step 2b: drops the windows of plain LDS producers (complete at
-/// a zero LDS wait, which any barrier's wait for another LDS producer is)
-/// whose cutting points contain a kept window's in one consumer block:
-/// - a window entering the consumer's block from outside lies on every
-///   point of the block up to its consumer, which contains a direct window
-///   (producer and consumer in the block) with a legal point no later;
+/// any barrier's zero LDS wait) whose cutting points contain a kept window's
+/// in one consumer block, so that any cover of the kept one covers them:
+/// - a window entering the block contains a direct window (producer and
+///   consumer in the block) with a legal point no later than its consumer;
 /// - of two windows from one start block (not anchored), the later
-///   consumer's whose start is not after the other's contains the other's
-///   (a longer tail of the start block, the same blocks between, a longer
-///   head of the consumer's).
-/// Any cover of the kept window then covers the dropped one; this removes
-/// the longest cutting sets (chains of uniform diamonds). Windows of other
-/// iterations are left alone; step 5 re-verifies everything.
+///   consumer's whose start is not after the other's contains the other's.
+/// This removes the longest cutting sets (chains of uniform diamonds).
+/// Windows of other iterations are left alone; step 5 re-verifies all.
 static void
 dropNestedWindows(const AbstractProgram &P, const std::vector<Window> &Ws,
                   const std::vector<std::vector<uint8_t>> &IsCandidate,
@@ -186,17 +182,6 @@ static constexpr uint64_t LargeCutPoints = 1u << 18;
 /// ... when their windows' cutting sets are this long on average.
 static constexpr uint64_t LongCutSet = 256;
 
-/// Window \p W's cutting candidates as ranges (cuttingCandRanges), after
-/// keepPointsPastAsyncIssue (\p Restricted: it dropped some).
-static CandRanges restrictedCandRanges(PlacementContext &C, const Window &W,
-                                       bool &Restricted) {
-  CandRanges R = cuttingCandRanges(C.P, W, C.Cands, *C.Paths);
-  Restricted |= keepPointsPastAsyncIssue(
-      C.P, C.POpts.AsyncLatency, W, R,
-      [&](CandRange X) { return C.Cands[X.first].Block; });
-  return R;
-}
-
 /// The windows \p Order (by their last point) each take, unless a chosen
 /// point already cuts them, the latest point of their least frequently
 /// executed block. Each window is served by one barrier only: the one that
@@ -233,9 +218,10 @@ static Cover coverRangesGreedily(const PlacementContext &C,
   for (unsigned G : Chosen)
     Cv.Points.push_back(C.Cands[G]);
   Cv.ServedBy.assign(Chosen.size(), {});
-  for (unsigned I : Order)
-    Cv.ServedBy[llvm::lower_bound(Chosen, CutBy[I]) - Chosen.begin()].push_back(
-        I);
+  for (unsigned I : Order) {
+    unsigned K = llvm::lower_bound(Chosen, CutBy[I]) - Chosen.begin();
+    Cv.ServedBy[K].push_back(I);
+  }
   return Cv;
 }
 
@@ -251,7 +237,10 @@ static std::optional<Cover> coverLargeInstance(PlacementContext &C,
   std::vector<CandRanges> Ranges(Ws.size());
   uint64_t Total = 0, Kept = 0;
   auto Compute = [&](unsigned I) {
-    Ranges[I] = restrictedCandRanges(C, Ws[I], Restricted);
+    Ranges[I] = cuttingCandRanges(C.P, Ws[I], C.Cands, *C.Paths);
+    Restricted |= keepPointsPastAsyncIssue(
+        C.P, C.POpts.AsyncLatency, Ws[I], Ranges[I],
+        [&](CandRange X) { return C.Cands[X.first].Block; });
     for (CandRange X : Ranges[I])
       Total += X.second - X.first;
   };

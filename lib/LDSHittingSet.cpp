@@ -105,19 +105,17 @@ public:
       }
   }
 
-  /// Returns the chosen points; sets Optimal when the search finished
-  /// within its budget.
-  std::vector<unsigned> solve(bool &Optimal) {
+  /// The chosen points; the search finished within its budget when Nodes
+  /// is at most Budget.
+  std::vector<unsigned> solve() {
     BitVector Sets(SetPts.size(), true), Points(PtSets.size(), true);
     Best = greedy(Sets, Points, {});
     BestScore = score(Best);
     search(Sets, Points, {});
-    Optimal = Nodes <= Budget;
     return Best;
   }
 
-  /// Branch-and-bound nodes this component used.
-  unsigned nodes() const { return Nodes; }
+  unsigned Nodes = 0;
 
 private:
   static BitVector common(const BitVector &A, const BitVector &B) {
@@ -279,7 +277,8 @@ private:
   }
 
   /// Keeps \p S as the best cover when it is better.
-  void offer(std::vector<unsigned> S, Score Sc) {
+  void offer(std::vector<unsigned> S) {
+    Score Sc = score(S);
     if (Sc.betterThan(BestScore)) {
       Best = std::move(S);
       BestScore = Sc;
@@ -289,18 +288,14 @@ private:
   void search(BitVector Sets, BitVector Points, std::vector<unsigned> Chosen) {
     ++Nodes;
     reduce(Sets, Points, Chosen);
-    Score Now = score(Chosen);
     if (Sets.none())
-      return offer(std::move(Chosen), Now);
-    Score LB = lowerBound(Sets, Points);
+      return offer(std::move(Chosen));
+    Score Now = score(Chosen), LB = lowerBound(Sets, Points);
     Score Bound{Now.Count + LB.Count, Now.Cost + LB.Cost};
     if (!Bound.betterThan(BestScore))
       return;
-    if (Nodes > Budget) {
-      std::vector<unsigned> G = greedy(Sets, Points, Chosen);
-      Score S = score(G);
-      return offer(std::move(G), S);
-    }
+    if (Nodes > Budget)
+      return offer(greedy(Sets, Points, Chosen));
     // Branch on the set with the fewest points.
     unsigned BranchS = 0, Fewest = ~0u;
     for (unsigned S : Sets.set_bits()) {
@@ -329,7 +324,6 @@ private:
   std::vector<BitVector> SetPts, PtSets;
   std::vector<double> Cost;
   unsigned Budget;
-  unsigned Nodes = 0;
   std::vector<unsigned> Best;
   Score BestScore;
 };
@@ -364,8 +358,7 @@ HittingSet llvm::ldsbarriers::solveHittingSet(
     if (Members.empty())
       continue; // Empty sets, which no point hits, are classes of their own.
     // One set (most components): its cheapest point, the last of equals,
-    // as the search would find in its one node, without numbering points
-    // (a set too large for the search goes the general way).
+    // as the search would find in its one node, without numbering points.
     if (Members.size() == 1 &&
         Sets[Members.front()].size() <= HittingSetLargeComponent) {
       const std::vector<unsigned> &Only = Sets[Members.front()];
@@ -378,9 +371,8 @@ HittingSet llvm::ldsbarriers::solveHittingSet(
       NodesLeft -= std::min(NodesLeft, 1u);
       continue;
     }
-    // Local numbering of the component's points, in program order (the
-    // sets repeat points a lot: sort the distinct ones only, and translate
-    // through an array, not a search).
+    // Local numbering of the component's points, in program order: the
+    // sets repeat points a lot, so sort the distinct ones only.
     std::vector<unsigned> LocalToGlobal;
     for (unsigned S : Members)
       for (unsigned G : Sets[S])
@@ -393,17 +385,15 @@ HittingSet llvm::ldsbarriers::solveHittingSet(
       LocalOf[LocalToGlobal[K]] = K;
     std::vector<std::vector<unsigned>> SetPts;
     for (unsigned S : Members) {
-      std::vector<unsigned> L;
-      L.reserve(Sets[S].size());
+      std::vector<unsigned> &L = SetPts.emplace_back();
       for (unsigned G : Sets[S])
         L.push_back(LocalOf[G]);
-      SetPts.push_back(std::move(L));
     }
-    for (unsigned G : LocalToGlobal)
-      LocalOf[G] = -1;
     std::vector<double> Costs;
-    for (unsigned G : LocalToGlobal)
+    for (unsigned G : LocalToGlobal) {
+      LocalOf[G] = -1;
       Costs.push_back(Cost[G]);
+    }
     if (uint64_t(SetPts.size()) * Costs.size() > HittingSetLargeComponent) {
       for (unsigned L : greedyCover(SetPts, Costs))
         Result.Points.push_back(LocalToGlobal[L]);
@@ -412,11 +402,10 @@ HittingSet llvm::ldsbarriers::solveHittingSet(
     }
     // The node budget is shared by all components.
     HittingSetSolver Solver(SetPts, std::move(Costs), NodesLeft);
-    bool Optimal = true;
-    for (unsigned L : Solver.solve(Optimal))
+    for (unsigned L : Solver.solve())
       Result.Points.push_back(LocalToGlobal[L]);
-    NodesLeft -= std::min(NodesLeft, Solver.nodes());
-    Result.Optimal &= Optimal;
+    Result.Optimal &= Solver.Nodes <= NodesLeft;
+    NodesLeft -= std::min(NodesLeft, Solver.Nodes);
   }
   llvm::sort(Result.Points);
   return Result;
