@@ -150,70 +150,44 @@ private:
     Points.reset(Pt);
   }
 
-  /// The rows \p Rows of the members of \p Live masked by \p Mask, each
-  /// with its member, and the order of their sizes.
-  struct MaskedRows {
+  /// Drops the dominated members of \p Live, points or (\p AreSets) sets,
+  /// by their rows \p Rows masked by \p Mask: a point hitting a subset of
+  /// another point's sets at no lower cost (the later of equals stays), a
+  /// set holding all points of another set, which is hit whenever that one
+  /// is (the first of equals stays).
+  bool dropDominated(BitVector &Live, const std::vector<BitVector> &Rows,
+                     const BitVector &Mask, bool AreSets) const {
     SmallVector<unsigned> Members, Counts, ByCount;
-    std::vector<BitVector> Rows;
-  };
-  static MaskedRows maskedRows(const BitVector &Live,
-                               const std::vector<BitVector> &Rows,
-                               const BitVector &Mask) {
-    MaskedRows R;
+    std::vector<BitVector> Masked;
     for (unsigned M : Live.set_bits()) {
-      R.Members.push_back(M);
-      R.Rows.push_back(common(Rows[M], Mask));
-      R.Counts.push_back(R.Rows.back().count());
+      Members.push_back(M);
+      Masked.push_back(common(Rows[M], Mask));
+      Counts.push_back(Masked.back().count());
     }
-    // A dominating row has at least as many bits as the row it dominates:
-    // each row only meets those on its side of it in this order.
-    R.ByCount.resize(R.Members.size());
-    std::iota(R.ByCount.begin(), R.ByCount.end(), 0);
-    llvm::sort(R.ByCount, [&](unsigned A, unsigned B) {
-      return std::make_pair(R.Counts[A], A) < std::make_pair(R.Counts[B], B);
+    // A subset has no more bits than its superset: in this order, each row
+    // only meets the rows on the side of it that may dominate it.
+    unsigned N = Members.size();
+    ByCount.resize(N);
+    std::iota(ByCount.begin(), ByCount.end(), 0);
+    llvm::sort(ByCount, [&](unsigned A, unsigned B) {
+      return std::make_pair(Counts[A], A) < std::make_pair(Counts[B], B);
     });
-    return R;
-  }
-
-  /// Dominated points: hits a subset of another point's sets at no lower
-  /// cost. Among equals the later point stays.
-  bool dropDominatedPoints(const BitVector &Sets, BitVector &Points) const {
+    auto CostOf = [&](unsigned K) { return AreSets ? 0.0 : Cost[Members[K]]; };
     bool Changed = false;
-    MaskedRows M = maskedRows(Points, PtSets, Sets);
-    for (unsigned I = 0; I < M.Members.size(); ++I) {
-      for (unsigned J : llvm::reverse(M.ByCount)) {
-        // A subset has no more elements.
-        if (M.Counts[I] > M.Counts[J])
+    for (unsigned I = 0; I < N; ++I) {
+      for (unsigned K = 0; K < N; ++K) {
+        unsigned J = ByCount[AreSets ? K : N - 1 - K];
+        // A dominated point is the subset, a dominated set the superset.
+        unsigned Sub = AreSets ? J : I, Super = AreSets ? I : J;
+        if (Counts[Sub] > Counts[Super])
           break;
-        double CI = Cost[M.Members[I]], CJ = Cost[M.Members[J]];
-        if (I == J || !Points.test(M.Members[J]) || CJ > CI ||
-            !M.Rows[I].subsetOf(M.Rows[J]))
+        double CI = CostOf(I), CJ = CostOf(J);
+        if (I == J || !Live.test(Members[J]) || CJ > CI ||
+            !Masked[Sub].subsetOf(Masked[Super]))
           continue;
-        if (M.Counts[I] == M.Counts[J] && CJ == CI && J < I)
-          continue; // Keep the later one of two equals.
-        Points.reset(M.Members[I]);
-        Changed = true;
-        break;
-      }
-    }
-    return Changed;
-  }
-
-  /// Dominated sets: a set whose points include all points of another set
-  /// is hit whenever that one is.
-  bool dropDominatedSets(BitVector &Sets, const BitVector &Points) const {
-    bool Changed = false;
-    MaskedRows M = maskedRows(Sets, SetPts, Points);
-    for (unsigned I = 0; I < M.Members.size(); ++I) {
-      for (unsigned J : M.ByCount) {
-        if (M.Counts[J] > M.Counts[I])
-          break;
-        if (I == J || !Sets.test(M.Members[J]) ||
-            !M.Rows[J].subsetOf(M.Rows[I]))
-          continue;
-        if (M.Counts[I] == M.Counts[J] && J > I)
-          continue; // Keep the first of two equals.
-        Sets.reset(M.Members[I]);
+        if (Counts[I] == Counts[J] && CJ == CI && (AreSets ? J > I : J < I))
+          continue; // Of two equals, the later point or the first set stays.
+        Live.reset(Members[I]);
         Changed = true;
         break;
       }
@@ -245,12 +219,12 @@ private:
         }
       if (PointRuleStale) {
         PointRuleStale = false;
-        if (dropDominatedPoints(Sets, Points))
+        if (dropDominated(Points, PtSets, Sets, /*AreSets=*/false))
           Changed = SetRuleStale = true;
       }
       if (SetRuleStale) {
         SetRuleStale = false;
-        if (dropDominatedSets(Sets, Points))
+        if (dropDominated(Sets, SetPts, Points, /*AreSets=*/true))
           Changed = PointRuleStale = true;
       }
     }
