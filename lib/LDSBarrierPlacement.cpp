@@ -37,11 +37,9 @@ using LatestWindows = std::map<ProducerKey, unsigned>;
 
 /// Across blocks: when every path from a far producer's block to the
 /// consumer runs through the whole block of a nearer producer of the same
-/// kind, the near window's cutting points are a subset of the far one's
-/// (the path's last pass through that block and what follows), and its
-/// wait completes the far producer too: the far one is dropped. Blocks on
-/// the far producer's dominator chain are stamped in \p OnChain, so that
-/// each near producer costs one look-up.
+/// kind, the near window's cutting points are a subset of the far one's and
+/// its wait completes the far producer too: the far one is dropped.
+/// \p OnChain stamps the blocks on the far producer's path.
 static void dropFarProducers(const AbstractProgram &P, PathCuts &PC,
                              const std::vector<Window> &Ws,
                              const LatestWindows &Latest,
@@ -184,9 +182,8 @@ static constexpr uint64_t LongCutSet = 256;
 
 /// The windows \p Order (by their last point) each take, unless a chosen
 /// point already cuts them, the latest point of their least frequently
-/// executed block. Each window is served by one barrier only: the one that
-/// cut it when its turn came (listing every barrier on its paths would be
-/// quadratic again, and one barrier completing its producer suffices).
+/// executed block. Each is served by the one barrier that cut it when its
+/// turn came: listing every barrier on its paths would be quadratic again.
 static Cover coverRangesGreedily(const PlacementContext &C,
                                  const std::vector<CandRanges> &Ranges,
                                  const std::vector<unsigned> &Order) {
@@ -314,11 +311,10 @@ static Cover coverExactly(PlacementContext &C, const std::vector<Window> &Ws,
   return coverByCandidates(C, HS.Points, Cuts);
 }
 
-/// Placement step 5: the result is checked, not assumed: every window (all
-/// of them, not only the minimal ones placement worked with) must be gone
-/// but the uncoverable ones. A window left over (one whose minimal sibling
-/// had no legal point, or a bug in the cutting rules) gets a barrier at its
-/// latest legal cutting point, or is reported.
+/// Placement step 5: the result is checked, not assumed: every window, not
+/// only the minimal ones, must be gone but the uncoverable ones. One left
+/// over (its minimal sibling had no legal point, or a bug in the cutting
+/// rules) gets a barrier at its latest legal cutting point.
 static void repairLeftWindows(PlacementContext &C, Placement &Result) {
   const AbstractProgram &P = C.P;
   AnalysisOptions AllWindows = C.AOpts;

@@ -23,15 +23,9 @@ llvm::ldsbarriers::candidatePoints(const AbstractProgram &P) {
   std::vector<Point> C;
   std::vector<uint8_t> Reachable = P.reachableBlocks();
   // A new barrier must not land between an existing signal and its wait.
-  bool HasSignals = llvm::any_of(P.Blocks, [](const Block &BB) {
-    return llvm::any_of(BB.Events,
-                        [](const Event &E) { return E.Kind == Event::Signal; });
-  });
-  SignalState Signals;
-  if (HasSignals)
-    Signals = computeSignalState(P);
+  SignalState Signals = computeSignalState(P);
   auto Allowed = [&](unsigned B, unsigned I) {
-    return !HasSignals || !Signals.consistent() || !Signals.Pending[B][I];
+    return !Signals.consistent() || !Signals.Pending[B][I];
   };
   for (unsigned B = 0; B < P.Blocks.size(); ++B) {
     if (!Reachable[B] || P.Blocks[B].NoBarrier)
@@ -150,11 +144,9 @@ bool PathCuts::approximates(unsigned From, unsigned To) const {
 void PathCuts::forEachBlock(unsigned From, unsigned To, bool Exact,
                             function_ref<void(unsigned)> F) {
   if (!Exact && approximates(From, To)) {
-    for (int D = IDom[To]; D >= 0 && !dominates(D, From); D = IDom[D]) {
+    // From is reachable (it has a rank): the entry ends the chain.
+    for (int D = IDom[To]; D >= 0 && !dominates(D, From); D = IDom[D])
       F(D);
-      if (unsigned(D) == P.Entry)
-        break;
-    }
     return;
   }
   if (Approximate) {
@@ -349,8 +341,6 @@ void llvm::ldsbarriers::reviveStuckSiblings(
   for (unsigned I = 0; I < Ws.size(); ++I)
     if (Keep[I] && HasNoPoint(I))
       Stuck.insert({Ws[I].Consumer, Ws[I].start().Block});
-  if (Stuck.empty())
-    return;
   for (unsigned I = 0; I < Ws.size(); ++I)
     if (!Keep[I] && Stuck.count({Ws[I].Consumer, Ws[I].start().Block})) {
       Keep[I] = 1;

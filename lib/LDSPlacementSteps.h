@@ -95,8 +95,7 @@ public:
   /// Whether forEachBlock(From, To, false, ...) may give a subset.
   bool approximates(unsigned From, unsigned To) const;
   /// When approximates(From, To): whether forEachBlock(From, To, false, ...)
-  /// calls F with \p X, in constant time (a strict dominator of To that
-  /// does not dominate From).
+  /// calls F with \p X, in constant time.
   bool onApproximatePath(unsigned From, unsigned To, unsigned X) const {
     return X != To && dominates(X, To) && !dominates(X, From);
   }
@@ -113,8 +112,7 @@ private:
   /// block's componentOrder, and the blocks that reach the consumer block of
   /// the latest chain (ReachStamp == Walk).
   std::map<std::pair<unsigned, unsigned>, std::vector<unsigned>> ByPair;
-  std::vector<unsigned> Component;
-  std::vector<unsigned> ReachStamp;
+  std::vector<unsigned> Component, ReachStamp;
   unsigned Walk = 0;
   uint64_t WalkedBlocks = 0;
   std::vector<SmallVector<unsigned, 2>> Preds;
