@@ -29,17 +29,6 @@ int llvm::ldsbarriers::compareCosts(double A, double B) {
   return 0;
 }
 
-bool Score::betterThan(const Score &O) const {
-  if (int C = compareCosts(Cost, O.Cost))
-    return C < 0;
-  return Count < O.Count;
-}
-
-bool Score::dominates(const Score &O) const {
-  int C = compareCosts(Cost, O.Cost);
-  return C <= 0 && Count <= O.Count && (C < 0 || Count < O.Count);
-}
-
 std::vector<unsigned>
 llvm::ldsbarriers::greedyCover(const std::vector<std::vector<unsigned>> &Sets,
                                const std::vector<double> &Cost) {

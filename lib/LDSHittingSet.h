@@ -29,9 +29,15 @@ struct Score {
   unsigned Count = ~0u;
   double Cost = 0;
   /// Lower cost, or the same cost and fewer points.
-  bool betterThan(const Score &O) const;
+  bool betterThan(const Score &O) const {
+    int C = compareCosts(Cost, O.Cost);
+    return C < 0 || (C == 0 && Count < O.Count);
+  }
   /// Better in cost or in count, and worse in neither.
-  bool dominates(const Score &O) const;
+  bool dominates(const Score &O) const {
+    int C = compareCosts(Cost, O.Cost);
+    return C <= 0 && Count <= O.Count && (C < 0 || Count < O.Count);
+  }
 };
 
 /// Right-end greedy: sets by their last point (in program order); each set

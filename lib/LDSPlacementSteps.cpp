@@ -76,9 +76,8 @@ PathCuts::PathCuts(const AbstractProgram &P, bool Approximate)
   Component = P.componentOrder();
   ReachStamp.assign(N, 0);
   Rank.assign(N, ~0u);
-  std::vector<unsigned> RPO = P.reversePostOrder();
-  for (unsigned K = 0; K < RPO.size(); ++K)
-    Rank[RPO[K]] = K;
+  for (auto [K, B] : llvm::enumerate(P.reversePostOrder()))
+    Rank[B] = K;
 }
 
 const std::vector<unsigned> &PathCuts::exactChain(unsigned From, unsigned To) {
@@ -86,11 +85,10 @@ const std::vector<unsigned> &PathCuts::exactChain(unsigned From, unsigned To) {
   std::vector<unsigned> &Chain = It->second;
   if (!New)
     return Chain;
-  // Every path from From's exit to To lies in the blocks that can reach To
-  // and that From's exit reaches: the dominator tree of that part, rooted
-  // at From's exit, gives To the same dominators as the whole CFG. The walk
-  // back from To stops at the components before From's (From cannot reach
-  // them): per window, work in the size of its part of the function.
+  // Every path from From's exit to To stays in the blocks that reach To and
+  // that it reaches, whose dominator tree gives To the same dominators. The
+  // walk back from To stops before From's component: per window, work in
+  // the size of its part of the function.
   unsigned FromComponent = Component[From] == ~0u ? 0 : Component[From];
   if (++Walk == 0) { // The stamps wrapped around: clear them.
     std::fill(ReachStamp.begin(), ReachStamp.end(), 0);
@@ -291,9 +289,8 @@ PlacementContext::PlacementContext(const AbstractProgram &P,
 }
 
 /// Placement step 1: an existing barrier gets the wait it lacks for the
-/// pending producers of the windows it lies on every path of (as a new
-/// barrier there would wait for them; a window it does not cut gets a
-/// barrier of its own).
+/// pending producers of the windows it lies on every path of, as a new
+/// barrier there would; a window it does not cut gets a barrier of its own.
 bool llvm::ldsbarriers::findWindowsToCover(PlacementContext &C,
                                            Placement &Result) {
   const AbstractProgram &P = C.P;
@@ -304,8 +301,7 @@ bool llvm::ldsbarriers::findWindowsToCover(PlacementContext &C,
     return false;
   }
   Result.InitialWindows = Initial.Windows;
-  // Approximate paths when the windows start in many blocks (each exact
-  // computation is linear).
+  // Approximate paths when the windows start in many blocks.
   std::vector<uint8_t> Seen(P.Blocks.size(), 0);
   unsigned Blocks = 0;
   for (const Window &W : Initial.Windows)
@@ -415,10 +411,9 @@ void llvm::ldsbarriers::setBarrierWaits(const PlacementContext &C,
   // The kept run has the same completed barriers: it answers the queries
   // without running the analysis again.
   std::vector<std::vector<PendingAccess>> Queried = C.Run->pendingAt(Signals);
-  // A window several barriers lie on needs its producer complete at one
-  // of them only: the one where the most later operations were issued
-  // after it (or where it is complete already), so that the earlier ones
-  // need not stall for it.
+  // A window several barriers lie on needs its producer complete at one of
+  // them only: where the most later operations were issued after it (or it
+  // is complete already), so that the earlier ones need not stall for it.
   auto ByAccess = [](const PendingAccess &X, const PendingAccess &Y) {
     return ProducerRef{X.Access, X.Iteration} <
            ProducerRef{Y.Access, Y.Iteration};
