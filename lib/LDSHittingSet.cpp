@@ -46,7 +46,6 @@ llvm::ldsbarriers::greedyCover(const std::vector<std::vector<unsigned>> &Sets,
     for (unsigned Pt : Sets[S])
       PtSets[Fill[Pt]++] = S;
   std::vector<std::pair<unsigned, unsigned>> Order;
-  Order.reserve(Sets.size());
   for (unsigned S = 0; S < Sets.size(); ++S) {
     assert(!Sets[S].empty() && "set without a point");
     Order.push_back({*llvm::max_element(Sets[S]), S});

@@ -172,22 +172,20 @@ void PathCuts::forEachBlock(unsigned From, unsigned To, bool Exact,
 static std::vector<std::tuple<unsigned, unsigned, unsigned>>
 cuttingRanges(const AbstractProgram &P, const Window &W, PathCuts &Cuts,
               bool Exact) {
-  std::vector<std::tuple<unsigned, unsigned, unsigned>> Out;
   // The paths start right after the producer, or at the window's anchor.
-  Point Start = W.start();
-  unsigned BA = Start.Block, IA = Start.Index;
-  unsigned BB = W.Consumer.Block, IB = W.Consumer.Index;
-  unsigned EndA = P.Blocks[BA].Events.size();
-  if (BA == BB && IA <= IB) {
-    // Every path leaves through the events between the two.
-    Out.emplace_back(BA, IA, IB);
-  } else {
-    Out.emplace_back(BA, IA, EndA);
-    Out.emplace_back(BB, 0, IB);
-    Cuts.forEachBlock(BA, BB, Exact, [&](unsigned D) {
-      Out.emplace_back(D, 0, P.Blocks[D].Events.size());
-    });
+  Point Start = W.start(), End = W.Consumer;
+  std::vector<std::tuple<unsigned, unsigned, unsigned>> Out;
+  // Within one block every path leaves through the events between the two.
+  if (Start.Block == End.Block && Start.Index <= End.Index) {
+    Out.emplace_back(Start.Block, Start.Index, End.Index);
+    return Out;
   }
+  Out.emplace_back(Start.Block, Start.Index,
+                   P.Blocks[Start.Block].Events.size());
+  Out.emplace_back(End.Block, 0, End.Index);
+  Cuts.forEachBlock(Start.Block, End.Block, Exact, [&](unsigned D) {
+    Out.emplace_back(D, 0, P.Blocks[D].Events.size());
+  });
   return Out;
 }
 
