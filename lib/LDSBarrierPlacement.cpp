@@ -12,10 +12,13 @@
 #include "LDSPlacementSteps.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
+#include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -30,59 +33,28 @@ using namespace llvm::ldsbarriers;
 }
 
 /// Per key, the window of its latest producer.
-using LatestWindows = SmallVector<std::pair<ProducerKey, unsigned>, 8>;
-
-/// Of the windows [\p Lo, \p Hi) of one consumer, the latest producer's of
-/// each key, in key order.
-static void latestProducers(const AbstractProgram &P,
-                            const std::vector<Window> &Ws, unsigned Lo,
-                            unsigned Hi, LatestWindows &Latest) {
-  Latest.clear();
-  for (unsigned I = Lo; I < Hi; ++I) {
-    // Instances of one instruction from different iterations complete
-    // at different counts: each keeps its own window.
-    ProducerKey Key = producerKey(P, Ws[I]);
-    auto It =
-        llvm::lower_bound(Latest, Key, [](const auto &E, const ProducerKey &K) {
-          return E.first < K;
-        });
-    if (It == Latest.end() || It->first != Key)
-      Latest.insert(It, {Key, I});
-    else if (Ws[It->second].start().Index < Ws[I].start().Index)
-      It->second = I;
-  }
-}
+using LatestWindows = std::map<ProducerKey, unsigned>;
 
 /// Across blocks: when every path from a far producer's block to the
 /// consumer runs through the whole block of a nearer producer of the same
-/// kind, the near window's cutting points are a subset of the far one's
-/// (the path's last pass through that block and what follows), and its
-/// wait completes the far producer too: the far one is dropped. Blocks on
-/// the far producer's dominator chain are stamped in \p OnChain, so that
-/// each near producer costs one look-up.
+/// kind, the near window's cutting points are a subset of the far one's and
+/// its wait completes the far producer too: the far one is dropped.
+/// \p OnChain stamps the blocks on the far producer's path.
 static void dropFarProducers(const AbstractProgram &P, PathCuts &PC,
                              const std::vector<Window> &Ws,
                              const LatestWindows &Latest,
                              std::vector<uint8_t> &Keep,
                              std::vector<unsigned> &OnChain, unsigned &Stamp) {
-  using GroupKey = std::tuple<unsigned, unsigned, bool>;
-  SmallVector<std::pair<GroupKey, SmallVector<unsigned, 4>>, 4> Groups;
+  std::map<std::tuple<unsigned, unsigned, bool>, SmallVector<unsigned, 4>>
+      Groups;
   for (const auto &[Key, I] : Latest) {
     // An anchored window's producers are not issued at its start: the
     // nesting argument does not hold for them.
     if (Ws[I].isAnchored())
       continue;
     const Event &A = P.event(Ws[I].Producer);
-    GroupKey G{unsigned(A.Ctr), unsigned(A.OrderClass), A.InOrder};
-    auto It =
-        llvm::find_if(Groups, [&](const auto &E) { return E.first == G; });
-    if (It == Groups.end())
-      Groups.push_back({G, {I}});
-    else
-      It->second.push_back(I);
+    Groups[{unsigned(A.Ctr), unsigned(A.OrderClass), A.InOrder}].push_back(I);
   }
-  llvm::sort(Groups,
-             [](const auto &X, const auto &Y) { return X.first < Y.first; });
   for (const auto &[Key, Group] : Groups) {
     if (Group.size() < 2 || Group.size() > 4096)
       continue;
@@ -114,10 +86,9 @@ static void dropFarProducers(const AbstractProgram &P, PathCuts &PC,
 }
 
 /// Placement step 2: the windows that matter. Of the windows of one consumer
-/// with one ProducerKey only the latest producer's is kept
-/// (latestProducers), and a near producer's over a far one's
-/// (dropFarProducers). This keeps the instance near-linear in the number of
-/// accesses.
+/// with one ProducerKey only the latest producer's is kept, and a near
+/// producer's over a far one's (dropFarProducers). This keeps the instance
+/// near-linear in the number of accesses.
 static std::vector<uint8_t>
 keepWindowsThatMatter(PlacementContext &C, const std::vector<Window> &Ws) {
   std::vector<uint8_t> Keep(Ws.size(), 0);
@@ -127,9 +98,14 @@ keepWindowsThatMatter(PlacementContext &C, const std::vector<Window> &Ws) {
   // The windows come sorted by consumer: each consumer's windows are
   // reduced on their own, keys in sorted order.
   for (unsigned Lo = 0, Hi; Lo < Ws.size(); Lo = Hi) {
-    for (Hi = Lo + 1; Hi < Ws.size() && Ws[Hi].Consumer == Ws[Lo].Consumer;)
-      ++Hi;
-    latestProducers(C.P, Ws, Lo, Hi, Latest);
+    Latest.clear();
+    for (Hi = Lo; Hi < Ws.size() && Ws[Hi].Consumer == Ws[Lo].Consumer; ++Hi) {
+      // Instances of one instruction from different iterations complete
+      // at different counts: each keeps its own window.
+      auto [It, New] = Latest.try_emplace(producerKey(C.P, Ws[Hi]), Hi);
+      if (!New && Ws[It->second].start().Index < Ws[Hi].start().Index)
+        It->second = Hi;
+    }
     for (const auto &[Key, I] : Latest)
       Keep[I] = 1;
     dropFarProducers(C.P, *C.Paths, Ws, Latest, Keep, OnChain, Stamp);
@@ -138,18 +114,14 @@ keepWindowsThatMatter(PlacementContext &C, const std::vector<Window> &Ws) {
 }
 
 /// Placement step 2b: drops the windows of plain LDS producers (complete at
-/// a zero LDS wait, which any barrier's wait for another LDS producer is)
-/// whose cutting points contain a kept window's in one consumer block:
-/// - a window entering the consumer's block from outside lies on every
-///   point of the block up to its consumer, which contains a direct window
-///   (producer and consumer in the block) with a legal point no later;
+/// any barrier's zero LDS wait) whose cutting points contain a kept window's
+/// in one consumer block, so that any cover of the kept one covers them:
+/// - a window entering the block contains a direct window (producer and
+///   consumer in the block) with a legal point no later than its consumer;
 /// - of two windows from one start block (not anchored), the later
-///   consumer's whose start is not after the other's contains the other's
-///   (a longer tail of the start block, the same blocks between, a longer
-///   head of the consumer's).
-/// Any cover of the kept window then covers the dropped one; this removes
-/// the longest cutting sets (chains of uniform diamonds). Windows of other
-/// iterations are left alone; step 5 re-verifies everything.
+///   consumer's whose start is not after the other's contains the other's.
+/// This removes the longest cutting sets (chains of uniform diamonds).
+/// Windows of other iterations are left alone; step 5 re-verifies all.
 static void
 dropNestedWindows(const AbstractProgram &P, const std::vector<Window> &Ws,
                   const std::vector<std::vector<uint8_t>> &IsCandidate,
@@ -171,11 +143,9 @@ dropNestedWindows(const AbstractProgram &P, const std::vector<Window> &Ws,
     if (!Keep[I] || W.isAnchored() || !Direct(W) || !Plain(W) ||
         W.Consumer.Index >= FirstCovered[B])
       continue;
-    for (unsigned K = W.Producer.Index + 1; K <= W.Consumer.Index; ++K)
-      if (IsCandidate[B][K]) {
-        FirstCovered[B] = W.Consumer.Index;
-        break;
-      }
+    if (llvm::any_of(llvm::seq(W.Producer.Index + 1, W.Consumer.Index + 1),
+                     [&](unsigned K) { return IsCandidate[B][K]; }))
+      FirstCovered[B] = W.Consumer.Index;
   }
   // Windows come sorted by consumer: per consumer block, the latest start
   // index of each start block among the windows kept so far.
@@ -200,7 +170,7 @@ dropNestedWindows(const AbstractProgram &P, const std::vector<Window> &Ws,
     if (!New && It->second >= St.Index)
       Keep[I] = 0;
     else
-      It->second = std::max(It->second, St.Index);
+      It->second = St.Index;
   }
 }
 
@@ -210,106 +180,35 @@ static constexpr uint64_t LargeCutPoints = 1u << 18;
 /// ... when their windows' cutting sets are this long on average.
 static constexpr uint64_t LongCutSet = 256;
 
-namespace {
-
-/// Candidate numbers [first, last).
-using CandRange = std::pair<unsigned, unsigned>;
-using CandRanges = SmallVector<CandRange, 4>;
-
-/// Cutting sets as ranges of candidate numbers: candidates are numbered
-/// block by block, so a block on all paths of a window is one range.
-class RangeCuts {
-public:
-  explicit RangeCuts(const PlacementContext &C)
-      : Cands(C.Cands), First(C.P.Blocks.size() + 1, 0) {
-    // Block B's candidates are [First[B], First[B + 1]), in event order.
-    for (const Point &Pt : Cands)
-      ++First[Pt.Block + 1];
-    for (unsigned B = 0; B < C.P.Blocks.size(); ++B)
-      First[B + 1] += First[B];
-  }
-
-  /// Window \p W's cutting candidates, merged ranges in order, after
-  /// keepPointsPastAsyncIssue (\p Restricted: it dropped some).
-  CandRanges compute(PlacementContext &C, const Window &W,
-                     bool &Restricted) const {
-    CandRanges R;
-    for (bool Exact : {false, true}) {
-      for (auto [B, Lo, Hi] : cuttingRanges(C.P, W, *C.Paths, Exact)) {
-        unsigned F = indexAt(B, Lo), L = indexAt(B, Hi + 1);
-        if (F < L)
-          R.push_back({F, L});
-      }
-      // An approximation without a legal point must not make the window
-      // look uncoverable.
-      if (!R.empty() ||
-          !C.Paths->approximates(W.start().Block, W.Consumer.Block))
-        break;
-    }
-    llvm::sort(R);
-    CandRanges Merged;
-    for (CandRange X : R)
-      if (!Merged.empty() && X.first <= Merged.back().second)
-        Merged.back().second = std::max(Merged.back().second, X.second);
-      else
-        Merged.push_back(X);
-    Restricted |= keepPointsPastAsyncIssue(
-        C.P, C.POpts.AsyncLatency, W, Merged,
-        [&](CandRange X) { return Cands[X.first].Block; });
-    return Merged;
-  }
-
-private:
-  /// The number of the first candidate of block \p B at or after \p Index.
-  unsigned indexAt(unsigned B, unsigned Index) const {
-    return unsigned(std::lower_bound(Cands.begin() + First[B],
-                                     Cands.begin() + First[B + 1], Index,
-                                     [](const Point &C, unsigned I) {
-                                       return C.Index < I;
-                                     }) -
-                    Cands.begin());
-  }
-
-  const std::vector<Point> &Cands;
-  std::vector<unsigned> First;
-};
-
-} // namespace
-
 /// The windows \p Order (by their last point) each take, unless a chosen
 /// point already cuts them, the latest point of their least frequently
-/// executed block. Each window is served by one barrier only: the one that
-/// cut it when its turn came (listing every barrier on its paths would be
-/// quadratic again, and one barrier completing its producer suffices).
+/// executed block. Each is served by the one barrier that cut it when its
+/// turn came: listing every barrier on its paths would be quadratic again.
 static Cover coverRangesGreedily(const PlacementContext &C,
                                  const std::vector<CandRanges> &Ranges,
                                  const std::vector<unsigned> &Order) {
   std::set<unsigned> ChosenSet;
   std::vector<unsigned> CutBy(Ranges.size(), ~0u);
-  auto FirstCut = [&](unsigned I) {
+  for (unsigned I : Order) {
     for (CandRange X : Ranges[I]) {
       auto It = ChosenSet.lower_bound(X.first);
-      if (It != ChosenSet.end() && *It < X.second)
-        return *It;
-    }
-    return ~0u;
-  };
-  for (unsigned I : Order) {
-    CutBy[I] = FirstCut(I);
-    if (CutBy[I] != ~0u)
-      continue;
-    double Best = 0;
-    unsigned Pt = ~0u;
-    for (CandRange X : Ranges[I]) {
-      double F = C.freq(X.first);
-      int Cmp = Pt == ~0u ? -1 : compareCosts(F, Best);
-      if (Cmp < 0 || (Cmp == 0 && X.second - 1 > Pt)) {
-        Best = F;
-        Pt = X.second - 1;
+      if (It != ChosenSet.end() && *It < X.second) {
+        CutBy[I] = *It;
+        break;
       }
     }
-    ChosenSet.insert(Pt);
-    CutBy[I] = Pt;
+    if (CutBy[I] != ~0u)
+      continue;
+    // The ranges are disjoint and ascending: a later one wins ties.
+    double Best = 0;
+    for (CandRange X : Ranges[I]) {
+      double F = C.freq(X.first);
+      if (CutBy[I] == ~0u || compareCosts(F, Best) <= 0) {
+        Best = F;
+        CutBy[I] = X.second - 1;
+      }
+    }
+    ChosenSet.insert(CutBy[I]);
   }
   std::vector<unsigned> Chosen(ChosenSet.begin(), ChosenSet.end());
   Cover Cv;
@@ -324,23 +223,21 @@ static Cover coverRangesGreedily(const PlacementContext &C,
 }
 
 /// Placement step 3, large instances (loop nests of thousands of accesses):
-/// each kept window's cutting set stays a few ranges of candidate numbers
-/// (RangeCuts), covered greedily; near-linear, not proven optimal. Returns
-/// false, doing nothing, on smaller instances; \p Ranges and \p HaveRanges
-/// then keep the kept windows' ranges for the exact cover.
-static bool coverLargeInstance(PlacementContext &C,
-                               const std::vector<Window> &Ws,
-                               std::vector<uint8_t> &Keep, bool &Restricted,
-                               Cover &Cv, Placement &Result,
-                               std::vector<CandRanges> &Ranges,
-                               std::vector<uint8_t> &HaveRanges) {
-  RangeCuts RC(C);
-  Ranges.assign(Ws.size(), {});
-  HaveRanges.assign(Ws.size(), 0);
+/// each kept window's cutting set stays a few ranges of candidate numbers,
+/// covered greedily; near-linear, not proven optimal. Returns nothing on
+/// smaller instances.
+static std::optional<Cover> coverLargeInstance(PlacementContext &C,
+                                               const std::vector<Window> &Ws,
+                                               std::vector<uint8_t> &Keep,
+                                               bool &Restricted,
+                                               Placement &Result) {
+  std::vector<CandRanges> Ranges(Ws.size());
   uint64_t Total = 0, Kept = 0;
   auto Compute = [&](unsigned I) {
-    Ranges[I] = RC.compute(C, Ws[I], Restricted);
-    HaveRanges[I] = 1;
+    Ranges[I] = cuttingCandRanges(C.P, Ws[I], C.Cands, *C.Paths);
+    Restricted |= keepPointsPastAsyncIssue(
+        C.P, C.POpts.AsyncLatency, Ws[I], Ranges[I],
+        [&](CandRange X) { return C.Cands[X.first].Block; });
     for (CandRange X : Ranges[I])
       Total += X.second - X.first;
   };
@@ -352,7 +249,7 @@ static bool coverLargeInstance(PlacementContext &C,
   // Many windows with short cutting sets (wide CFGs) split into small
   // components the exact search handles; long sets are what it cannot.
   if (Total <= LargeCutPoints || Total <= LongCutSet * Kept)
-    return false;
+    return std::nullopt;
   reviveStuckSiblings(
       Ws, Keep, [&](unsigned I) { return Ranges[I].empty(); }, Compute);
   std::vector<unsigned> Order;
@@ -368,7 +265,7 @@ static bool coverLargeInstance(PlacementContext &C,
     return std::make_pair(Ranges[A].back().second, A) <
            std::make_pair(Ranges[B].back().second, B);
   });
-  Cv = coverRangesGreedily(C, Ranges, Order);
+  Cover Cv = coverRangesGreedily(C, Ranges, Order);
   Result.ProvenOptimal = false;
   LLVM_DEBUG({
     dbgs() << "cover (greedy, " << Total << " cutting points in "
@@ -377,33 +274,17 @@ static bool coverLargeInstance(PlacementContext &C,
       dbgs() << " " << Pt;
     dbgs() << "\n";
   });
-  return true;
+  return Cv;
 }
 
-/// Placement step 3: the cutting candidates of the kept windows
-/// (cutKeptWindows), covered by a minimum hitting set of independent
-/// components (solveHittingSet), the cost of a point being how often its
-/// block executes.
-/// A window's points are its ranges listed (\p Ranges, where
-/// \p HaveRanges), unless the asynchronous latency preference may act on
-/// them: it judges ranges by their first block, points each by its own.
+/// Placement step 3: the cutting candidates of the kept windows covered by a
+/// minimum hitting set of independent components, the cost of a point being
+/// how often its block executes.
 static Cover coverExactly(PlacementContext &C, const std::vector<Window> &Ws,
                           std::vector<uint8_t> &Keep, bool &Restricted,
-                          Placement &Result,
-                          const std::vector<CandRanges> &Ranges,
-                          const std::vector<uint8_t> &HaveRanges) {
-  auto Known = [&](unsigned I, std::vector<unsigned> &Out) {
-    if (!HaveRanges[I] ||
-        asyncLatencyMayRestrict(C.P, C.POpts.AsyncLatency, Ws[I]))
-      return false;
-    Out.clear();
-    for (CandRange X : Ranges[I])
-      for (unsigned G = X.first; G < X.second; ++G)
-        Out.push_back(G);
-    return true;
-  };
+                          Placement &Result) {
   std::vector<std::vector<unsigned>> Cuts =
-      cutKeptWindows(C, Ws, Keep, Restricted, Result, Known);
+      cutKeptWindows(C, Ws, Keep, Restricted, Result);
   std::vector<double> Cost(C.Cands.size());
   for (unsigned G = 0; G < C.Cands.size(); ++G)
     Cost[G] = C.freq(G);
@@ -430,57 +311,50 @@ static Cover coverExactly(PlacementContext &C, const std::vector<Window> &Ws,
   return coverByCandidates(C, HS.Points, Cuts);
 }
 
-/// A barrier for window \p W left over by the cover, at its latest legal
-/// cutting point (an existing new barrier there becomes monolithic and
-/// waits for \p W's counter too); with none, \p W is uncoverable.
-static void coverLeftWindow(PlacementContext &C, const Window &W,
-                            Placement &Result) {
-  const AbstractProgram &P = C.P;
-  std::vector<unsigned> Cut = cuttingCandidates(P, W, C.Cands, *C.Paths);
-  if (Cut.empty()) {
-    Result.Uncoverable.push_back(W);
-    return;
-  }
-  Point At = C.Cands[Cut.back()];
-  bool Present = false;
-  for (auto &NB : Result.Barriers)
-    if (NB.At == At) {
-      NB.SignalAt = At; // Make it monolithic: it must cover W.
-      NB.Waits |= WaitThresholds::zero(counterBit(P.event(W.Producer).Ctr));
-      Present = true;
-    }
-  if (Present)
-    return;
-  Result.Barriers.push_back({At, counterBit(P.event(W.Producer).Ctr)});
-  Result.Serves.push_back({});
-  Result.Cost += P.Blocks[At.Block].Freq;
-}
-
-/// Placement step 5: the result is checked, not assumed: every window (all
-/// of them, not only the minimal ones placement worked with) must be gone
-/// but the uncoverable ones. A window left over (one whose minimal sibling
-/// had no legal point, or a bug in the cutting rules) gets a barrier at its
-/// latest legal cutting point, or is reported.
+/// Placement step 5: the result is checked, not assumed: every window, not
+/// only the minimal ones, must be gone but the uncoverable ones. One left
+/// over (its minimal sibling had no legal point, or a bug in the cutting
+/// rules) gets a barrier at its latest legal cutting point.
 static void repairLeftWindows(PlacementContext &C, Placement &Result) {
+  const AbstractProgram &P = C.P;
   AnalysisOptions AllWindows = C.AOpts;
   AllWindows.MinimalWindows = false;
   for (unsigned Round = 0;; ++Round) {
-    Augmentation Final = Result.augmentation();
     std::vector<Window> Left;
-    for (const Window &W : analyzeHazards(C.P, AllWindows, Final).Windows) {
-      bool Known = false;
-      for (const Window &U : Result.Uncoverable)
-        Known |= U.Producer == W.Producer && U.Consumer == W.Consumer;
-      if (!Known)
+    for (const Window &W :
+         analyzeHazards(P, AllWindows, Result.augmentation()).Windows)
+      if (llvm::none_of(Result.Uncoverable, [&](const Window &U) {
+            return U.Producer == W.Producer && U.Consumer == W.Consumer;
+          }))
         Left.push_back(W);
-    }
     if (Left.empty() || Round == 8)
       break;
     LLVM_DEBUG(dbgs() << "repair: " << Left.size()
                       << " windows left by the cover\n");
     Result.ProvenOptimal = false;
-    for (const Window &W : Left)
-      coverLeftWindow(C, W, Result);
+    for (const Window &W : Left) {
+      std::vector<unsigned> Cut = cuttingCandidates(P, W, C.Cands, *C.Paths);
+      if (Cut.empty()) {
+        Result.Uncoverable.push_back(W);
+        continue;
+      }
+      // An existing new barrier at the point becomes monolithic and waits
+      // for W's counter too.
+      Point At = C.Cands[Cut.back()];
+      CounterMask M = counterBit(P.event(W.Producer).Ctr);
+      bool Present = false;
+      for (auto &NB : Result.Barriers)
+        if (NB.At == At) {
+          NB.SignalAt = At;
+          NB.Waits |= WaitThresholds::zero(M);
+          Present = true;
+        }
+      if (Present)
+        continue;
+      Result.Barriers.push_back({At, M});
+      Result.Serves.push_back({});
+      Result.Cost += P.Blocks[At.Block].Freq;
+    }
   }
 }
 
@@ -502,13 +376,10 @@ static Placement placeOptimally(const AbstractProgram &P,
                     << " left once existing barriers are completed, "
                     << llvm::count(Keep, 1) << " kept to cover, of "
                     << C.Cands.size() << " candidate points\n");
-  Cover Cv;
-  std::vector<CandRanges> Ranges;
-  std::vector<uint8_t> HaveRanges;
-  if (!coverLargeInstance(C, Ws, Keep, Restricted, Cv, Result, Ranges,
-                          HaveRanges))
-    Cv = coverExactly(C, Ws, Keep, Restricted, Result, Ranges, HaveRanges);
-  recordBarriers(C, std::move(Cv), Result);
+  std::optional<Cover> Cv = coverLargeInstance(C, Ws, Keep, Restricted, Result);
+  if (!Cv)
+    Cv = coverExactly(C, Ws, Keep, Restricted, Result);
+  recordBarriers(C, std::move(*Cv), Result);
   splitSignals(C, Result);
   setBarrierWaits(C, Result);
   repairLeftWindows(C, Result);
@@ -516,30 +387,22 @@ static Placement placeOptimally(const AbstractProgram &P,
   return Result;
 }
 
-/// The asynchronous latency preference yields to the placement without it
-/// when that one is better in barrier executions or barriers and worse in
-/// neither (not when it saves executions only with an extra barrier).
-static void preferPlainPlacement(const AbstractProgram &P,
-                                 const AnalysisOptions &Options,
-                                 const PlacementOptions &POpts,
-                                 Placement &Result) {
-  PlacementOptions Plain = POpts;
-  Plain.AsyncLatency = false;
-  bool Restricted = false;
-  Placement Other = placeOptimally(P, Options, Plain, Restricted);
-  Score Ours{unsigned(Result.Barriers.size()), Result.Cost};
-  Score Theirs{unsigned(Other.Barriers.size()), Other.Cost};
-  if (Theirs.dominates(Ours))
-    Result = std::move(Other);
-}
-
 Placement llvm::ldsbarriers::placeBarriers(const AbstractProgram &P,
                                            const AnalysisOptions &Options,
                                            const PlacementOptions &POpts) {
   bool Restricted = false;
   Placement Result = placeOptimally(P, Options, POpts, Restricted);
-  if (Restricted)
-    preferPlainPlacement(P, Options, POpts, Result);
+  // The asynchronous latency preference yields to the placement without it
+  // when that one is better in barrier executions or barriers and worse in
+  // neither (not when it saves executions only with an extra barrier).
+  if (Restricted) {
+    PlacementOptions Plain = POpts;
+    Plain.AsyncLatency = false;
+    Placement Other = placeOptimally(P, Options, Plain, Restricted);
+    Score Ours{unsigned(Result.Barriers.size()), Result.Cost};
+    if (Score{unsigned(Other.Barriers.size()), Other.Cost}.dominates(Ours))
+      Result = std::move(Other);
+  }
   // Accesses in the concurrent arms of a per-wave branch: the analysis
   // above sees them only along a path, if any, and no barrier orders them.
   // Each pair is reported once, as what it is.

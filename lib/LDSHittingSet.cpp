@@ -29,17 +29,6 @@ int llvm::ldsbarriers::compareCosts(double A, double B) {
   return 0;
 }
 
-bool Score::betterThan(const Score &O) const {
-  if (int C = compareCosts(Cost, O.Cost))
-    return C < 0;
-  return Count < O.Count;
-}
-
-bool Score::dominates(const Score &O) const {
-  int C = compareCosts(Cost, O.Cost);
-  return C <= 0 && Count <= O.Count && (C < 0 || Count < O.Count);
-}
-
 std::vector<unsigned>
 llvm::ldsbarriers::greedyCover(const std::vector<std::vector<unsigned>> &Sets,
                                const std::vector<double> &Cost) {
@@ -57,7 +46,6 @@ llvm::ldsbarriers::greedyCover(const std::vector<std::vector<unsigned>> &Sets,
     for (unsigned Pt : Sets[S])
       PtSets[Fill[Pt]++] = S;
   std::vector<std::pair<unsigned, unsigned>> Order;
-  Order.reserve(Sets.size());
   for (unsigned S = 0; S < Sets.size(); ++S) {
     assert(!Sets[S].empty() && "set without a point");
     Order.push_back({*llvm::max_element(Sets[S]), S});
@@ -105,19 +93,17 @@ public:
       }
   }
 
-  /// Returns the chosen points; sets Optimal when the search finished
-  /// within its budget.
-  std::vector<unsigned> solve(bool &Optimal) {
+  /// The chosen points; the search finished within its budget when Nodes
+  /// is at most Budget.
+  std::vector<unsigned> solve() {
     BitVector Sets(SetPts.size(), true), Points(PtSets.size(), true);
     Best = greedy(Sets, Points, {});
     BestScore = score(Best);
     search(Sets, Points, {});
-    Optimal = Nodes <= Budget;
     return Best;
   }
 
-  /// Branch-and-bound nodes this component used.
-  unsigned nodes() const { return Nodes; }
+  unsigned Nodes = 0;
 
 private:
   static BitVector common(const BitVector &A, const BitVector &B) {
@@ -152,70 +138,44 @@ private:
     Points.reset(Pt);
   }
 
-  /// The rows \p Rows of the members of \p Live masked by \p Mask, each
-  /// with its member, and the order of their sizes.
-  struct MaskedRows {
+  /// Drops the dominated members of \p Live, points or (\p AreSets) sets,
+  /// by their rows \p Rows masked by \p Mask: a point hitting a subset of
+  /// another point's sets at no lower cost (the later of equals stays), a
+  /// set holding all points of another set, which is hit whenever that one
+  /// is (the first of equals stays).
+  bool dropDominated(BitVector &Live, const std::vector<BitVector> &Rows,
+                     const BitVector &Mask, bool AreSets) const {
     SmallVector<unsigned> Members, Counts, ByCount;
-    std::vector<BitVector> Rows;
-  };
-  static MaskedRows maskedRows(const BitVector &Live,
-                               const std::vector<BitVector> &Rows,
-                               const BitVector &Mask) {
-    MaskedRows R;
+    std::vector<BitVector> Masked;
     for (unsigned M : Live.set_bits()) {
-      R.Members.push_back(M);
-      R.Rows.push_back(common(Rows[M], Mask));
-      R.Counts.push_back(R.Rows.back().count());
+      Members.push_back(M);
+      Masked.push_back(common(Rows[M], Mask));
+      Counts.push_back(Masked.back().count());
     }
-    // A dominating row has at least as many bits as the row it dominates:
-    // each row only meets those on its side of it in this order.
-    R.ByCount.resize(R.Members.size());
-    std::iota(R.ByCount.begin(), R.ByCount.end(), 0);
-    llvm::sort(R.ByCount, [&](unsigned A, unsigned B) {
-      return std::make_pair(R.Counts[A], A) < std::make_pair(R.Counts[B], B);
+    // A subset has no more bits than its superset: in this order, each row
+    // only meets the rows on the side of it that may dominate it.
+    unsigned N = Members.size();
+    ByCount.resize(N);
+    std::iota(ByCount.begin(), ByCount.end(), 0);
+    llvm::sort(ByCount, [&](unsigned A, unsigned B) {
+      return std::make_pair(Counts[A], A) < std::make_pair(Counts[B], B);
     });
-    return R;
-  }
-
-  /// Dominated points: hits a subset of another point's sets at no lower
-  /// cost. Among equals the later point stays.
-  bool dropDominatedPoints(const BitVector &Sets, BitVector &Points) const {
+    auto CostOf = [&](unsigned K) { return AreSets ? 0.0 : Cost[Members[K]]; };
     bool Changed = false;
-    MaskedRows M = maskedRows(Points, PtSets, Sets);
-    for (unsigned I = 0; I < M.Members.size(); ++I) {
-      for (unsigned J : llvm::reverse(M.ByCount)) {
-        // A subset has no more elements.
-        if (M.Counts[I] > M.Counts[J])
+    for (unsigned I = 0; I < N; ++I) {
+      for (unsigned K = 0; K < N; ++K) {
+        unsigned J = ByCount[AreSets ? K : N - 1 - K];
+        // A dominated point is the subset, a dominated set the superset.
+        unsigned Sub = AreSets ? J : I, Super = AreSets ? I : J;
+        if (Counts[Sub] > Counts[Super])
           break;
-        double CI = Cost[M.Members[I]], CJ = Cost[M.Members[J]];
-        if (I == J || !Points.test(M.Members[J]) || CJ > CI ||
-            !M.Rows[I].subsetOf(M.Rows[J]))
+        double CI = CostOf(I), CJ = CostOf(J);
+        if (I == J || !Live.test(Members[J]) || CJ > CI ||
+            !Masked[Sub].subsetOf(Masked[Super]))
           continue;
-        if (M.Counts[I] == M.Counts[J] && CJ == CI && J < I)
-          continue; // Keep the later one of two equals.
-        Points.reset(M.Members[I]);
-        Changed = true;
-        break;
-      }
-    }
-    return Changed;
-  }
-
-  /// Dominated sets: a set whose points include all points of another set
-  /// is hit whenever that one is.
-  bool dropDominatedSets(BitVector &Sets, const BitVector &Points) const {
-    bool Changed = false;
-    MaskedRows M = maskedRows(Sets, SetPts, Points);
-    for (unsigned I = 0; I < M.Members.size(); ++I) {
-      for (unsigned J : M.ByCount) {
-        if (M.Counts[J] > M.Counts[I])
-          break;
-        if (I == J || !Sets.test(M.Members[J]) ||
-            !M.Rows[J].subsetOf(M.Rows[I]))
-          continue;
-        if (M.Counts[I] == M.Counts[J] && J > I)
-          continue; // Keep the first of two equals.
-        Sets.reset(M.Members[I]);
+        if (Counts[I] == Counts[J] && CJ == CI && (AreSets ? J > I : J < I))
+          continue; // Of two equals, the later point or the first set stays.
+        Live.reset(Members[I]);
         Changed = true;
         break;
       }
@@ -247,12 +207,12 @@ private:
         }
       if (PointRuleStale) {
         PointRuleStale = false;
-        if (dropDominatedPoints(Sets, Points))
+        if (dropDominated(Points, PtSets, Sets, /*AreSets=*/false))
           Changed = SetRuleStale = true;
       }
       if (SetRuleStale) {
         SetRuleStale = false;
-        if (dropDominatedSets(Sets, Points))
+        if (dropDominated(Sets, SetPts, Points, /*AreSets=*/true))
           Changed = PointRuleStale = true;
       }
     }
@@ -279,7 +239,8 @@ private:
   }
 
   /// Keeps \p S as the best cover when it is better.
-  void offer(std::vector<unsigned> S, Score Sc) {
+  void offer(std::vector<unsigned> S) {
+    Score Sc = score(S);
     if (Sc.betterThan(BestScore)) {
       Best = std::move(S);
       BestScore = Sc;
@@ -289,18 +250,14 @@ private:
   void search(BitVector Sets, BitVector Points, std::vector<unsigned> Chosen) {
     ++Nodes;
     reduce(Sets, Points, Chosen);
-    Score Now = score(Chosen);
     if (Sets.none())
-      return offer(std::move(Chosen), Now);
-    Score LB = lowerBound(Sets, Points);
+      return offer(std::move(Chosen));
+    Score Now = score(Chosen), LB = lowerBound(Sets, Points);
     Score Bound{Now.Count + LB.Count, Now.Cost + LB.Cost};
     if (!Bound.betterThan(BestScore))
       return;
-    if (Nodes > Budget) {
-      std::vector<unsigned> G = greedy(Sets, Points, Chosen);
-      Score S = score(G);
-      return offer(std::move(G), S);
-    }
+    if (Nodes > Budget)
+      return offer(greedy(Sets, Points, Chosen));
     // Branch on the set with the fewest points.
     unsigned BranchS = 0, Fewest = ~0u;
     for (unsigned S : Sets.set_bits()) {
@@ -329,7 +286,6 @@ private:
   std::vector<BitVector> SetPts, PtSets;
   std::vector<double> Cost;
   unsigned Budget;
-  unsigned Nodes = 0;
   std::vector<unsigned> Best;
   Score BestScore;
 };
@@ -364,8 +320,7 @@ HittingSet llvm::ldsbarriers::solveHittingSet(
     if (Members.empty())
       continue; // Empty sets, which no point hits, are classes of their own.
     // One set (most components): its cheapest point, the last of equals,
-    // as the search would find in its one node, without numbering points
-    // (a set too large for the search goes the general way).
+    // as the search would find in its one node, without numbering points.
     if (Members.size() == 1 &&
         Sets[Members.front()].size() <= HittingSetLargeComponent) {
       const std::vector<unsigned> &Only = Sets[Members.front()];
@@ -378,9 +333,8 @@ HittingSet llvm::ldsbarriers::solveHittingSet(
       NodesLeft -= std::min(NodesLeft, 1u);
       continue;
     }
-    // Local numbering of the component's points, in program order (the
-    // sets repeat points a lot: sort the distinct ones only, and translate
-    // through an array, not a search).
+    // Local numbering of the component's points, in program order: the
+    // sets repeat points a lot, so sort the distinct ones only.
     std::vector<unsigned> LocalToGlobal;
     for (unsigned S : Members)
       for (unsigned G : Sets[S])
@@ -393,17 +347,15 @@ HittingSet llvm::ldsbarriers::solveHittingSet(
       LocalOf[LocalToGlobal[K]] = K;
     std::vector<std::vector<unsigned>> SetPts;
     for (unsigned S : Members) {
-      std::vector<unsigned> L;
-      L.reserve(Sets[S].size());
+      std::vector<unsigned> &L = SetPts.emplace_back();
       for (unsigned G : Sets[S])
         L.push_back(LocalOf[G]);
-      SetPts.push_back(std::move(L));
     }
-    for (unsigned G : LocalToGlobal)
-      LocalOf[G] = -1;
     std::vector<double> Costs;
-    for (unsigned G : LocalToGlobal)
+    for (unsigned G : LocalToGlobal) {
+      LocalOf[G] = -1;
       Costs.push_back(Cost[G]);
+    }
     if (uint64_t(SetPts.size()) * Costs.size() > HittingSetLargeComponent) {
       for (unsigned L : greedyCover(SetPts, Costs))
         Result.Points.push_back(LocalToGlobal[L]);
@@ -412,11 +364,10 @@ HittingSet llvm::ldsbarriers::solveHittingSet(
     }
     // The node budget is shared by all components.
     HittingSetSolver Solver(SetPts, std::move(Costs), NodesLeft);
-    bool Optimal = true;
-    for (unsigned L : Solver.solve(Optimal))
+    for (unsigned L : Solver.solve())
       Result.Points.push_back(LocalToGlobal[L]);
-    NodesLeft -= std::min(NodesLeft, Solver.nodes());
-    Result.Optimal &= Optimal;
+    Result.Optimal &= Solver.Nodes <= NodesLeft;
+    NodesLeft -= std::min(NodesLeft, Solver.Nodes);
   }
   llvm::sort(Result.Points);
   return Result;

@@ -18,10 +18,9 @@
 namespace llvm {
 namespace ldsbarriers {
 
-/// Compares two sums of block frequencies: -1, 0 or 1 as \p A is below,
-/// equal to or above \p B. Equal within a tolerance relative to \p B, as
-/// sums of the same frequencies taken in different orders differ in their
-/// last bits.
+/// Compares two sums of block frequencies (-1, 0, 1), equal within a
+/// tolerance relative to \p B: sums of the same frequencies taken in
+/// different orders differ in their last bits.
 int compareCosts(double A, double B);
 
 /// The objective of placement: total block frequency of the barriers (how
@@ -30,16 +29,21 @@ struct Score {
   unsigned Count = ~0u;
   double Cost = 0;
   /// Lower cost, or the same cost and fewer points.
-  bool betterThan(const Score &O) const;
+  bool betterThan(const Score &O) const {
+    int C = compareCosts(Cost, O.Cost);
+    return C < 0 || (C == 0 && Count < O.Count);
+  }
   /// Better in cost or in count, and worse in neither.
-  bool dominates(const Score &O) const;
+  bool dominates(const Score &O) const {
+    int C = compareCosts(Cost, O.Cost);
+    return C <= 0 && Count <= O.Count && (C < 0 || Count < O.Count);
+  }
 };
 
-/// Right-end greedy: sets by their last point (points are numbered in
-/// program order); each set not yet hit takes its point that hits the most
-/// remaining sets, then the cheapest, then the latest. Optimal when every
-/// set is an interval of points; linear in the incidences. \p Sets are
-/// non-empty lists of point numbers below Cost.size(), ascending.
+/// Right-end greedy: sets by their last point (in program order); each set
+/// not yet hit takes its point that hits the most remaining sets, then the
+/// cheapest, then the latest. Optimal when every set is an interval of
+/// points. \p Sets are non-empty ascending lists of point numbers.
 std::vector<unsigned>
 greedyCover(const std::vector<std::vector<unsigned>> &Sets,
             const std::vector<double> &Cost);
@@ -55,11 +59,10 @@ struct HittingSet {
   bool Optimal = true;
 };
 
-/// A cheapest set of points hitting every non-empty set of \p Sets (empty
-/// ones are ignored), \p Cost giving each point's cost. Sets that share no
-/// point, directly or through others, are solved apart, sharing \p Budget
-/// branch-and-bound nodes; components beyond HittingSetLargeComponent get
-/// greedyCover.
+/// A cheapest set of points hitting every non-empty set of \p Sets, \p Cost
+/// giving each point's cost. Independent components are solved apart,
+/// sharing \p Budget branch-and-bound nodes; components beyond
+/// HittingSetLargeComponent get greedyCover.
 HittingSet solveHittingSet(const std::vector<std::vector<unsigned>> &Sets,
                            const std::vector<double> &Cost, unsigned Budget);
 

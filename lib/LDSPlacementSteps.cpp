@@ -10,6 +10,7 @@
 #include "LDSPlacementSteps.h"
 #include "LDSSplitBarriers.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Sequence.h"
 #include <algorithm>
 #include <map>
 #include <set>
@@ -22,15 +23,9 @@ llvm::ldsbarriers::candidatePoints(const AbstractProgram &P) {
   std::vector<Point> C;
   std::vector<uint8_t> Reachable = P.reachableBlocks();
   // A new barrier must not land between an existing signal and its wait.
-  bool HasSignals = false;
-  for (const Block &BB : P.Blocks)
-    for (const Event &E : BB.Events)
-      HasSignals |= E.Kind == Event::Signal;
-  SignalState Signals;
-  if (HasSignals)
-    Signals = computeSignalState(P);
+  SignalState Signals = computeSignalState(P);
   auto Allowed = [&](unsigned B, unsigned I) {
-    return !HasSignals || !Signals.consistent() || !Signals.Pending[B][I];
+    return !Signals.consistent() || !Signals.Pending[B][I];
   };
   for (unsigned B = 0; B < P.Blocks.size(); ++B) {
     if (!Reachable[B] || P.Blocks[B].NoBarrier)
@@ -81,24 +76,8 @@ PathCuts::PathCuts(const AbstractProgram &P, bool Approximate)
   Component = P.componentOrder();
   ReachStamp.assign(N, 0);
   Rank.assign(N, ~0u);
-  std::vector<unsigned> RPO = P.reversePostOrder();
-  for (unsigned K = 0; K < RPO.size(); ++K)
-    Rank[RPO[K]] = K;
-}
-
-PathCuts::~PathCuts() = default;
-
-const std::vector<int> &PathCuts::exactDominators(unsigned From) {
-  auto It = ByBlock.find(From);
-  if (It != ByBlock.end())
-    return It->second;
-  // The function's graph and one node more, the root: From's exit.
-  unsigned N = P.Blocks.size();
-  auto Succs = [&](unsigned X) -> ArrayRef<unsigned> {
-    return P.Blocks[X < N ? X : From].Succs;
-  };
-  return ByBlock.emplace(From, computeImmediateDominators(N + 1, N, Succs))
-      .first->second;
+  for (auto [K, B] : llvm::enumerate(P.reversePostOrder()))
+    Rank[B] = K;
 }
 
 const std::vector<unsigned> &PathCuts::exactChain(unsigned From, unsigned To) {
@@ -106,11 +85,10 @@ const std::vector<unsigned> &PathCuts::exactChain(unsigned From, unsigned To) {
   std::vector<unsigned> &Chain = It->second;
   if (!New)
     return Chain;
-  // Every path from From's exit to To lies in the blocks that can reach To
-  // and that From's exit reaches: the dominator tree of that part, rooted
-  // at From's exit, gives To the same dominators as the whole CFG. The walk
-  // back from To stops at the components before From's (From cannot reach
-  // them): per window, work in the size of its part of the function.
+  // Every path from From's exit to To stays in the blocks that reach To and
+  // that it reaches, whose dominator tree gives To the same dominators. The
+  // walk back from To stops before From's component: per window, work in
+  // the size of its part of the function.
   unsigned FromComponent = Component[From] == ~0u ? 0 : Component[From];
   if (++Walk == 0) { // The stamps wrapped around: clear them.
     std::fill(ReachStamp.begin(), ReachStamp.end(), 0);
@@ -144,15 +122,13 @@ const std::vector<unsigned> &PathCuts::exactChain(unsigned From, unsigned To) {
   auto ToIt = Local.find(To);
   if (ToIt == Local.end())
     return Chain;
+  // The part's graph and one node more, the root: From's exit.
   unsigned Root = Global.size();
   Graph G(Root + 1);
-  for (unsigned K = 0; K < Root; ++K)
-    for (unsigned S : P.Blocks[Global[K]].Succs)
+  for (unsigned K = 0; K <= Root; ++K)
+    for (unsigned S : P.Blocks[K < Root ? Global[K] : From].Succs)
       if (auto SIt = Local.find(S); SIt != Local.end())
         G[K].push_back(SIt->second);
-  for (unsigned S : P.Blocks[From].Succs)
-    if (auto SIt = Local.find(S); SIt != Local.end())
-      G[Root].push_back(SIt->second);
   std::vector<int> ID = computeImmediateDominators(G, Root);
   for (int D = ID[ToIt->second]; D >= 0 && D != int(Root); D = ID[D])
     Chain.push_back(Global[D]);
@@ -166,14 +142,9 @@ bool PathCuts::approximates(unsigned From, unsigned To) const {
 void PathCuts::forEachBlock(unsigned From, unsigned To, bool Exact,
                             function_ref<void(unsigned)> F) {
   if (!Exact && approximates(From, To)) {
-    auto Dominates = [&](unsigned X, unsigned Y) {
-      return Pre[X] <= Pre[Y] && Post[Y] <= Post[X];
-    };
-    for (int D = IDom[To]; D >= 0 && !Dominates(D, From); D = IDom[D]) {
+    // From is reachable (it has a rank): the entry ends the chain.
+    for (int D = IDom[To]; D >= 0 && !dominates(D, From); D = IDom[D])
       F(D);
-      if (unsigned(D) == P.Entry)
-        break;
-    }
     return;
   }
   if (Approximate) {
@@ -181,71 +152,89 @@ void PathCuts::forEachBlock(unsigned From, unsigned To, bool Exact,
       F(D);
     return;
   }
-  const std::vector<int> &ID = exactDominators(From);
+  // A block that dominates To in the function's graph with one node more,
+  // the root, From's exit, is executed in full on every path (From's block
+  // too: the path re-enters it from the top).
   unsigned Root = P.Blocks.size();
-  if (ID[To] < 0)
-    return;
-  // A block that dominates the consumer's block from the producer's exit is
-  // executed in full on every path (the producer's block too: the path
-  // re-enters it from the top).
-  for (int D = ID[To]; D != int(Root); D = ID[D])
+  auto [It, New] = ByBlock.try_emplace(From);
+  if (New)
+    It->second = computeImmediateDominators(
+        Root + 1, Root, [&](unsigned X) -> ArrayRef<unsigned> {
+          return P.Blocks[X < Root ? X : From].Succs;
+        });
+  const std::vector<int> &ID = It->second;
+  for (int D = ID[To]; D >= 0 && D != int(Root); D = ID[D])
     F(D);
 }
 
-std::vector<std::tuple<unsigned, unsigned, unsigned>>
-llvm::ldsbarriers::cuttingRanges(const AbstractProgram &P, const Window &W,
-                                 PathCuts &Cuts, bool Exact) {
-  std::vector<std::tuple<unsigned, unsigned, unsigned>> Out;
+/// The ranges of points (block, first index, last index) that lie on every
+/// path of \p W.
+static std::vector<std::tuple<unsigned, unsigned, unsigned>>
+cuttingRanges(const AbstractProgram &P, const Window &W, PathCuts &Cuts,
+              bool Exact) {
   // The paths start right after the producer, or at the window's anchor.
-  Point Start = W.start();
-  unsigned BA = Start.Block, IA = Start.Index;
-  unsigned BB = W.Consumer.Block, IB = W.Consumer.Index;
-  unsigned EndA = P.Blocks[BA].Events.size();
-  if (BA == BB && IA <= IB) {
-    // Every path leaves through the events between the two.
-    Out.emplace_back(BA, IA, IB);
-  } else {
-    Out.emplace_back(BA, IA, EndA);
-    Out.emplace_back(BB, 0, IB);
-    Cuts.forEachBlock(BA, BB, Exact, [&](unsigned D) {
-      Out.emplace_back(D, 0, P.Blocks[D].Events.size());
-    });
+  Point Start = W.start(), End = W.Consumer;
+  std::vector<std::tuple<unsigned, unsigned, unsigned>> Out;
+  // Within one block every path leaves through the events between the two.
+  if (Start.Block == End.Block && Start.Index <= End.Index) {
+    Out.emplace_back(Start.Block, Start.Index, End.Index);
+    return Out;
   }
+  Out.emplace_back(Start.Block, Start.Index,
+                   P.Blocks[Start.Block].Events.size());
+  Out.emplace_back(End.Block, 0, End.Index);
+  Cuts.forEachBlock(Start.Block, End.Block, Exact, [&](unsigned D) {
+    Out.emplace_back(D, 0, P.Blocks[D].Events.size());
+  });
   return Out;
+}
+
+CandRanges
+llvm::ldsbarriers::cuttingCandRanges(const AbstractProgram &P, const Window &W,
+                                     const std::vector<Point> &Candidates,
+                                     PathCuts &Cuts) {
+  // The number of the first candidate at or after \p Index of block \p B.
+  auto IndexAt = [&](unsigned B, unsigned Index) {
+    return unsigned(llvm::lower_bound(Candidates, Point{B, Index}) -
+                    Candidates.begin());
+  };
+  CandRanges R;
+  for (bool Exact : {false, true}) {
+    for (auto [B, Lo, Hi] : cuttingRanges(P, W, Cuts, Exact)) {
+      unsigned F = IndexAt(B, Lo), L = IndexAt(B, Hi + 1);
+      if (F < L)
+        R.push_back({F, L});
+    }
+    // An approximation without a legal point must not make the window
+    // look uncoverable.
+    if (!R.empty() || !Cuts.approximates(W.start().Block, W.Consumer.Block))
+      break;
+  }
+  // A producer's block may come back whole on an exact path: merge.
+  llvm::sort(R);
+  CandRanges Merged;
+  for (CandRange X : R)
+    if (!Merged.empty() && X.first <= Merged.back().second)
+      Merged.back().second = std::max(Merged.back().second, X.second);
+    else
+      Merged.push_back(X);
+  return Merged;
 }
 
 std::vector<unsigned>
 llvm::ldsbarriers::cuttingCandidates(const AbstractProgram &P, const Window &W,
                                      const std::vector<Point> &Candidates,
-                                     PathCuts &Cuts, bool Exact) {
-  // Candidates are sorted by block and index: ranges sorted the same way
-  // and merged where they overlap (a producer's block may come back whole
-  // on an exact path) give the points sorted and distinct, without sorting
-  // the points themselves (a window may cross thousands of them).
-  auto Ranges = cuttingRanges(P, W, Cuts, Exact);
-  llvm::sort(Ranges);
+                                     PathCuts &Cuts) {
   std::vector<unsigned> Out;
-  unsigned Next = 0; // The first candidate number not yet emitted.
-  for (auto [B, Lo, Hi] : Ranges) {
-    auto It = Candidates.begin() + Next;
-    if (It == Candidates.end())
-      break;
-    if (*It < Point{B, Lo})
-      It = std::lower_bound(It, Candidates.end(), Point{B, Lo});
-    for (; It != Candidates.end() && It->Block == B && It->Index <= Hi; ++It)
-      Out.push_back(It - Candidates.begin());
-    Next = It - Candidates.begin();
-  }
-  // An approximation without a legal point must not make the window look
-  // uncoverable.
-  if (Out.empty() && !Exact &&
-      Cuts.approximates(W.start().Block, W.Consumer.Block))
-    return cuttingCandidates(P, W, Candidates, Cuts, /*Exact=*/true);
+  for (auto [F, L] : cuttingCandRanges(P, W, Candidates, Cuts))
+    llvm::append_range(Out, llvm::seq(F, L));
   return Out;
 }
 
-bool llvm::ldsbarriers::pointCutsWindow(const AbstractProgram &P, Point At,
-                                        const Window &W, PathCuts &Cuts) {
+/// Whether the point \p At lies on every path of window \p W (possibly
+/// answering no for a point that does, when approximating).
+static bool pointCutsWindow(const AbstractProgram &P, Point At, const Window &W,
+                            PathCuts &Cuts) {
   for (auto [B, Lo, Hi] : cuttingRanges(P, W, Cuts, /*Exact=*/false))
     if (At.Block == B && Lo <= At.Index && At.Index <= Hi)
       return true;
@@ -283,17 +272,6 @@ static WaitThresholds exactWaits(const AbstractProgram &P,
   return W;
 }
 
-/// The producers of windows \p Idx of \p Ws, sorted (for exactWaits).
-static std::vector<ProducerRef>
-sortedProducers(const std::vector<Window> &Ws,
-                const std::vector<unsigned> &Idx) {
-  std::vector<ProducerRef> Out;
-  for (unsigned I : Idx)
-    Out.push_back(producerOf(Ws[I]));
-  llvm::sort(Out);
-  return Out;
-}
-
 PlacementContext::PlacementContext(const AbstractProgram &P,
                                    const AnalysisOptions &Options,
                                    const PlacementOptions &POpts,
@@ -308,68 +286,44 @@ PlacementContext::PlacementContext(const AbstractProgram &P,
     AOpts.Pruning.Points = &IsCandidate;
 }
 
-/// The input's windows, into \p Initial and Result.InitialWindows (see
-/// findWindowsToCover), and C.Paths: approximate when the windows start in
-/// many blocks (each exact computation is linear).
-static bool findInitialWindows(PlacementContext &C, HazardResult &Initial,
-                               Placement &Result) {
-  C.Run.emplace(C.P, C.AOpts);
-  Initial = C.Run->result();
-  Result.InitialWindows = Initial.Windows;
+/// Placement step 1: an existing barrier gets the wait it lacks for the
+/// pending producers of the windows it lies on every path of, as a new
+/// barrier there would; a window it does not cut gets a barrier of its own.
+bool llvm::ldsbarriers::findWindowsToCover(PlacementContext &C,
+                                           Placement &Result) {
+  const AbstractProgram &P = C.P;
+  C.Run.emplace(P, C.AOpts);
+  HazardResult Initial = C.Run->result();
   if (C.POpts.SingleWave || Initial.Windows.empty()) {
-    Result.InitialWindows.clear();
     addInFlightWaits(C, Result);
     return false;
   }
-  std::vector<uint8_t> Seen(C.P.Blocks.size(), 0);
+  Result.InitialWindows = Initial.Windows;
+  // Approximate paths when the windows start in many blocks.
+  std::vector<uint8_t> Seen(P.Blocks.size(), 0);
   unsigned Blocks = 0;
   for (const Window &W : Initial.Windows)
     if (!Seen[W.start().Block]++)
       ++Blocks;
-  C.Paths.emplace(C.P, Blocks > C.POpts.ExactPathBlocks);
-  return true;
-}
-
-/// Placement step 1: an existing barrier gets the wait it lacks for the
-/// pending producers of the windows it lies on every path of (as a new
-/// barrier there would wait for them; a window it does not cut gets a
-/// barrier of its own). Sets Result.Windows to what is left.
-static void completeExistingBarriers(PlacementContext &C,
-                                     const HazardResult &Initial,
-                                     Placement &Result) {
-  const AbstractProgram &P = C.P;
-  if (!Initial.PendingBarriers.empty()) {
-    Augmentation Q;
-    for (const PendingAtBarrier &PB : Initial.PendingBarriers)
-      Q.Queries.push_back(PB.Barrier);
-    // Queries do not change the states: the run answers them.
-    std::vector<std::vector<PendingAccess>> Queried =
-        C.Run->pendingAt(Q.Queries);
-    for (unsigned I = 0; I < Q.Queries.size(); ++I) {
-      std::vector<ProducerRef> Producers;
-      for (const Window &W : Initial.Windows)
-        if (pointCutsWindow(P, Q.Queries[I], W, *C.Paths))
-          Producers.push_back(producerOf(W));
-      llvm::sort(Producers);
-      WaitThresholds W = exactWaits(P, Producers, Queried[I], C.POpts);
-      if (W.any())
-        Result.CompletedBarriers.push_back({Q.Queries[I], W});
-    }
+  C.Paths.emplace(P, Blocks > C.POpts.ExactPathBlocks);
+  std::vector<Point> Barriers;
+  for (const PendingAtBarrier &PB : Initial.PendingBarriers)
+    Barriers.push_back(PB.Barrier);
+  // Queries do not change the states: the run answers them.
+  std::vector<std::vector<PendingAccess>> Queried = C.Run->pendingAt(Barriers);
+  for (unsigned I = 0; I < Barriers.size(); ++I) {
+    std::vector<ProducerRef> Producers;
+    for (const Window &W : Initial.Windows)
+      if (pointCutsWindow(P, Barriers[I], W, *C.Paths))
+        Producers.push_back(producerOf(W));
+    llvm::sort(Producers);
+    WaitThresholds W = exactWaits(P, Producers, Queried[I], C.POpts);
+    if (W.any())
+      Result.CompletedBarriers.push_back({Barriers[I], W});
   }
-  if (!Result.CompletedBarriers.empty()) {
-    Augmentation Aug;
-    Aug.CompletedBarriers = Result.CompletedBarriers;
-    C.Run.emplace(P, C.AOpts, Aug);
-  }
+  if (!Result.CompletedBarriers.empty())
+    C.Run.emplace(P, C.AOpts, Result.augmentation());
   Result.Windows = C.Run->result().Windows;
-}
-
-bool llvm::ldsbarriers::findWindowsToCover(PlacementContext &C,
-                                           Placement &Result) {
-  HazardResult Initial;
-  if (!findInitialWindows(C, Initial, Result))
-    return false;
-  completeExistingBarriers(C, Initial, Result);
   return true;
 }
 
@@ -381,8 +335,6 @@ void llvm::ldsbarriers::reviveStuckSiblings(
   for (unsigned I = 0; I < Ws.size(); ++I)
     if (Keep[I] && HasNoPoint(I))
       Stuck.insert({Ws[I].Consumer, Ws[I].start().Block});
-  if (Stuck.empty())
-    return;
   for (unsigned I = 0; I < Ws.size(); ++I)
     if (!Keep[I] && Stuck.count({Ws[I].Consumer, Ws[I].start().Block})) {
       Keep[I] = 1;
@@ -392,12 +344,9 @@ void llvm::ldsbarriers::reviveStuckSiblings(
 
 std::vector<std::vector<unsigned>> llvm::ldsbarriers::cutKeptWindows(
     PlacementContext &C, const std::vector<Window> &Ws,
-    std::vector<uint8_t> &Keep, bool &Restricted, Placement &Result,
-    function_ref<bool(unsigned, std::vector<unsigned> &)> Known) {
+    std::vector<uint8_t> &Keep, bool &Restricted, Placement &Result) {
   std::vector<std::vector<unsigned>> Cuts(Ws.size());
   auto Compute = [&](unsigned I) {
-    if (Known && Known(I, Cuts[I]))
-      return;
     Cuts[I] = cuttingCandidates(C.P, Ws[I], C.Cands, *C.Paths);
     Restricted |= keepPointsPastAsyncIssue(
         C.P, C.POpts.AsyncLatency, Ws[I], Cuts[I],
@@ -454,29 +403,23 @@ void llvm::ldsbarriers::splitSignals(const PlacementContext &C,
 void llvm::ldsbarriers::setBarrierWaits(const PlacementContext &C,
                                         Placement &Result) {
   const std::vector<Window> &Ws = Result.Windows;
-  Augmentation Q;
-  Q.CompletedBarriers = Result.CompletedBarriers;
+  std::vector<Point> Signals;
   for (const auto &NB : Result.Barriers)
-    Q.Queries.push_back(NB.SignalAt);
+    Signals.push_back(NB.SignalAt);
   // The kept run has the same completed barriers: it answers the queries
   // without running the analysis again.
-  HazardResult QR;
-  if (C.Run)
-    QR.Queried = C.Run->pendingAt(Q.Queries);
-  else
-    QR = analyzeHazards(C.P, C.AOpts, Q);
-  // A window several barriers lie on needs its producer complete at one
-  // of them only: the one where the most later operations were issued
-  // after it (or where it is complete already), so that the earlier ones
-  // need not stall for it.
+  std::vector<std::vector<PendingAccess>> Queried = C.Run->pendingAt(Signals);
+  // A window several barriers lie on needs its producer complete at one of
+  // them only: where the most later operations were issued after it (or it
+  // is complete already), so that the earlier ones need not stall for it.
   auto ByAccess = [](const PendingAccess &X, const PendingAccess &Y) {
     return ProducerRef{X.Access, X.Iteration} <
            ProducerRef{Y.Access, Y.Iteration};
   };
-  for (auto &Q : QR.Queried)
+  for (auto &Q : Queried)
     llvm::sort(Q, ByAccess);
   auto Later = [&](unsigned I, const Window &W) -> unsigned {
-    const auto &Q = QR.Queried[I];
+    const auto &Q = Queried[I];
     PendingAccess Key{W.Producer, 0, W.Iteration};
     auto It = llvm::lower_bound(Q, Key, ByAccess);
     if (It != Q.end() && It->Access == W.Producer &&
@@ -485,8 +428,8 @@ void llvm::ldsbarriers::setBarrierWaits(const PlacementContext &C,
     return ~0u; // Complete there.
   };
   constexpr unsigned None = ~0u;
-  std::vector<unsigned> Assigned(Ws.size(), None); // Window -> barrier.
-  std::vector<unsigned> AssignedLater(Ws.size(), 0);
+  // Per window, its barrier and the later operations there.
+  std::vector<unsigned> Assigned(Ws.size(), None), AssignedLater(Ws.size(), 0);
   for (unsigned I = 0; I < Result.Barriers.size(); ++I)
     for (unsigned W : Result.Serves[I]) {
       unsigned L = Later(I, Ws[W]);
@@ -495,13 +438,14 @@ void llvm::ldsbarriers::setBarrierWaits(const PlacementContext &C,
         AssignedLater[W] = L;
       }
     }
-  std::vector<std::vector<unsigned>> Waited(Result.Barriers.size());
+  std::vector<std::vector<ProducerRef>> Waited(Result.Barriers.size());
   for (unsigned W = 0; W < Ws.size(); ++W)
     if (Assigned[W] != None)
-      Waited[Assigned[W]].push_back(W);
-  for (unsigned I = 0; I < Result.Barriers.size(); ++I)
-    Result.Barriers[I].Waits =
-        exactWaits(C.P, sortedProducers(Ws, Waited[I]), QR.Queried[I], C.POpts);
+      Waited[Assigned[W]].push_back(producerOf(Ws[W]));
+  for (unsigned I = 0; I < Result.Barriers.size(); ++I) {
+    llvm::sort(Waited[I]);
+    Result.Barriers[I].Waits = exactWaits(C.P, Waited[I], Queried[I], C.POpts);
+  }
 }
 
 void llvm::ldsbarriers::addInFlightWaits(const PlacementContext &C,
@@ -521,10 +465,8 @@ void llvm::ldsbarriers::addInFlightWaits(const PlacementContext &C,
   std::map<Point, std::vector<ProducerRef>> ByConsumer;
   for (const Window &W : InFlight)
     ByConsumer[W.Consumer].push_back(producerOf(W));
-  std::vector<Point> Consumers;
-  for (const auto &[At, Prods] : ByConsumer)
-    Consumers.push_back(At);
-  std::vector<std::vector<PendingAccess>> Queried = Run.pendingAt(Consumers);
+  std::vector<std::vector<PendingAccess>> Queried =
+      Run.pendingAt(llvm::to_vector(llvm::make_first_range(ByConsumer)));
   unsigned Q = 0;
   for (auto &[At, Prods] : ByConsumer) {
     llvm::sort(Prods);

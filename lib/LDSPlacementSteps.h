@@ -1,13 +1,10 @@
 //===- LDSPlacementSteps.h - Steps shared by the placement strategies -----===//
 //
-// Placement as a sequence of steps over one context, with its options and
-// its result (Placement), where the paths of windows cross (PathCuts) and
-// the candidate points. The optimal placement
-// (LDSBarrierPlacement.cpp) and the comparison strategies of the
-// benchmarks (utils/bench/PlacementStrategies.cpp) share the steps around the
-// choice of points: the input's windows, completing existing barriers, the
-// cutting points of the windows kept, recording the chosen barriers, their
-// exact waits and the waits a wave needs for its own transfers.
+// Placement as a sequence of steps over one context: its options, its result
+// (Placement), the candidate points and the blocks on all paths between two
+// blocks (PathCuts). The optimal placement (LDSBarrierPlacement.cpp) and the
+// benchmarks' comparison strategies (utils/bench/PlacementStrategies.cpp)
+// share every step but the choice of points.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,7 +17,6 @@
 #include <array>
 #include <map>
 #include <optional>
-#include <tuple>
 #include <vector>
 
 namespace llvm {
@@ -31,17 +27,15 @@ struct PlacementOptions {
   /// settles for the best covers found so far.
   unsigned SearchBudget = 2000;
   /// Keep an asynchronous transfer's barrier out of the transfer's own block
-  /// (keepPointsPastAsyncIssue), unless that costs barrier executions or
-  /// barriers.
+  /// (keepPointsPastAsyncIssue) unless that costs more.
   bool AsyncLatency = true;
   /// Split barriers (gfx12): hoist each barrier's signal away from its wait.
   bool Split = false;
   /// Workgroups of one wave: no barriers, only the counter waits that
   /// asynchronous transfers need before the wave's own later accesses.
   bool SingleWave = false;
-  /// Functions whose windows start in more blocks than this take the blocks
-  /// on all paths between two blocks from the function's dominator tree
-  /// (PathCuts): the exact computation is linear per starting block.
+  /// Functions whose windows start in more blocks than this approximate
+  /// PathCuts: the exact computation is linear per starting block.
   unsigned ExactPathBlocks = 64;
   /// Largest encodable wait value per counter.
   std::array<unsigned, NumCounters> CounterMax = {63, 63, 63, 63, 7};
@@ -70,38 +64,26 @@ struct Placement {
   /// Sum of the block frequencies of the new barriers.
   double Cost = 0;
 
-  /// The placement as synchronization on top of the program (what the
-  /// analysis assumes and the pass emits).
+  /// The synchronization the analysis assumes and the pass emits.
   Augmentation augmentation() const {
-    Augmentation Aug;
-    Aug.Barriers = Barriers;
-    Aug.CompletedBarriers = CompletedBarriers;
-    Aug.Waits = Waits;
-    return Aug;
+    return {Barriers, CompletedBarriers, Waits, {}};
   }
 };
 
-/// The candidate points of the program: just before each access and at the
-/// end of each reachable block where a barrier is allowed and no split
-/// barrier's signal is pending. Any other point can be moved to the next
-/// candidate in its block without uncovering a window, so these suffice for
-/// optimality.
+/// The points before each access and at the end of each reachable block
+/// where a barrier is allowed and no split barrier's signal is pending: any
+/// other point moves to the next of these without uncovering a window.
 std::vector<Point> candidatePoints(const AbstractProgram &P);
 
 /// The blocks executed in full on every path from the exit of one block to
 /// the entry of another. Exact: the dominators of the second block in the
-/// CFG rooted at the first block's exit (per first block, or, in functions
-/// large enough for the approximation, per pair of blocks over the blocks
-/// between them). Approximate (many producer blocks, windows forward in
-/// reverse post-order): the second block's dominators that do not dominate
-/// the first. Every path from the entry through the first to the second
-/// passes them and some path to the first avoids them, so they lie after
-/// the first. A subset: placement may miss a cheaper point, never take a
-/// point that does not cut.
+/// CFG rooted at the first block's exit. Approximate (many producer blocks,
+/// windows forward in reverse post-order): the second block's dominators
+/// that do not dominate the first, which lie after the first. A subset:
+/// placement may miss a cheaper point, never take one that does not cut.
 class PathCuts {
 public:
   PathCuts(const AbstractProgram &P, bool Approximate);
-  ~PathCuts();
   /// Calls \p F with each such block from \p From's exit to \p To, nearest
   /// to \p To first; none when \p To cannot be reached. \p Exact forces
   /// the exact set.
@@ -113,28 +95,24 @@ public:
   /// Whether forEachBlock(From, To, false, ...) may give a subset.
   bool approximates(unsigned From, unsigned To) const;
   /// When approximates(From, To): whether forEachBlock(From, To, false, ...)
-  /// calls F with \p X, in constant time (a strict dominator of To that
-  /// does not dominate From).
+  /// calls F with \p X, in constant time.
   bool onApproximatePath(unsigned From, unsigned To, unsigned X) const {
-    auto Dom = [&](unsigned A, unsigned B) {
-      return Pre[A] && Pre[A] <= Pre[B] && Post[B] <= Post[A];
-    };
-    return X != To && Dom(X, To) && !Dom(X, From);
+    return X != To && dominates(X, To) && !dominates(X, From);
   }
 
 private:
-  const std::vector<int> &exactDominators(unsigned From);
+  bool dominates(unsigned A, unsigned B) const {
+    return Pre[A] && Pre[A] <= Pre[B] && Post[B] <= Post[A];
+  }
   const std::vector<unsigned> &exactChain(unsigned From, unsigned To);
   const AbstractProgram &P;
   bool Approximate;
   std::map<unsigned, std::vector<int>> ByBlock;
-  /// With the approximation on (large functions): the exact chains per
-  /// pair of blocks; each block's component in topological order
-  /// (AbstractProgram::componentOrder), and the marks of the blocks that
-  /// reach the consumer block of the latest chain (== Walk).
+  /// With the approximation on: the exact chains per pair of blocks, each
+  /// block's componentOrder, and the blocks that reach the consumer block of
+  /// the latest chain (ReachStamp == Walk).
   std::map<std::pair<unsigned, unsigned>, std::vector<unsigned>> ByPair;
-  std::vector<unsigned> Component;
-  std::vector<unsigned> ReachStamp;
+  std::vector<unsigned> Component, ReachStamp;
   unsigned Walk = 0;
   uint64_t WalkedBlocks = 0;
   std::vector<SmallVector<unsigned, 2>> Preds;
@@ -143,27 +121,28 @@ private:
   std::vector<unsigned> Rank;      // Reverse post-order numbers.
 };
 
-/// The points among \p Candidates that lie on every path of window \p W,
-/// exactly when \p Exact or when the approximation leaves none.
+/// Candidate numbers [first, last).
+using CandRange = std::pair<unsigned, unsigned>;
+using CandRanges = SmallVector<CandRange, 4>;
+
+/// The points among \p Candidates (sorted) that lie on every path of window
+/// \p W, exactly when the approximation leaves none, as merged ranges of
+/// candidate numbers in order: a block on all paths is one range.
+CandRanges cuttingCandRanges(const AbstractProgram &P, const Window &W,
+                             const std::vector<Point> &Candidates,
+                             PathCuts &Cuts);
+/// The same points, listed.
 std::vector<unsigned> cuttingCandidates(const AbstractProgram &P,
                                         const Window &W,
                                         const std::vector<Point> &Candidates,
-                                        PathCuts &Cuts, bool Exact = false);
-
-/// Whether the point \p At lies on every path of window \p W (possibly
-/// answering no for a point that does, when approximating).
-bool pointCutsWindow(const AbstractProgram &P, Point At, const Window &W,
-                     PathCuts &Cuts);
+                                        PathCuts &Cuts);
 
 /// What every step of one placement reads.
 struct PlacementContext {
   /// \p PruneAnalysis: the analysis prunes its state at the candidate points
-  /// (AnalysisOptions::Pruning) and reports the windows that imply the rest;
-  /// without it (the comparison strategies) every window.
+  /// (AnalysisOptions::Pruning), reporting the windows that imply the rest.
   PlacementContext(const AbstractProgram &P, const AnalysisOptions &Options,
                    const PlacementOptions &POpts, bool PruneAnalysis);
-  PlacementContext(const PlacementContext &) = delete;
-  PlacementContext &operator=(const PlacementContext &) = delete;
 
   const AbstractProgram &P;
   const PlacementOptions &POpts;
@@ -182,18 +161,16 @@ struct PlacementContext {
   double freq(unsigned Cand) const { return P.Blocks[Cands[Cand].Block].Freq; }
 };
 
-/// Chosen barrier points and, for each, the windows (of
-/// Placement::Windows) it serves.
+/// Chosen barrier points and the windows (of Placement::Windows) each serves.
 struct Cover {
   std::vector<Point> Points;
   std::vector<std::vector<unsigned>> ServedBy;
 };
 
-/// The first steps of every strategy: the input's windows
-/// (Result.InitialWindows), and placement step 1, the existing barriers
-/// completed, which leaves in Result.Windows what new barriers must cover.
-/// Returns false when there is nothing to cover (or the workgroup is one
-/// wave): \p Result is then complete, with the same-wave waits only.
+/// The input's windows (Result.InitialWindows), and placement step 1: the
+/// existing barriers completed, leaving in Result.Windows what new barriers
+/// must cover. Returns false when there is nothing to cover (or the
+/// workgroup is one wave): \p Result is then complete.
 bool findWindowsToCover(PlacementContext &C, Placement &Result);
 
 /// How many times as many barrier executions keeping an asynchronous
@@ -203,25 +180,17 @@ bool findWindowsToCover(PlacementContext &C, Placement &Result);
 /// saves (a DMA before a loop is waited for before the loop, not in it).
 constexpr double AsyncLatencyWorth = 2.0;
 
-/// Whether keepPointsPastAsyncIssue may take points from window \p W: its
-/// producer is an asynchronous transfer issued in another block than its
-/// consumer, and the preference is on.
-inline bool asyncLatencyMayRestrict(const AbstractProgram &P, bool AsyncLatency,
-                                    const Window &W) {
-  return AsyncLatency && P.event(W.Producer).Async &&
-         W.Producer.Block != W.Consumer.Block;
-}
-
 /// Of window \p W's cutting points \p Items (points or ranges of them,
 /// \p BlockOf giving an item's block), keeps those past the block of its
-/// asynchronous producer, when there are some and they do not run much more
-/// often (AsyncLatencyWorth). Returns whether items were dropped.
+/// asynchronous producer, when its consumer is in another block, there are
+/// some and they do not run much more often (AsyncLatencyWorth). Returns
+/// whether items were dropped.
 template <typename ContainerT, typename BlockFnT>
 bool keepPointsPastAsyncIssue(const AbstractProgram &P, bool AsyncLatency,
                               const Window &W, ContainerT &Items,
                               BlockFnT BlockOf) {
   const Point &From = W.Producer;
-  if (!asyncLatencyMayRestrict(P, AsyncLatency, W))
+  if (!AsyncLatency || !P.event(From).Async || From.Block == W.Consumer.Block)
     return false;
   ContainerT Later;
   double LaterFreq = 0;
@@ -239,31 +208,21 @@ bool keepPointsPastAsyncIssue(const AbstractProgram &P, bool AsyncLatency,
   return false;
 }
 
-/// A kept window without any legal point does not cover its siblings (the
-/// windows of its consumer from its start block, dropped as implied by it):
-/// they may have legal points of their own. Keeps them, calling \p Compute
-/// for each; \p HasNoPoint tells a kept window without points.
+/// A kept window without any legal point does not cover its siblings (its
+/// consumer's windows from its start block, dropped as implied by it), which
+/// may have points of their own: keeps them, calling \p Compute for each.
 void reviveStuckSiblings(const std::vector<Window> &Ws,
                          std::vector<uint8_t> &Keep,
                          function_ref<bool(unsigned)> HasNoPoint,
                          function_ref<void(unsigned)> Compute);
 
-/// The ranges of points (block, first index, last index) that lie on every
-/// path of \p W.
-std::vector<std::tuple<unsigned, unsigned, unsigned>>
-cuttingRanges(const AbstractProgram &P, const Window &W, PathCuts &Cuts,
-              bool Exact);
-
 /// The cutting candidates of each window \p Keep marks (none for the
 /// others), after keepPointsPastAsyncIssue (\p Restricted: it dropped
 /// some) and reviveStuckSiblings. Kept windows without any go to
 /// Result.Uncoverable.
-/// \p Known, if given, may fill in window I's points itself (returning
-/// true), when they are known already.
-std::vector<std::vector<unsigned>> cutKeptWindows(
-    PlacementContext &C, const std::vector<Window> &Ws,
-    std::vector<uint8_t> &Keep, bool &Restricted, Placement &Result,
-    function_ref<bool(unsigned, std::vector<unsigned> &)> Known = nullptr);
+std::vector<std::vector<unsigned>>
+cutKeptWindows(PlacementContext &C, const std::vector<Window> &Ws,
+               std::vector<uint8_t> &Keep, bool &Restricted, Placement &Result);
 
 /// The cover by the candidates \p Chosen (ascending): each serves the
 /// windows whose cutting candidates \p Cuts hold it.
@@ -275,12 +234,11 @@ Cover coverByCandidates(const PlacementContext &C,
 /// must wait for.
 void recordBarriers(const PlacementContext &C, Cover Cv, Placement &Result);
 
-/// Split barriers (PlacementOptions::Split): each new barrier's signal
-/// hoisted away from its wait (pairSignals).
+/// With PlacementOptions::Split, hoists each new barrier's signal away from
+/// its wait (pairSignals).
 void splitSignals(const PlacementContext &C, Placement &Result);
 
-/// Placement step 4b: exact counter values where each signal (or barrier)
-/// is.
+/// Placement step 4b: exact counter values where each signal (or barrier) is.
 void setBarrierWaits(const PlacementContext &C, Placement &Result);
 
 /// Adds, before each access that meets an asynchronous transfer of its own
