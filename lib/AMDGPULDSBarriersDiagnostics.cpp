@@ -84,14 +84,9 @@ void llvm::ldsbarriers::countWindows(const Placement &R) {
     ++*ByKind[unsigned(W.Kind)];
 }
 
-/// Existing barriers (and split-barrier signals) that order nothing: with
-/// the placement in \p R, removing one of them alone would open no window.
-/// Checked for at most \p Limit barriers (one analysis each).
-static std::vector<EventRef> redundantBarriers(const AbstractProgram &P,
-                                               const AnalysisOptions &Opts,
-                                               const Placement &R,
-                                               unsigned Limit = 32) {
-  std::vector<EventRef> Out;
+void llvm::ldsbarriers::reportRedundantBarriers(
+    const AbstractProgram &P, const AnalysisOptions &AOpts, const Placement &R,
+    const LDSAccessModel &Model, MachineOptimizationRemarkEmitter &ORE) {
   // Without barriers in the input there is nothing to judge (and no need
   // for the baseline analysis).
   if (llvm::none_of(P.Blocks, [](const Block &BB) {
@@ -99,9 +94,10 @@ static std::vector<EventRef> redundantBarriers(const AbstractProgram &P,
           return E.Kind == Event::Barrier || E.Kind == Event::Signal;
         });
       }))
-    return Out;
-  Augmentation Aug = R.augmentation();
-  size_t Baseline = analyzeHazards(P, Opts, Aug).Windows.size();
+    return;
+  size_t Baseline = analyzeHazards(P, AOpts, R.augmentation()).Windows.size();
+  // One analysis per barrier: at most Limit are judged.
+  constexpr unsigned Limit = 32;
   unsigned Checked = 0;
   for (unsigned B = 0; B < P.Blocks.size(); ++B)
     for (unsigned I = 0; I < P.Blocks[B].Events.size(); ++I) {
@@ -110,7 +106,7 @@ static std::vector<EventRef> redundantBarriers(const AbstractProgram &P,
       if (K != Event::Barrier && K != Event::Signal)
         continue;
       if (++Checked > Limit)
-        return Out;
+        return;
       AbstractProgram Without = P;
       Without.Blocks[B].Events[I] = Event::wait(WaitThresholds());
       if (K == Event::Signal) {
@@ -128,25 +124,19 @@ static std::vector<EventRef> redundantBarriers(const AbstractProgram &P,
       llvm::erase_if(Kept.CompletedBarriers, [&](const auto &CB) {
         return CB.Barrier == EventRef{B, I};
       });
-      if (analyzeHazards(Without, Opts, Kept).Windows.size() <= Baseline)
-        Out.push_back({B, I});
+      // Removing it alone, with the placement in R, opens no window.
+      if (analyzeHazards(Without, AOpts, Kept).Windows.size() > Baseline)
+        continue;
+      ++NumRedundant;
+      const MachineInstr &MI = Model.instr({B, I});
+      ORE.emit([&]() {
+        return MachineOptimizationRemarkAnalysis(DEBUG_TYPE, "RedundantBarrier",
+                                                 MI.getDebugLoc(),
+                                                 MI.getParent())
+               << "redundant barrier: " << describeInstr(MI)
+               << " orders no conflicting LDS accesses";
+      });
     }
-  return Out;
-}
-
-void llvm::ldsbarriers::reportRedundantBarriers(
-    const AbstractProgram &P, const AnalysisOptions &AOpts, const Placement &R,
-    const LDSAccessModel &Model, MachineOptimizationRemarkEmitter &ORE) {
-  for (EventRef X : redundantBarriers(P, AOpts, R)) {
-    ++NumRedundant;
-    const MachineInstr &MI = Model.instr(X);
-    ORE.emit([&]() {
-      return MachineOptimizationRemarkAnalysis(DEBUG_TYPE, "RedundantBarrier",
-                                               MI.getDebugLoc(), MI.getParent())
-             << "redundant barrier: " << describeInstr(MI)
-             << " orders no conflicting LDS accesses";
-    });
-  }
 }
 
 void llvm::ldsbarriers::reportUncoverable(const Function &F,
@@ -360,22 +350,21 @@ void llvm::ldsbarriers::dumpPlacement(const AbstractProgram &P,
 void llvm::ldsbarriers::selfCheck(MachineFunction &MF, const TargetFacts &Facts,
                                   const MachineAnalyses &Analyses,
                                   const Placement &R,
-                                  const LDSAccessModel &Before,
-                                  const SelfCheckOptions &SC) {
+                                  const LDSAccessModel &Before, int WAW,
+                                  bool SingleWave) {
   MachineAnalyses Unweighted = Analyses;
   Unweighted.Frequencies = nullptr;
   LDSAccessModel After(MF, Facts, Unweighted, Before);
   VerifierOptions Opts;
-  wawPolicy(SC.WAW, Opts.WAW, Opts.AsyncWAW);
+  wawPolicy(WAW, Opts.WAW, Opts.AsyncWAW);
   // Barrier events the input already had: their divergence or pairing is
   // the input's problem, reported as a warning, not an internal error.
   SmallPtrSet<const MachineInstr *, 8> InputBarriers;
   const AbstractProgram &BP = Before.program();
   for (unsigned B = 0; B < BP.Blocks.size(); ++B)
     for (unsigned I = 0; I < BP.Blocks[B].Events.size(); ++I)
-      if (BP.Blocks[B].Events[I].Kind != Event::Access &&
-          BP.Blocks[B].Events[I].Kind != Event::Wait &&
-          BP.Blocks[B].Events[I].Kind != Event::Tick)
+      if (!llvm::is_contained({Event::Access, Event::Wait, Event::Tick},
+                              BP.Blocks[B].Events[I].Kind))
         InputBarriers.insert(&Before.instr({B, I}));
   const AbstractProgram &AP = After.program();
   std::vector<Violation> Unexpected, FromInput;
@@ -386,18 +375,17 @@ void llvm::ldsbarriers::selfCheck(MachineFunction &MF, const TargetFacts &Facts,
       FromInput.push_back(V);
       continue;
     }
-    // One wave per workgroup: accesses of other waves do not exist.
-    bool Known = SC.SingleWave && V.Kind == Violation::Race;
-    // A pair either way round: a concurrent-arms window stands for both.
-    if (V.Kind == Violation::Race)
-      for (const Window &W : R.Uncoverable) {
-        const MachineInstr *A = &Before.instr(W.Producer);
-        const MachineInstr *B = &Before.instr(W.Consumer);
-        const MachineInstr *X = &After.instr(V.Earlier);
-        const MachineInstr *Y = &After.instr(V.Later);
-        Known |= (A == X && B == Y) || (A == Y && B == X);
-      }
-    if (!Known)
+    // One wave per workgroup: accesses of other waves do not exist. A pair
+    // either way round: a concurrent-arms window stands for both.
+    auto IsUncoverable = [&](const Window &W) {
+      const MachineInstr *A = &Before.instr(W.Producer);
+      const MachineInstr *B = &Before.instr(W.Consumer);
+      const MachineInstr *X = &After.instr(V.Earlier);
+      const MachineInstr *Y = &After.instr(V.Later);
+      return (A == X && B == Y) || (A == Y && B == X);
+    };
+    if (V.Kind != Violation::Race ||
+        (!SingleWave && llvm::none_of(R.Uncoverable, IsUncoverable)))
       Unexpected.push_back(V);
   }
   LLVM_DEBUG(dbgs() << "self-check: " << Unexpected.size()

@@ -58,11 +58,7 @@ void BarrierEmitter::insertBarrier(MachineBasicBlock &MBB,
                                    MachineBasicBlock::iterator I,
                                    const WaitThresholds &Waits,
                                    const DebugLoc &DL) const {
-  if (Split) {
-    insertSignal(MBB, I, Waits, DL);
-    insertBarrierWait(MBB, I, DL);
-    return;
-  }
+  assert(!Split && "S_BARRIER on a split-barrier target");
   insertWait(MBB, I, Waits, DL);
   BuildMI(MBB, I, DL, TII.get(Barrier));
 }
@@ -97,10 +93,4 @@ void BarrierEmitter::insertBarrierWait(MachineBasicBlock &MBB,
                                        const DebugLoc &DL) const {
   assert(Split && "split barrier on a monolithic-barrier target");
   BuildMI(MBB, I, DL, TII.get(Wait)).addImm(-1);
-}
-
-void BarrierEmitter::insertWaitBefore(MachineInstr &Barrier,
-                                      const WaitThresholds &Waits) const {
-  insertWait(*Barrier.getParent(), Barrier.getIterator(), Waits,
-             Barrier.getDebugLoc());
 }

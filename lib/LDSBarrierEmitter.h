@@ -23,12 +23,11 @@ namespace ldsbarriers {
 class BarrierEmitter {
 public:
   /// The emitter for \p Facts' generation, or null when the pass does not
-  /// support it (or the instruction table lacks an opcode it needs).
+  /// support it or the instruction table lacks an opcode it needs.
   static std::unique_ptr<BarrierEmitter> create(const TargetFacts &Facts,
                                                 const TargetInstrInfo &TII);
 
-  /// Inserts, before \p I, hard waits for \p Waits, then a workgroup barrier
-  /// (on split targets: signal, then wait).
+  /// Monolithic targets: hard waits for \p Waits, then S_BARRIER, before \p I.
   void insertBarrier(MachineBasicBlock &MBB, MachineBasicBlock::iterator I,
                      const WaitThresholds &Waits, const DebugLoc &DL) const;
 
@@ -44,11 +43,6 @@ public:
   /// Split targets: the barrier wait, before \p I.
   void insertBarrierWait(MachineBasicBlock &MBB, MachineBasicBlock::iterator I,
                          const DebugLoc &DL) const;
-
-  /// Inserts, right before the existing barrier or signal \p Barrier, the
-  /// hard waits it lacks.
-  void insertWaitBefore(MachineInstr &Barrier,
-                        const WaitThresholds &Waits) const;
 
   /// Whether barriers are a signal and a later wait (gfx12, gfx1250).
   bool hasSplitBarriers() const { return Split; }
