@@ -22,11 +22,8 @@
 #include <string>
 
 namespace llvm {
-class DebugLoc;
-class Function;
 class MachineFunction;
 class MachineOptimizationRemarkEmitter;
-class Twine;
 
 namespace ldsbarriers {
 class LDSAccessModel;

@@ -84,59 +84,57 @@ void llvm::ldsbarriers::countWindows(const Placement &R) {
     ++*ByKind[unsigned(W.Kind)];
 }
 
+/// The events of \p P that satisfy \p Pred, in program order.
+static SmallVector<EventRef>
+eventsWhere(const AbstractProgram &P, function_ref<bool(const Event &)> Pred) {
+  SmallVector<EventRef> Refs;
+  for (unsigned B = 0; B < P.Blocks.size(); ++B)
+    for (unsigned I = 0; I < P.Blocks[B].Events.size(); ++I)
+      if (Pred(P.Blocks[B].Events[I]))
+        Refs.push_back({B, I});
+  return Refs;
+}
+
 void llvm::ldsbarriers::reportRedundantBarriers(
     const AbstractProgram &P, const AnalysisOptions &AOpts, const Placement &R,
     const LDSAccessModel &Model, MachineOptimizationRemarkEmitter &ORE) {
-  // Without barriers in the input there is nothing to judge (and no need
-  // for the baseline analysis).
-  if (llvm::none_of(P.Blocks, [](const Block &BB) {
-        return llvm::any_of(BB.Events, [](const Event &E) {
-          return E.Kind == Event::Barrier || E.Kind == Event::Signal;
-        });
-      }))
+  // A split barrier is judged by its signal; its wait goes with it.
+  SmallVector<EventRef> Barriers = eventsWhere(P, [](const Event &E) {
+    return E.Kind == Event::Barrier || E.Kind == Event::Signal;
+  });
+  if (Barriers.empty())
     return;
   size_t Baseline = analyzeHazards(P, AOpts, R.augmentation()).Windows.size();
-  // One analysis per barrier: at most Limit are judged.
-  constexpr unsigned Limit = 32;
-  unsigned Checked = 0;
-  for (unsigned B = 0; B < P.Blocks.size(); ++B)
-    for (unsigned I = 0; I < P.Blocks[B].Events.size(); ++I) {
-      Event::EventKind K = P.Blocks[B].Events[I].Kind;
-      // A split barrier is judged by its signal; its wait goes with it.
-      if (K != Event::Barrier && K != Event::Signal)
+  // One analysis per barrier: only the first 32 are judged.
+  for (EventRef X : ArrayRef(Barriers).take_front(32)) {
+    AbstractProgram Without = P;
+    auto &Events = Without.Blocks[X.Block].Events;
+    Events[X.Index] = Event::wait(WaitThresholds());
+    if (P.event(X).Kind == Event::Signal) {
+      // Neutralize the wait that pairs with it: the next one in the block,
+      // if any (a pair that spans blocks is kept).
+      auto It = std::find_if(
+          Events.begin() + X.Index + 1, Events.end(),
+          [](const Event &E) { return E.Kind == Event::BarrierWait; });
+      if (It == Events.end())
         continue;
-      if (++Checked > Limit)
-        return;
-      AbstractProgram Without = P;
-      Without.Blocks[B].Events[I] = Event::wait(WaitThresholds());
-      if (K == Event::Signal) {
-        // Neutralize the wait that pairs with it: the next one in the block,
-        // if any (a pair that spans blocks is kept).
-        auto &Events = Without.Blocks[B].Events;
-        auto It = std::find_if(
-            Events.begin() + I + 1, Events.end(),
-            [](const Event &E) { return E.Kind == Event::BarrierWait; });
-        if (It == Events.end())
-          continue;
-        *It = Event::wait(WaitThresholds());
-      }
-      Augmentation Kept = R.augmentation();
-      llvm::erase_if(Kept.CompletedBarriers, [&](const auto &CB) {
-        return CB.Barrier == EventRef{B, I};
-      });
-      // Removing it alone, with the placement in R, opens no window.
-      if (analyzeHazards(Without, AOpts, Kept).Windows.size() > Baseline)
-        continue;
-      ++NumRedundant;
-      const MachineInstr &MI = Model.instr({B, I});
-      ORE.emit([&]() {
-        return MachineOptimizationRemarkAnalysis(DEBUG_TYPE, "RedundantBarrier",
-                                                 MI.getDebugLoc(),
-                                                 MI.getParent())
-               << "redundant barrier: " << describeInstr(MI)
-               << " orders no conflicting LDS accesses";
-      });
+      *It = Event::wait(WaitThresholds());
     }
+    Augmentation Kept = R.augmentation();
+    llvm::erase_if(Kept.CompletedBarriers,
+                   [&](const auto &CB) { return CB.Barrier == X; });
+    // Removing it alone, with the placement in R, opens no window.
+    if (analyzeHazards(Without, AOpts, Kept).Windows.size() > Baseline)
+      continue;
+    ++NumRedundant;
+    const MachineInstr &MI = Model.instr(X);
+    ORE.emit([&]() {
+      return MachineOptimizationRemarkAnalysis(DEBUG_TYPE, "RedundantBarrier",
+                                               MI.getDebugLoc(), MI.getParent())
+             << "redundant barrier: " << describeInstr(MI)
+             << " orders no conflicting LDS accesses";
+    });
+  }
 }
 
 void llvm::ldsbarriers::reportUncoverable(const Function &F,
@@ -167,13 +165,9 @@ void llvm::ldsbarriers::reportThreadDisjointPairs(
     const AbstractProgram &P, const LDSAccessModel &Model,
     MachineOptimizationRemarkEmitter &ORE) {
   constexpr unsigned MaxRemarks = 256;
-  SmallVector<EventRef, 32> Accesses;
-  for (unsigned B = 0; B < P.Blocks.size(); ++B)
-    for (unsigned I = 0; I < P.Blocks[B].Events.size(); ++I) {
-      const Event &E = P.Blocks[B].Events[I];
-      if (E.Kind == Event::Access && E.Loc.ThreadForm)
-        Accesses.push_back({B, I});
-    }
+  SmallVector<EventRef> Accesses = eventsWhere(P, [](const Event &E) {
+    return E.Kind == Event::Access && E.Loc.ThreadForm;
+  });
   unsigned Emitted = 0;
   for (unsigned I = 0; I < Accesses.size() && Emitted < MaxRemarks; ++I)
     for (unsigned J = I; J < Accesses.size() && Emitted < MaxRemarks; ++J) {
@@ -284,23 +278,18 @@ void llvm::ldsbarriers::reportSelfRaces(const Function &F,
                       return Meets(L);
                     }))
     return;
+  SmallVector<EventRef> Events = eventsWhere(P, [&](const Event &E) {
+    bool Writes = E.AK == AccessKind::Write ||
+                  (E.AK == AccessKind::Atomic && !E.CommutativeOp);
+    // Rows of a 2-D launch meeting in an index of threadIdx.x alone are an
+    // assumption about the launch, not a fault of the instruction: only
+    // what a one-dimensional launch would not fix is reported.
+    return E.Kind == Event::Access && Writes && E.Loc.ThreadForm &&
+           (E.Async && E.Ctr == Counter::VM ? WavesMeet(E.Loc) : Meets(E.Loc));
+  });
   SmallVector<CauseItem> Items;
-  SmallVector<EventRef> Events;
-  for (unsigned B = 0; B < P.Blocks.size(); ++B)
-    for (unsigned I = 0; I < P.Blocks[B].Events.size(); ++I) {
-      const Event &E = P.Blocks[B].Events[I];
-      bool Writes = E.AK == AccessKind::Write ||
-                    (E.AK == AccessKind::Atomic && !E.CommutativeOp);
-      // Rows of a 2-D launch meeting in an index of threadIdx.x alone are
-      // an assumption about the launch, not a fault of the instruction:
-      // only what a one-dimensional launch would not fix is reported.
-      if (E.Kind != Event::Access || !Writes || !E.Loc.ThreadForm ||
-          (E.Async && E.Ctr == Counter::VM ? !WavesMeet(E.Loc) : !Meets(E.Loc)))
-        continue;
-      const MachineInstr &MI = Model.instr({B, I});
-      Items.push_back({&MI, &MI, 0, 0});
-      Events.push_back({B, I});
-    }
+  for (EventRef X : Events)
+    Items.push_back({&Model.instr(X), &Model.instr(X), 0, 0});
   // One warning per source line (unrolled copies of one store share it),
   // or one in all without lines.
   for (auto [I, Count] : groupByCause(Items)) {
@@ -360,12 +349,11 @@ void llvm::ldsbarriers::selfCheck(MachineFunction &MF, const TargetFacts &Facts,
   // Barrier events the input already had: their divergence or pairing is
   // the input's problem, reported as a warning, not an internal error.
   SmallPtrSet<const MachineInstr *, 8> InputBarriers;
-  const AbstractProgram &BP = Before.program();
-  for (unsigned B = 0; B < BP.Blocks.size(); ++B)
-    for (unsigned I = 0; I < BP.Blocks[B].Events.size(); ++I)
-      if (!llvm::is_contained({Event::Access, Event::Wait, Event::Tick},
-                              BP.Blocks[B].Events[I].Kind))
-        InputBarriers.insert(&Before.instr({B, I}));
+  for (EventRef X : eventsWhere(Before.program(), [](const Event &E) {
+         return !llvm::is_contained({Event::Access, Event::Wait, Event::Tick},
+                                    E.Kind);
+       }))
+    InputBarriers.insert(&Before.instr(X));
   const AbstractProgram &AP = After.program();
   std::vector<Violation> Unexpected, FromInput;
   for (const Violation &V : verifySynchronization(After.program(), Opts)) {
