@@ -70,8 +70,8 @@ void llvm::ldsbarriers::emitPlacement(const Placement &R,
       continue;
     if (It.What == SyncOrder::CompletedWait) {
       MachineInstr &Barrier = Model.instr(It.At);
-      Emitter.insertWait(*Barrier.getParent(), Barrier.getIterator(), It.Waits,
-                         Barrier.getDebugLoc());
+      Emitter.insert(*Barrier.getParent(), Barrier.getIterator(), It.What,
+                     It.Waits, Barrier.getDebugLoc());
       ++NumCompletedBarriers;
       ORE.emit([&]() {
         return MachineOptimizationRemark(DEBUG_TYPE, "BarrierWaitAdded",
@@ -86,7 +86,7 @@ void llvm::ldsbarriers::emitPlacement(const Placement &R,
     MachineBasicBlock::iterator Pos = Model.insertionPoint(It.At);
     DebugLoc DL = Pos != MBB.end() ? Pos->getDebugLoc() : DebugLoc();
     if (It.What == SyncOrder::OwnWait) {
-      Emitter.insertWait(MBB, Pos, It.Waits, DL);
+      Emitter.insert(MBB, Pos, It.What, It.Waits, DL);
       ++NumWaits;
       ORE.emit([&]() {
         return MachineOptimizationRemark(DEBUG_TYPE, "AsyncWaitInserted", DL,
@@ -109,16 +109,15 @@ void llvm::ldsbarriers::emitPlacement(const Placement &R,
     MachineBasicBlock::iterator SignalPos =
         FirstAtPoint ? Model.earliestInsertionPoint(It.At) : Pos;
     if (It.What == SyncOrder::Signal) {
-      Emitter.insertSignal(MBB, SignalPos, It.Waits, DL);
+      Emitter.insert(MBB, SignalPos, It.What, It.Waits, DL);
       continue;
     }
-    if (It.What == SyncOrder::BarrierWait) {
-      Emitter.insertBarrierWait(MBB, Pos, DL);
-    } else if (Emitter.hasSplitBarriers()) {
-      Emitter.insertSignal(MBB, SignalPos, It.Waits, DL);
-      Emitter.insertBarrierWait(MBB, Pos, DL);
+    if (It.What == SyncOrder::Barrier && Emitter.hasSplitBarriers()) {
+      Emitter.insert(MBB, SignalPos, SyncOrder::Signal, It.Waits, DL);
+      Emitter.insert(MBB, Pos, SyncOrder::BarrierWait, WaitThresholds(), DL);
     } else {
-      Emitter.insertBarrier(MBB, Pos, It.Waits, DL);
+      // A BarrierWait has no waits of its own.
+      Emitter.insert(MBB, Pos, It.What, It.Waits, DL);
     }
     ++NumBarriers;
     LLVM_DEBUG(dbgs() << "emit: barrier " << It.Index << " in "
