@@ -67,8 +67,6 @@ void llvm::ldsbarriers::diagnose(const Function &F, const DebugLoc &DL,
 }
 
 DebugLoc llvm::ldsbarriers::nearestDebugLoc(const MachineInstr &MI) {
-  if (MI.getDebugLoc())
-    return MI.getDebugLoc();
   // Instructions the backend made (branches, waits, copies) often have
   // none; the closest earlier one of the block, else the closest later one,
   // stands for them.

@@ -82,25 +82,20 @@ SignalState llvm::ldsbarriers::computeSignalState(const AbstractProgram &P,
     return V;
   };
 
-  for (bool Changed = true; Changed;) {
-    Changed = false;
-    for (unsigned B : RPO) {
-      if (In[B] == Unknown)
-        continue;
-      int8_t Out = Transfer(B, /*Record=*/false);
-      for (unsigned Succ : P.Blocks[B].Succs) {
-        if (In[Succ] == Unknown) {
-          In[Succ] = Out;
-          Changed = true;
-        } else if (In[Succ] != Out) {
-          Fail("paths reach the block with and without a pending signal",
-               {Succ, 0});
-        }
-      }
+  // In is set once, by the first predecessor in reverse post-order, which
+  // comes before the block: one pass sets it everywhere and meets each join.
+  for (unsigned B : RPO) {
+    int8_t Out = Transfer(B, /*Record=*/false);
+    for (unsigned Succ : P.Blocks[B].Succs) {
+      if (In[Succ] == Unknown)
+        In[Succ] = Out;
+      else if (In[Succ] != Out)
+        Fail("paths reach the block with and without a pending signal",
+             {Succ, 0});
     }
-    if (!S.Problem.empty())
-      return S;
   }
+  if (!S.Problem.empty())
+    return S;
   for (unsigned B : RPO) {
     bool Out = Transfer(B, /*Record=*/true);
     if (P.Blocks[B].Succs.empty() && Out)
