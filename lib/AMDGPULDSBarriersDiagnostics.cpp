@@ -188,13 +188,12 @@ void llvm::ldsbarriers::reportThreadDisjointPairs(
       ++Emitted;
       // Apart in one iteration by their stage slots, or by a guard on a
       // value of that iteration (a tree step's stride).
-      bool Slots = llvm::any_of(
-          std::initializer_list<unsigned>{A.Loc.ThreadForm, B.Loc.ThreadForm},
-          [&](unsigned F) {
-            return llvm::any_of(P.ThreadForms[F], [](const ThreadAddress &T) {
-              return !T.Stage.empty();
-            });
-          });
+      auto Staged = [&](const Location &L) {
+        return llvm::any_of(
+            P.ThreadForms[L.ThreadForm],
+            [](const ThreadAddress &T) { return !T.Stage.empty(); });
+      };
+      bool Slots = Staged(A.Loc) || Staged(B.Loc);
       const MachineInstr &MA = Model.instr(Accesses[I]);
       const MachineInstr &MB = Model.instr(Accesses[J]);
       std::string Why =

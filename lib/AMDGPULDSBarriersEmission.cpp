@@ -63,28 +63,25 @@ void llvm::ldsbarriers::emitPlacement(const Placement &R,
   BitVector Dropped(R.Barriers.size());
   for (unsigned I = 0; I < R.Barriers.size(); ++I)
     Dropped[I] = !DebugCounter::shouldExecute(InsertBarrierCounter);
-  auto IsBarrierPart = [](SyncOrder O) { return O >= SyncOrder::BarrierWait; };
   for (unsigned K = 0; K < Items.size(); ++K) {
     const SyncItem &It = Items[K];
     if (It.What == SyncOrder::Query)
       continue;
+    MachineBasicBlock &MBB = Model.block(It.At.Block);
+    MachineBasicBlock::iterator Pos = Model.insertionPoint(It.At);
+    DebugLoc DL = Pos != MBB.end() ? Pos->getDebugLoc() : DebugLoc();
     if (It.What == SyncOrder::CompletedWait) {
-      MachineInstr &Barrier = Model.instr(It.At);
-      Emitter.insert(*Barrier.getParent(), Barrier.getIterator(), It.What,
-                     It.Waits, Barrier.getDebugLoc());
+      // Pos is the existing barrier (or signal).
+      Emitter.insert(MBB, Pos, It.What, It.Waits, DL);
       ++NumCompletedBarriers;
       ORE.emit([&]() {
-        return MachineOptimizationRemark(DEBUG_TYPE, "BarrierWaitAdded",
-                                         Barrier.getDebugLoc(),
-                                         Barrier.getParent())
+        return MachineOptimizationRemark(DEBUG_TYPE, "BarrierWaitAdded", DL,
+                                         &MBB)
                << "added the wait that existing barrier lacked for an LDS "
                   "access still in flight at it";
       });
       continue;
     }
-    MachineBasicBlock &MBB = Model.block(It.At.Block);
-    MachineBasicBlock::iterator Pos = Model.insertionPoint(It.At);
-    DebugLoc DL = Pos != MBB.end() ? Pos->getDebugLoc() : DebugLoc();
     if (It.What == SyncOrder::OwnWait) {
       Emitter.insert(MBB, Pos, It.What, It.Waits, DL);
       ++NumWaits;
@@ -104,7 +101,7 @@ void llvm::ldsbarriers::emitPlacement(const Placement &R,
     }
     // A signal first at its point goes right after the previous event, above
     // unrelated code; only an earlier barrier part at the point keeps it down.
-    bool FirstAtPoint = K == 0 || !IsBarrierPart(Items[K - 1].What) ||
+    bool FirstAtPoint = K == 0 || Items[K - 1].What < SyncOrder::BarrierWait ||
                         !(Items[K - 1].At == It.At);
     MachineBasicBlock::iterator SignalPos =
         FirstAtPoint ? Model.earliestInsertionPoint(It.At) : Pos;

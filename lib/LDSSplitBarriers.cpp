@@ -157,8 +157,7 @@ void llvm::ldsbarriers::pairSignals(
       int Pred = ChainPred(S.Block);
       if (Pred < 0)
         break;
-      unsigned End = P.Blocks[Pred].Events.size();
-      S = {unsigned(Pred), FloorIn(I, Pred, End)};
+      S = {unsigned(Pred), FloorIn(I, Pred, P.Blocks[Pred].Events.size())};
     }
     Barriers[I].SignalAt = S;
   }
