@@ -381,8 +381,6 @@ void llvm::ldsbarriers::selfCheck(MachineFunction &MF, const TargetFacts &Facts,
   MachineOptimizationRemarkEmitter ORE(MF, nullptr);
   reportViolations(MF, After, FromInput, VerifyMode::Warning, ORE,
                    "in the input");
-  if (Unexpected.empty())
-    return;
   reportViolations(MF, After, Unexpected, VerifyMode::Error, ORE,
                    "internal error, placement failed verification");
 }

@@ -65,8 +65,6 @@ void llvm::ldsbarriers::emitPlacement(const Placement &R,
     Dropped[I] = !DebugCounter::shouldExecute(InsertBarrierCounter);
   for (unsigned K = 0; K < Items.size(); ++K) {
     const SyncItem &It = Items[K];
-    if (It.What == SyncOrder::Query)
-      continue;
     MachineBasicBlock &MBB = Model.block(It.At.Block);
     MachineBasicBlock::iterator Pos = Model.insertionPoint(It.At);
     DebugLoc DL = Pos != MBB.end() ? Pos->getDebugLoc() : DebugLoc();
