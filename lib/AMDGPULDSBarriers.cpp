@@ -29,7 +29,6 @@
 #include "llvm/CodeGen/MachinePostDominators.h"
 #include "llvm/CodeGen/TargetInstrInfo.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
-#include "llvm/IR/CallingConv.h"
 #include "llvm/IR/Function.h"
 #include "llvm/InitializePasses.h"
 #include "llvm/Support/CommandLine.h"
@@ -71,8 +70,8 @@ static cl::opt<cl::boolOrDefault> SelfCheck(
              "violation other than a reported uncoverable window is an error "
              "(default: on with -verify-machineinstrs, off otherwise)"));
 
-/// The self-check re-models and re-verifies every function: a debugging
-/// aid, like LLVM's expensive checks, on when machine code is verified.
+/// A debugging aid, like LLVM's expensive checks: on when machine code is
+/// verified.
 static bool selfCheckEnabled() {
   if (SelfCheck != cl::BOU_UNSET)
     return SelfCheck == cl::BOU_TRUE;
@@ -106,23 +105,9 @@ static cl::opt<bool> StripExisting(
 namespace {
 /// The workgroup barriers -amdgpu-lds-barriers-strip-existing takes out of
 /// a function, held until the placement without them is known to cover
-/// every window; otherwise they go back where they were, so that the output
-/// never has less synchronization than the input.
-class StrippedBarriers {
-public:
-  /// Takes the workgroup barriers out of \p MF; returns whether it took
-  /// any. S_BARRIER_SIGNAL_ISFIRST defines SCC that the program may branch
-  /// on, and its wait cannot go without it: a function with one keeps all
-  /// its barriers (with a warning).
-  bool takeBarriers(MachineFunction &MF, const TargetFacts &Facts);
-  ~StrippedBarriers() { restoreBarriers(); }
-  /// Puts them back in place.
-  void restoreBarriers();
-  /// Deletes them.
-  void eraseBarriers();
-  size_t numTaken() const { return Taken.size(); }
-
-private:
+/// every window; otherwise they go back, so that the output never has less
+/// synchronization than the input.
+struct StrippedBarriers {
   struct TakenInstr {
     MachineInstr *MI;
     MachineBasicBlock *MBB;
@@ -131,9 +116,28 @@ private:
   };
   /// In program order.
   std::vector<TakenInstr> Taken;
+
+  ~StrippedBarriers() { restoreBarriers(); }
+  bool takeBarriers(MachineFunction &MF, const TargetFacts &Facts);
+  void restoreBarriers() {
+    // Last first: each one's successor is back (or was never taken).
+    for (TakenInstr &T : llvm::reverse(Taken))
+      T.MBB->insert(T.Next ? T.Next->getIterator() : T.MBB->end(), T.MI);
+    Taken.clear();
+  }
+  void eraseBarriers() {
+    NumStripped += Taken.size();
+    for (TakenInstr &T : Taken)
+      T.MBB->getParent()->deleteMachineInstr(T.MI);
+    Taken.clear();
+  }
 };
 } // namespace
 
+/// Takes the workgroup barriers out of \p MF; returns whether it took any.
+/// S_BARRIER_SIGNAL_ISFIRST defines SCC that the program may branch on, and
+/// its wait cannot go without it: a function with one keeps all its
+/// barriers (with a warning).
 bool StrippedBarriers::takeBarriers(MachineFunction &MF,
                                     const TargetFacts &Facts) {
   SmallPtrSet<MachineInstr *, 16> Dead;
@@ -154,22 +158,14 @@ bool StrippedBarriers::takeBarriers(MachineFunction &MF,
         return false;
     return W.any();
   };
-  auto StripWith = [&](MachineInstr &MI) {
-    Dead.insert(&MI);
-    for (auto It = std::next(MI.getReverseIterator());
-         It != MI.getParent()->rend() && LDSOnlySoftWait(*It); ++It)
-      Dead.insert(&*It);
-  };
   for (MachineBasicBlock &MBB : MF)
     for (MachineInstr &MI : MBB) {
       OpcodeRole Role = Facts.classify(MI.getOpcode()).Role;
-      if (Role == OpcodeRole::Barrier) {
-        StripWith(MI);
+      if (Role != OpcodeRole::Barrier && Role != OpcodeRole::BarrierSignal &&
+          Role != OpcodeRole::BarrierWait)
         continue;
-      }
-      if (Role != OpcodeRole::BarrierSignal && Role != OpcodeRole::BarrierWait)
-        continue;
-      if (Facts.scalarOp(MI.getOpcode()) == ScalarOp::IsFirstSignal) {
+      if (Role != OpcodeRole::Barrier &&
+          Facts.scalarOp(MI.getOpcode()) == ScalarOp::IsFirstSignal) {
         diagnose(MF.getFunction(), nearestDebugLoc(MI),
                  describeInstr(MI) +
                      ": the function's barriers are kept (its SCC result "
@@ -179,7 +175,10 @@ bool StrippedBarriers::takeBarriers(MachineFunction &MF,
       }
       // The model accepted the function: every signal and wait left is of
       // the workgroup barrier.
-      StripWith(MI);
+      Dead.insert(&MI);
+      for (auto It = std::next(MI.getReverseIterator());
+           It != MBB.rend() && LDSOnlySoftWait(*It); ++It)
+        Dead.insert(&*It);
     }
   for (MachineBasicBlock &MBB : MF)
     for (MachineInstr &MI : MBB)
@@ -190,20 +189,6 @@ bool StrippedBarriers::takeBarriers(MachineFunction &MF,
   for (TakenInstr &T : Taken)
     T.MI->removeFromBundle();
   return !Taken.empty();
-}
-
-void StrippedBarriers::restoreBarriers() {
-  // Last first: each one's successor is back (or was never taken).
-  for (TakenInstr &T : llvm::reverse(Taken))
-    T.MBB->insert(T.Next ? T.Next->getIterator() : T.MBB->end(), T.MI);
-  Taken.clear();
-}
-
-void StrippedBarriers::eraseBarriers() {
-  NumStripped += Taken.size();
-  for (TakenInstr &T : Taken)
-    T.MBB->getParent()->deleteMachineInstr(T.MI);
-  Taken.clear();
 }
 
 /// Whether the input's split barriers alternate (signal, then wait) on every
@@ -225,10 +210,8 @@ static bool splitBarriersAlternate(const Function &F,
   return false;
 }
 
-/// Prints every fact \p Facts holds of the opcodes of \p MII and the
-/// registers of \p TRI that is not the default, one per line, keyed by
-/// name: the two implementations' outputs are compared in the in-tree
-/// build (utils/intree-check.sh).
+/// Prints every fact \p Facts holds that is not the default, one per line,
+/// keyed by name: utils/intree-check.sh compares the two implementations'.
 static void printTargetFacts(const TargetFacts &Facts, const MCInstrInfo &MII,
                              const MCRegisterInfo &TRI, raw_ostream &OS) {
   OS << "target facts of " << Facts.getCPU() << " ("
@@ -286,9 +269,8 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   };
   if (Facts.getGeneration() == Generation::Unsupported)
     return Unsupported();
-  // The emitter resolves its opcodes by name, which reads cold tables of the
-  // target: made only once the function will be changed, and before any
-  // change, so that a target without them leaves the function as it was.
+  // Resolving opcodes by name reads cold tables: made only once the function
+  // will change, and before any change, so that it stays as it was without.
   std::unique_ptr<BarrierEmitter> Emitter;
   auto MakeEmitter = [&]() {
     if (!Emitter)
@@ -334,30 +316,25 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   POpts.Split = Facts.hasSplitBarriers();
   POpts.CounterMax = Facts.getCounterMax();
   POpts.SingleWave = SingleWave;
-  auto PlaceOnce = [&](const LDSAccessModel &M) -> std::optional<Placement> {
-    const AbstractProgram &P = M.program();
-    assert(P.validate().empty() && "builder made an invalid program");
-    if (Facts.hasSplitBarriers() && !splitBarriersAlternate(F, M))
-      return std::nullopt;
-    // Accesses that all meet none (the model's answer under this policy)
-    // leave placement nothing to do.
-    if (noAccessMeetsAnother(P, AOpts))
-      return Placement();
-    LLVM_DEBUG(P.print(dbgs()));
-    startPhase(Phase, "placement", "Analysis and placement");
-    Placement R = placeBarriers(P, AOpts, POpts);
-    Phase.reset();
-    return R;
-  };
   // A load read as workgroup-uniform whose windows stay uncoverable may
   // differ between waves: placement starts again without reading it so.
-  auto Place = [&](std::unique_ptr<LDSAccessModel> &M) {
+  auto Place =
+      [&](std::unique_ptr<LDSAccessModel> &M) -> std::optional<Placement> {
     for (;;) {
-      std::optional<Placement> R = PlaceOnce(*M);
-      if (!R)
-        return R;
+      const AbstractProgram &P = M->program();
+      assert(P.validate().empty() && "builder made an invalid program");
+      if (Facts.hasSplitBarriers() && !splitBarriersAlternate(F, *M))
+        return std::nullopt;
+      // Accesses that all meet none (the model's answer under this policy)
+      // leave placement nothing to do.
+      if (noAccessMeetsAnother(P, AOpts))
+        return Placement();
+      LLVM_DEBUG(P.print(dbgs()));
+      startPhase(Phase, "placement", "Analysis and placement");
+      Placement R = placeBarriers(P, AOpts, POpts);
+      Phase.reset();
       SmallVector<std::tuple<EventRef, EventRef, bool>> Open;
-      for (const Window &W : R->Uncoverable)
+      for (const Window &W : R.Uncoverable)
         Open.push_back({W.Producer, W.Consumer, W.Anchor.Block != ~0u});
       SmallVector<const MachineInstr *> Unsupported = M->uniformLoadsIn(Open);
       if (Unsupported.empty())
@@ -369,9 +346,8 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
     }
   };
 
-  // Only once the function is known to get a placement: a function left
-  // unchanged keeps its own barriers. Without them, every window must be
-  // covered, or they all stay.
+  // Stripped only once the function is known to get a placement; without
+  // its barriers every window must be covered, or they all stay.
   StrippedBarriers Stripped;
   std::unique_ptr<LDSAccessModel> Unstripped;
   if (StripExisting && isKernel(F)) {
@@ -389,7 +365,7 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
         return MachineOptimizationRemarkMissed(DEBUG_TYPE, "BarriersKept",
                                                DebugLoc(), &MF.front())
                << "kept the function's own synchronization ("
-               << ore::NV("Instructions", Stripped.numTaken())
+               << ore::NV("Instructions", Stripped.Taken.size())
                << " instructions): without it "
                << ore::NV("Windows", unsigned(Placed->Uncoverable.size()))
                << " hazards could not be covered";
@@ -401,15 +377,14 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   }
   if (!Placed)
     return false;
-  bool Changed = Stripped.numTaken() != 0;
+  bool Changed = !Stripped.Taken.empty();
   Stripped.eraseBarriers();
   Placement &R = *Placed;
   const AbstractProgram &P = Model->program();
   LLVM_DEBUG(dumpPlacement(P, *Model, R));
   countWindows(R);
   startPhase(Phase, "emission", "Remarks and emission");
-  // Remarks that cost analyses of their own (one hazard analysis per
-  // existing barrier) only when asked for, as LLVM's passes do.
+  // Remarks that cost analyses of their own only when asked for.
   bool Explain = ORE.allowExtraAnalysis(DEBUG_TYPE);
   LLVM_DEBUG(Explain = true);
   if (Explain || AreStatisticsEnabled()) {
@@ -431,7 +406,7 @@ bool llvm::placeLDSBarriers(MachineFunction &MF,
   Phase.reset();
   if (selfCheckEnabled()) {
     startPhase(Phase, "self-check", "Self-check (model and verifier)");
-    selfCheck(MF, Facts, Analyses, R, *Model, {EnableWAW, SingleWave});
+    selfCheck(MF, Facts, Analyses, R, *Model, EnableWAW, SingleWave);
   }
   return Changed;
 }

@@ -24,8 +24,7 @@ bool placeLDSBarriers(MachineFunction &MF,
                       const ldsbarriers::MachineAnalyses &Analyses,
                       MachineOptimizationRemarkEmitter &ORE);
 
-/// The pass for the new pass manager ("amdgpu-lds-barriers" in
-/// AMDGPUPassRegistry.def of an in-tree build).
+/// The pass for the new pass manager.
 class AMDGPULDSBarriersPass : public PassInfoMixin<AMDGPULDSBarriersPass> {
 public:
   /// Races are wrong code at every optimization level: never skipped.

@@ -6,11 +6,8 @@
 #include "llvm/CodeGen/MachineInstr.h"
 #include "llvm/CodeGen/TargetInstrInfo.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
-#include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
-#include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/Metadata.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -53,13 +50,10 @@ void llvm::ldsbarriers::diagnose(const Function &F, const DebugLoc &DL,
                                  DiagnosticSeverity Severity) {
   // The line in the function being compiled, not in an inlined header (the
   // barrier of __syncthreads(), say): the message names the whole chain.
-  const DILocation *Loc = DL.get();
-  while (Loc && Loc->getInlinedAt())
-    Loc = Loc->getInlinedAt();
-  if (Loc) {
+  if (DL) {
     F.getContext().diagnose(DiagnosticInfoGenericWithLoc(
-        "amdgpu-lds-barriers: " + Msg, F, DiagnosticLocation(DebugLoc(Loc)),
-        Severity));
+        "amdgpu-lds-barriers: " + Msg, F,
+        DiagnosticLocation(DebugLoc(DL->getInlinedAtLocation())), Severity));
     return;
   }
   // No line (no -g, or no instruction with one): the function, by name
@@ -73,8 +67,6 @@ void llvm::ldsbarriers::diagnose(const Function &F, const DebugLoc &DL,
 }
 
 DebugLoc llvm::ldsbarriers::nearestDebugLoc(const MachineInstr &MI) {
-  if (MI.getDebugLoc())
-    return MI.getDebugLoc();
   // Instructions the backend made (branches, waits, copies) often have
   // none; the closest earlier one of the block, else the closest later one,
   // stands for them.
@@ -105,13 +97,8 @@ static std::pair<const MDNode *, unsigned> sourceLine(const MachineInstr *MI) {
   const DILocation *Loc = MI ? MI->getDebugLoc().get() : nullptr;
   if (!Loc)
     return {nullptr, 0};
-  while (const DILocation *At = Loc->getInlinedAt())
-    Loc = At;
+  Loc = Loc->getInlinedAtLocation();
   return {Loc->getFile(), Loc->getLine()};
-}
-
-static bool hasLines(const CauseItem &Item) {
-  return sourceLine(Item.First).first && sourceLine(Item.Second).first;
 }
 
 SmallVector<std::pair<unsigned, unsigned>>
@@ -128,19 +115,17 @@ llvm::ldsbarriers::groupByCause(ArrayRef<CauseItem> Items) {
                      : std::tuple(It.Kind, Line(), Line(), It.Detail);
     ++Causes.try_emplace(Cause, I, 0).first->second.second;
   }
-  SmallVector<std::pair<unsigned, unsigned>> Groups;
-  for (const auto &KV : Causes)
-    Groups.push_back(KV.second);
-  return Groups;
+  return to_vector(make_second_range(Causes));
 }
 
 std::string llvm::ldsbarriers::moreOfCause(const CauseItem &Item,
                                            unsigned Count) {
   if (Count < 2)
     return "";
+  bool HasLines = sourceLine(Item.First).first && sourceLine(Item.Second).first;
   return " (and " + std::to_string(Count - 1) +
-         (hasLines(Item) ? " more between the same source lines)"
-                         : " more of this kind)");
+         (HasLines ? " more between the same source lines)"
+                   : " more of this kind)");
 }
 
 std::string llvm::ldsbarriers::boundHint(const AbstractProgram &P,

@@ -22,31 +22,25 @@
 #include <string>
 
 namespace llvm {
-class DebugLoc;
-class Function;
 class MachineFunction;
 class MachineOptimizationRemarkEmitter;
-class Twine;
 
 namespace ldsbarriers {
 class LDSAccessModel;
 struct Violation;
 
-/// Whether every workgroup of launches \p Shape fits in one wave
-/// (amdgpu-flat-work-group-size or reqd_work_group_size).
+/// Whether every workgroup of launches \p Shape fits in one wave.
 bool isSingleWave(const WorkgroupShape &Shape, unsigned WaveSize);
 
-/// Whether the thread-index analysis is on
-/// (-amdgpu-lds-barriers-thread-analysis, default on): shared by the placer and
-/// the verifier pass, which must see the same model.
+/// The thread-index analysis options: the placer and the verifier pass
+/// must see the same model.
 ThreadAnalysisMode threadAnalysis();
 
-/// Whether write-after-write counts as a hazard between DS writes (\p DS)
-/// and when a write is an asynchronous transfer (\p Async): \p Option (a
-/// cl::boolOrDefault) when given; by default DS pairs whenever the
-/// thread-index analysis is on (it proves the writes of plain initialization
-/// disjoint, what remains may really race), asynchronous ones never (their
-/// per-wave LDS ranges are outside the analysis).
+/// Whether write-after-write is a hazard between DS writes (\p DS) and with
+/// an asynchronous write (\p Async): \p Option (a cl::boolOrDefault) when
+/// given; by default DS only with the thread-index analysis (which proves
+/// plain initialization disjoint), asynchronous never (their per-wave LDS
+/// ranges are outside the analysis).
 void wawPolicy(int Option, bool &DS, bool &Async);
 
 /// Emits a diagnostic prefixed with the pass name, at \p DL's line in \p F
@@ -63,9 +57,7 @@ std::string describeInstr(const MachineInstr &MI);
 
 /// The operands of \p MI that may define or clobber a register, in two
 /// runs: for a non-call with fixed operands, its explicit definitions and
-/// its implicit operands; for any other, all of them. Skipping the explicit
-/// uses skips the cache lines they lie on, which on a function larger than
-/// the cache are misses.
+/// implicit operands (skipping the uses' cache lines); else all of them.
 inline std::array<ArrayRef<MachineOperand>, 2>
 mayDefineOperands(const MachineInstr &MI) {
   const MCInstrDesc &Desc = MI.getDesc();
@@ -79,27 +71,24 @@ mayDefineOperands(const MachineInstr &MI) {
 
 /// A diagnostic about a pair of instructions (the same one twice for one):
 /// \p Kind tells diagnostics of different meaning apart, \p Detail stands
-/// for its cause where either instruction lacks a source line (such as the
-/// hazard kind and the object).
+/// for its cause where either instruction lacks a source line.
 struct CauseItem {
   const MachineInstr *First, *Second;
   uint64_t Kind, Detail;
 };
-/// One diagnostic per cause: the Kind and the source lines of the two
-/// instructions (the outermost of an inlined chain), or the Kind and Detail
-/// where either has no line. Returns, in order, the first item of each
-/// cause and how many items it has.
+/// One diagnostic per cause: the Kind and the (outermost) source lines of
+/// the two instructions, or the Kind and Detail where either has no line.
+/// Returns, in order, each cause's first item and how many items it has.
 SmallVector<std::pair<unsigned, unsigned>>
 groupByCause(ArrayRef<CauseItem> Items);
 /// What a cause's diagnostic adds for its other \p Count - 1 items.
 std::string moreOfCause(const CauseItem &Item, unsigned Count);
 
-/// What launch bound would prove two accesses disjoint between work-items,
-/// as advice for a remark or warning; empty when none would.
+/// The launch bound that would prove two accesses disjoint between
+/// work-items, as advice; empty when none would.
 std::string boundHint(const AbstractProgram &P, const Location &A,
                       const Location &B);
 
-/// How violations are reported.
 enum class VerifyMode { Remark, Warning, Error };
 
 /// Reports \p Violations of the function modeled by \p Model.
@@ -108,8 +97,7 @@ void reportViolations(const MachineFunction &MF, const LDSAccessModel &Model,
                       MachineOptimizationRemarkEmitter &ORE, StringRef Context);
 
 /// Starts timing a phase of the pass (ending the previous one) under
-/// -time-passes, group "amdgpu-lds-barriers", so that each phase's cost can
-/// be set beside other passes'.
+/// -time-passes, to set each phase's cost beside other passes'.
 inline void startPhase(std::optional<NamedRegionTimer> &Timer, StringRef Name,
                        StringRef Description) {
   Timer.reset();

@@ -84,60 +84,48 @@ void llvm::ldsbarriers::countWindows(const Placement &R) {
     ++*ByKind[unsigned(W.Kind)];
 }
 
-/// Existing barriers (and split-barrier signals) that order nothing: with
-/// the placement in \p R, removing one of them alone would open no window.
-/// Checked for at most \p Limit barriers (one analysis each).
-static std::vector<EventRef> redundantBarriers(const AbstractProgram &P,
-                                               const AnalysisOptions &Opts,
-                                               const Placement &R,
-                                               unsigned Limit = 32) {
-  std::vector<EventRef> Out;
-  // Without barriers in the input there is nothing to judge (and no need
-  // for the baseline analysis).
-  if (llvm::none_of(P.Blocks, [](const Block &BB) {
-        return llvm::any_of(BB.Events, [](const Event &E) {
-          return E.Kind == Event::Barrier || E.Kind == Event::Signal;
-        });
-      }))
-    return Out;
-  Augmentation Aug = R.augmentation();
-  size_t Baseline = analyzeHazards(P, Opts, Aug).Windows.size();
-  unsigned Checked = 0;
+/// The events of \p P that satisfy \p Pred, in program order.
+static SmallVector<EventRef>
+eventsWhere(const AbstractProgram &P, function_ref<bool(const Event &)> Pred) {
+  SmallVector<EventRef> Refs;
   for (unsigned B = 0; B < P.Blocks.size(); ++B)
-    for (unsigned I = 0; I < P.Blocks[B].Events.size(); ++I) {
-      Event::EventKind K = P.Blocks[B].Events[I].Kind;
-      // A split barrier is judged by its signal; its wait goes with it.
-      if (K != Event::Barrier && K != Event::Signal)
-        continue;
-      if (++Checked > Limit)
-        return Out;
-      AbstractProgram Without = P;
-      Without.Blocks[B].Events[I] = Event::wait(WaitThresholds());
-      if (K == Event::Signal) {
-        // Neutralize the wait that pairs with it: the next one in the block,
-        // if any (a pair that spans blocks is kept).
-        auto &Events = Without.Blocks[B].Events;
-        auto It = std::find_if(
-            Events.begin() + I + 1, Events.end(),
-            [](const Event &E) { return E.Kind == Event::BarrierWait; });
-        if (It == Events.end())
-          continue;
-        *It = Event::wait(WaitThresholds());
-      }
-      Augmentation Kept = R.augmentation();
-      llvm::erase_if(Kept.CompletedBarriers, [&](const auto &CB) {
-        return CB.Barrier == EventRef{B, I};
-      });
-      if (analyzeHazards(Without, Opts, Kept).Windows.size() <= Baseline)
-        Out.push_back({B, I});
-    }
-  return Out;
+    for (unsigned I = 0; I < P.Blocks[B].Events.size(); ++I)
+      if (Pred(P.Blocks[B].Events[I]))
+        Refs.push_back({B, I});
+  return Refs;
 }
 
 void llvm::ldsbarriers::reportRedundantBarriers(
     const AbstractProgram &P, const AnalysisOptions &AOpts, const Placement &R,
     const LDSAccessModel &Model, MachineOptimizationRemarkEmitter &ORE) {
-  for (EventRef X : redundantBarriers(P, AOpts, R)) {
+  // A split barrier is judged by its signal; its wait goes with it.
+  SmallVector<EventRef> Barriers = eventsWhere(P, [](const Event &E) {
+    return E.Kind == Event::Barrier || E.Kind == Event::Signal;
+  });
+  if (Barriers.empty())
+    return;
+  size_t Baseline = analyzeHazards(P, AOpts, R.augmentation()).Windows.size();
+  // One analysis per barrier: only the first 32 are judged.
+  for (EventRef X : ArrayRef(Barriers).take_front(32)) {
+    AbstractProgram Without = P;
+    auto &Events = Without.Blocks[X.Block].Events;
+    Events[X.Index] = Event::wait(WaitThresholds());
+    if (P.event(X).Kind == Event::Signal) {
+      // Neutralize the wait that pairs with it: the next one in the block,
+      // if any (a pair that spans blocks is kept).
+      auto It = std::find_if(
+          Events.begin() + X.Index + 1, Events.end(),
+          [](const Event &E) { return E.Kind == Event::BarrierWait; });
+      if (It == Events.end())
+        continue;
+      *It = Event::wait(WaitThresholds());
+    }
+    Augmentation Kept = R.augmentation();
+    llvm::erase_if(Kept.CompletedBarriers,
+                   [&](const auto &CB) { return CB.Barrier == X; });
+    // Removing it alone, with the placement in R, opens no window.
+    if (analyzeHazards(Without, AOpts, Kept).Windows.size() > Baseline)
+      continue;
     ++NumRedundant;
     const MachineInstr &MI = Model.instr(X);
     ORE.emit([&]() {
@@ -177,13 +165,9 @@ void llvm::ldsbarriers::reportThreadDisjointPairs(
     const AbstractProgram &P, const LDSAccessModel &Model,
     MachineOptimizationRemarkEmitter &ORE) {
   constexpr unsigned MaxRemarks = 256;
-  SmallVector<EventRef, 32> Accesses;
-  for (unsigned B = 0; B < P.Blocks.size(); ++B)
-    for (unsigned I = 0; I < P.Blocks[B].Events.size(); ++I) {
-      const Event &E = P.Blocks[B].Events[I];
-      if (E.Kind == Event::Access && E.Loc.ThreadForm)
-        Accesses.push_back({B, I});
-    }
+  SmallVector<EventRef> Accesses = eventsWhere(P, [](const Event &E) {
+    return E.Kind == Event::Access && E.Loc.ThreadForm;
+  });
   unsigned Emitted = 0;
   for (unsigned I = 0; I < Accesses.size() && Emitted < MaxRemarks; ++I)
     for (unsigned J = I; J < Accesses.size() && Emitted < MaxRemarks; ++J) {
@@ -204,13 +188,12 @@ void llvm::ldsbarriers::reportThreadDisjointPairs(
       ++Emitted;
       // Apart in one iteration by their stage slots, or by a guard on a
       // value of that iteration (a tree step's stride).
-      bool Slots = llvm::any_of(
-          std::initializer_list<unsigned>{A.Loc.ThreadForm, B.Loc.ThreadForm},
-          [&](unsigned F) {
-            return llvm::any_of(P.ThreadForms[F], [](const ThreadAddress &T) {
-              return !T.Stage.empty();
-            });
-          });
+      auto Staged = [&](const Location &L) {
+        return llvm::any_of(
+            P.ThreadForms[L.ThreadForm],
+            [](const ThreadAddress &T) { return !T.Stage.empty(); });
+      };
+      bool Slots = Staged(A.Loc) || Staged(B.Loc);
       const MachineInstr &MA = Model.instr(Accesses[I]);
       const MachineInstr &MB = Model.instr(Accesses[J]);
       std::string Why =
@@ -294,23 +277,18 @@ void llvm::ldsbarriers::reportSelfRaces(const Function &F,
                       return Meets(L);
                     }))
     return;
+  SmallVector<EventRef> Events = eventsWhere(P, [&](const Event &E) {
+    bool Writes = E.AK == AccessKind::Write ||
+                  (E.AK == AccessKind::Atomic && !E.CommutativeOp);
+    // Rows of a 2-D launch meeting in an index of threadIdx.x alone are an
+    // assumption about the launch, not a fault of the instruction: only
+    // what a one-dimensional launch would not fix is reported.
+    return E.Kind == Event::Access && Writes && E.Loc.ThreadForm &&
+           (E.Async && E.Ctr == Counter::VM ? WavesMeet(E.Loc) : Meets(E.Loc));
+  });
   SmallVector<CauseItem> Items;
-  SmallVector<EventRef> Events;
-  for (unsigned B = 0; B < P.Blocks.size(); ++B)
-    for (unsigned I = 0; I < P.Blocks[B].Events.size(); ++I) {
-      const Event &E = P.Blocks[B].Events[I];
-      bool Writes = E.AK == AccessKind::Write ||
-                    (E.AK == AccessKind::Atomic && !E.CommutativeOp);
-      // Rows of a 2-D launch meeting in an index of threadIdx.x alone are
-      // an assumption about the launch, not a fault of the instruction:
-      // only what a one-dimensional launch would not fix is reported.
-      if (E.Kind != Event::Access || !Writes || !E.Loc.ThreadForm ||
-          (E.Async && E.Ctr == Counter::VM ? !WavesMeet(E.Loc) : !Meets(E.Loc)))
-        continue;
-      const MachineInstr &MI = Model.instr({B, I});
-      Items.push_back({&MI, &MI, 0, 0});
-      Events.push_back({B, I});
-    }
+  for (EventRef X : Events)
+    Items.push_back({&Model.instr(X), &Model.instr(X), 0, 0});
   // One warning per source line (unrolled copies of one store share it),
   // or one in all without lines.
   for (auto [I, Count] : groupByCause(Items)) {
@@ -360,23 +338,21 @@ void llvm::ldsbarriers::dumpPlacement(const AbstractProgram &P,
 void llvm::ldsbarriers::selfCheck(MachineFunction &MF, const TargetFacts &Facts,
                                   const MachineAnalyses &Analyses,
                                   const Placement &R,
-                                  const LDSAccessModel &Before,
-                                  const SelfCheckOptions &SC) {
+                                  const LDSAccessModel &Before, int WAW,
+                                  bool SingleWave) {
   MachineAnalyses Unweighted = Analyses;
   Unweighted.Frequencies = nullptr;
   LDSAccessModel After(MF, Facts, Unweighted, Before);
   VerifierOptions Opts;
-  wawPolicy(SC.WAW, Opts.WAW, Opts.AsyncWAW);
+  wawPolicy(WAW, Opts.WAW, Opts.AsyncWAW);
   // Barrier events the input already had: their divergence or pairing is
   // the input's problem, reported as a warning, not an internal error.
   SmallPtrSet<const MachineInstr *, 8> InputBarriers;
-  const AbstractProgram &BP = Before.program();
-  for (unsigned B = 0; B < BP.Blocks.size(); ++B)
-    for (unsigned I = 0; I < BP.Blocks[B].Events.size(); ++I)
-      if (BP.Blocks[B].Events[I].Kind != Event::Access &&
-          BP.Blocks[B].Events[I].Kind != Event::Wait &&
-          BP.Blocks[B].Events[I].Kind != Event::Tick)
-        InputBarriers.insert(&Before.instr({B, I}));
+  for (EventRef X : eventsWhere(Before.program(), [](const Event &E) {
+         return !llvm::is_contained({Event::Access, Event::Wait, Event::Tick},
+                                    E.Kind);
+       }))
+    InputBarriers.insert(&Before.instr(X));
   const AbstractProgram &AP = After.program();
   std::vector<Violation> Unexpected, FromInput;
   for (const Violation &V : verifySynchronization(After.program(), Opts)) {
@@ -386,18 +362,17 @@ void llvm::ldsbarriers::selfCheck(MachineFunction &MF, const TargetFacts &Facts,
       FromInput.push_back(V);
       continue;
     }
-    // One wave per workgroup: accesses of other waves do not exist.
-    bool Known = SC.SingleWave && V.Kind == Violation::Race;
-    // A pair either way round: a concurrent-arms window stands for both.
-    if (V.Kind == Violation::Race)
-      for (const Window &W : R.Uncoverable) {
-        const MachineInstr *A = &Before.instr(W.Producer);
-        const MachineInstr *B = &Before.instr(W.Consumer);
-        const MachineInstr *X = &After.instr(V.Earlier);
-        const MachineInstr *Y = &After.instr(V.Later);
-        Known |= (A == X && B == Y) || (A == Y && B == X);
-      }
-    if (!Known)
+    // One wave per workgroup: accesses of other waves do not exist. A pair
+    // either way round: a concurrent-arms window stands for both.
+    auto IsUncoverable = [&](const Window &W) {
+      const MachineInstr *A = &Before.instr(W.Producer);
+      const MachineInstr *B = &Before.instr(W.Consumer);
+      const MachineInstr *X = &After.instr(V.Earlier);
+      const MachineInstr *Y = &After.instr(V.Later);
+      return (A == X && B == Y) || (A == Y && B == X);
+    };
+    if (V.Kind != Violation::Race ||
+        (!SingleWave && llvm::none_of(R.Uncoverable, IsUncoverable)))
       Unexpected.push_back(V);
   }
   LLVM_DEBUG(dbgs() << "self-check: " << Unexpected.size()
@@ -406,8 +381,6 @@ void llvm::ldsbarriers::selfCheck(MachineFunction &MF, const TargetFacts &Facts,
   MachineOptimizationRemarkEmitter ORE(MF, nullptr);
   reportViolations(MF, After, FromInput, VerifyMode::Warning, ORE,
                    "in the input");
-  if (Unexpected.empty())
-    return;
   reportViolations(MF, After, Unexpected, VerifyMode::Error, ORE,
                    "internal error, placement failed verification");
 }

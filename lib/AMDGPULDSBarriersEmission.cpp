@@ -32,99 +32,87 @@ STATISTIC(NumCompletedBarriers,
 STATISTIC(NumWaits, "Number of counter waits inserted for asynchronous "
                     "transfers of the wave itself");
 
-namespace {
+/// The remark for new barrier \p I of \p R: the windows it serves.
+static MachineOptimizationRemark barrierRemark(const Placement &R,
+                                               const LDSAccessModel &Model,
+                                               unsigned I, const DebugLoc &DL,
+                                               const MachineBasicBlock &MBB) {
+  const AbstractProgram &P = Model.program();
+  MachineOptimizationRemark Rem(DEBUG_TYPE, "BarrierInserted", DL, &MBB);
+  Rem << (R.Barriers[I].isSplit() ? "inserted split barrier (wait here, "
+                                    "signal earlier in the block)"
+                                  : "inserted barrier");
+  for (unsigned WI : R.Serves[I]) {
+    const Window &W = R.Windows[WI];
+    Rem << "; " << getHazardKindName(W.Kind) << " on "
+        << Model.describeLocation(P.event(W.Consumer).Loc) << " between "
+        << describeInstr(Model.instr(W.Producer)) << " and "
+        << describeInstr(Model.instr(W.Consumer))
+        << boundHint(P, P.event(W.Producer).Loc, P.event(W.Consumer).Loc);
+  }
+  return Rem;
+}
 
-/// One placement's emission into one function.
-class PlacementEmission {
-public:
-  PlacementEmission(const Placement &R, const LDSAccessModel &Model,
-                    const BarrierEmitter &Emitter,
-                    MachineOptimizationRemarkEmitter &ORE)
-      : R(R), Model(Model), Emitter(Emitter), ORE(ORE) {}
-
-  void run() {
-    std::vector<SyncItem> Items =
-        orderedSync(R.Barriers, R.CompletedBarriers, R.Waits);
-    Dropped.resize(R.Barriers.size());
-    for (unsigned I = 0; I < R.Barriers.size(); ++I)
-      Dropped[I] = !DebugCounter::shouldExecute(InsertBarrierCounter);
-    for (unsigned K = 0; K < Items.size(); ++K) {
-      const SyncItem &It = Items[K];
-      switch (It.What) {
-      case SyncOrder::Query:
-        break;
-      case SyncOrder::OwnWait:
-        emitOwnWait(It);
-        break;
-      case SyncOrder::CompletedWait:
-        emitCompletedWait(It);
-        break;
-      case SyncOrder::BarrierWait:
-      case SyncOrder::Barrier:
-      case SyncOrder::Signal:
-        if (Dropped[It.Index]) {
-          LLVM_DEBUG(dbgs() << "amdgpu-lds-barriers: barrier " << It.Index
-                            << " dropped by the debug counter\n");
-          break;
-        }
-        // Only an earlier barrier part at the point keeps a signal down.
-        emitBarrierPart(It, K == 0 || !isBarrierPart(Items[K - 1].What) ||
-                                !(Items[K - 1].At == It.At));
-        break;
-      }
+void llvm::ldsbarriers::emitPlacement(const Placement &R,
+                                      const LDSAccessModel &Model,
+                                      const BarrierEmitter &Emitter,
+                                      MachineOptimizationRemarkEmitter &ORE) {
+  std::vector<SyncItem> Items =
+      orderedSync(R.Barriers, R.CompletedBarriers, R.Waits);
+  // By new barrier: left out by the debug counter.
+  BitVector Dropped(R.Barriers.size());
+  for (unsigned I = 0; I < R.Barriers.size(); ++I)
+    Dropped[I] = !DebugCounter::shouldExecute(InsertBarrierCounter);
+  for (unsigned K = 0; K < Items.size(); ++K) {
+    const SyncItem &It = Items[K];
+    MachineBasicBlock &MBB = Model.block(It.At.Block);
+    MachineBasicBlock::iterator Pos = Model.insertionPoint(It.At);
+    DebugLoc DL = Pos != MBB.end() ? Pos->getDebugLoc() : DebugLoc();
+    if (It.What == SyncOrder::CompletedWait) {
+      // Pos is the existing barrier (or signal).
+      Emitter.insert(MBB, Pos, It.What, It.Waits, DL);
+      ++NumCompletedBarriers;
+      ORE.emit([&]() {
+        return MachineOptimizationRemark(DEBUG_TYPE, "BarrierWaitAdded", DL,
+                                         &MBB)
+               << "added the wait that existing barrier lacked for an LDS "
+                  "access still in flight at it";
+      });
+      continue;
     }
-  }
-
-private:
-  static bool isBarrierPart(SyncOrder O) { return O >= SyncOrder::BarrierWait; }
-
-  /// By new barrier: left out by the debug counter.
-  BitVector Dropped;
-
-  void emitOwnWait(const SyncItem &It) {
-    MachineBasicBlock &MBB = Model.block(It.At.Block);
-    MachineBasicBlock::iterator Pos = Model.insertionPoint(It.At);
-    DebugLoc DL = Pos != MBB.end() ? Pos->getDebugLoc() : DebugLoc();
-    Emitter.insertWait(MBB, Pos, It.Waits, DL);
-    ++NumWaits;
-    ORE.emit([&]() {
-      return MachineOptimizationRemark(DEBUG_TYPE, "AsyncWaitInserted", DL,
-                                       &MBB)
-             << "inserted counter wait: an asynchronous transfer of this wave "
-                "may still be accessing the bytes the next instruction uses";
-    });
-  }
-
-  void emitCompletedWait(const SyncItem &It) {
-    MachineInstr &Barrier = Model.instr(It.At);
-    Emitter.insertWaitBefore(Barrier, It.Waits);
-    ++NumCompletedBarriers;
-    ORE.emit([&]() {
-      return MachineOptimizationRemark(DEBUG_TYPE, "BarrierWaitAdded",
-                                       Barrier.getDebugLoc(),
-                                       Barrier.getParent())
-             << "added the wait that existing barrier lacked for an LDS "
-                "access still in flight at it";
-    });
-  }
-
-  void emitBarrierPart(const SyncItem &It, bool FirstAtPoint) {
-    MachineBasicBlock &MBB = Model.block(It.At.Block);
-    MachineBasicBlock::iterator Pos = Model.insertionPoint(It.At);
-    DebugLoc DL = Pos != MBB.end() ? Pos->getDebugLoc() : DebugLoc();
+    if (It.What == SyncOrder::OwnWait) {
+      Emitter.insert(MBB, Pos, It.What, It.Waits, DL);
+      ++NumWaits;
+      ORE.emit([&]() {
+        return MachineOptimizationRemark(DEBUG_TYPE, "AsyncWaitInserted", DL,
+                                         &MBB)
+               << "inserted counter wait: an asynchronous transfer of this "
+                  "wave may still be accessing the bytes the next instruction "
+                  "uses";
+      });
+      continue;
+    }
+    if (Dropped[It.Index]) {
+      LLVM_DEBUG(dbgs() << "amdgpu-lds-barriers: barrier " << It.Index
+                        << " dropped by the debug counter\n");
+      continue;
+    }
+    // A signal first at its point goes right after the previous event, above
+    // unrelated code; only an earlier barrier part at the point keeps it down.
+    bool FirstAtPoint = K == 0 || Items[K - 1].What < SyncOrder::BarrierWait ||
+                        !(Items[K - 1].At == It.At);
     MachineBasicBlock::iterator SignalPos =
         FirstAtPoint ? Model.earliestInsertionPoint(It.At) : Pos;
     if (It.What == SyncOrder::Signal) {
-      Emitter.insertSignal(MBB, SignalPos, It.Waits, DL);
-      return;
+      Emitter.insert(MBB, SignalPos, It.What, It.Waits, DL);
+      continue;
     }
-    if (It.What == SyncOrder::BarrierWait) {
-      Emitter.insertBarrierWait(MBB, Pos, DL);
-    } else if (Emitter.hasSplitBarriers()) {
-      Emitter.insertSignal(MBB, SignalPos, It.Waits, DL);
-      Emitter.insertBarrierWait(MBB, Pos, DL);
+    if (It.What == SyncOrder::Barrier && Emitter.hasSplitBarriers()) {
+      Emitter.insert(MBB, SignalPos, SyncOrder::Signal, It.Waits, DL);
+      Emitter.insert(MBB, Pos, SyncOrder::BarrierWait, WaitThresholds(), DL);
     } else {
-      Emitter.insertBarrier(MBB, Pos, It.Waits, DL);
+      // A BarrierWait has no waits of its own.
+      Emitter.insert(MBB, Pos, It.What, It.Waits, DL);
     }
     ++NumBarriers;
     LLVM_DEBUG(dbgs() << "emit: barrier " << It.Index << " in "
@@ -132,39 +120,6 @@ private:
                       << (Pos != MBB.end() ? describeInstr(*Pos)
                                            : std::string("the block's end"))
                       << "\n");
-    ORE.emit([&]() { return barrierRemark(It.Index, DL, MBB); });
+    ORE.emit([&]() { return barrierRemark(R, Model, It.Index, DL, MBB); });
   }
-
-  /// The remark for new barrier \p I: the windows it serves.
-  MachineOptimizationRemark barrierRemark(unsigned I, const DebugLoc &DL,
-                                          const MachineBasicBlock &MBB) const {
-    const AbstractProgram &P = Model.program();
-    MachineOptimizationRemark Rem(DEBUG_TYPE, "BarrierInserted", DL, &MBB);
-    Rem << (R.Barriers[I].isSplit() ? "inserted split barrier (wait here, "
-                                      "signal earlier in the block)"
-                                    : "inserted barrier");
-    for (unsigned WI : R.Serves[I]) {
-      const Window &W = R.Windows[WI];
-      Rem << "; " << getHazardKindName(W.Kind) << " on "
-          << Model.describeLocation(P.event(W.Consumer).Loc) << " between "
-          << describeInstr(Model.instr(W.Producer)) << " and "
-          << describeInstr(Model.instr(W.Consumer))
-          << boundHint(P, P.event(W.Producer).Loc, P.event(W.Consumer).Loc);
-    }
-    return Rem;
-  }
-
-  const Placement &R;
-  const LDSAccessModel &Model;
-  const BarrierEmitter &Emitter;
-  MachineOptimizationRemarkEmitter &ORE;
-};
-
-} // namespace
-
-void llvm::ldsbarriers::emitPlacement(const Placement &R,
-                                      const LDSAccessModel &Model,
-                                      const BarrierEmitter &Emitter,
-                                      MachineOptimizationRemarkEmitter &ORE) {
-  PlacementEmission(R, Model, Emitter, ORE).run();
 }

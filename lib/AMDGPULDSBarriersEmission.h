@@ -18,9 +18,7 @@ class BarrierEmitter;
 class LDSAccessModel;
 
 /// Inserts the standalone waits, the waits existing barriers lack and the
-/// new barriers of \p R into the function \p Model models, through
-/// \p Emitter. A signal first at its point goes right after the previous
-/// event, above unrelated code.
+/// new barriers of \p R into the function \p Model models.
 void emitPlacement(const Placement &R, const LDSAccessModel &Model,
                    const BarrierEmitter &Emitter,
                    MachineOptimizationRemarkEmitter &ORE);

@@ -32,16 +32,15 @@ static cl::opt<bool> VerifyInPipeline(
     cl::init(false));
 
 namespace {
-/// Registers both passes (and the analyses they require) when the plugin is
-/// loaded, as LLVMInitializeAMDGPUTarget does in-tree.
+/// Registers both passes when the plugin is loaded, as
+/// LLVMInitializeAMDGPUTarget does in-tree.
 struct RegisterPasses {
   RegisterPasses() {
     PassRegistry &R = *PassRegistry::getPassRegistry();
     initializeAMDGPULDSBarriersLegacyPass(R);
     initializeAMDGPULDSBarrierVerifierPass(R);
-    // The pipeline option's first name was the pass's own. A tool that
-    // makes every registered pass name an option (opt) has just taken it;
-    // elsewhere (llc, clang) it stays as an alias.
+    // The pipeline option's first name was the pass's own, which opt has
+    // just made an option; elsewhere (llc, clang) it stays as an alias.
     if (!cl::getRegisteredOptions().count("amdgpu-lds-barriers"))
       LegacyName.emplace("amdgpu-lds-barriers", cl::Hidden,
                          cl::desc("Alias for -amdgpu-lds-barriers-in-pipeline"),

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LDSBarrierEmitter.h"
+#include "LDSHazardAnalysis.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/CodeGen/MachineInstrBuilder.h"
 #include "llvm/CodeGen/TargetInstrInfo.h"
@@ -54,53 +55,26 @@ BarrierEmitter::create(const TargetFacts &Facts, const TargetInstrInfo &TII) {
   return E;
 }
 
-void BarrierEmitter::insertBarrier(MachineBasicBlock &MBB,
-                                   MachineBasicBlock::iterator I,
-                                   const WaitThresholds &Waits,
-                                   const DebugLoc &DL) const {
-  if (Split) {
-    insertSignal(MBB, I, Waits, DL);
-    insertBarrierWait(MBB, I, DL);
-    return;
-  }
-  insertWait(MBB, I, Waits, DL);
-  BuildMI(MBB, I, DL, TII.get(Barrier));
-}
-
-void BarrierEmitter::insertSignal(MachineBasicBlock &MBB,
-                                  MachineBasicBlock::iterator I,
-                                  const WaitThresholds &Waits,
-                                  const DebugLoc &DL) const {
-  assert(Split && "split barrier on a monolithic-barrier target");
-  insertWait(MBB, I, Waits, DL);
-  BuildMI(MBB, I, DL, TII.get(Signal)).addImm(-1);
-}
-
-void BarrierEmitter::insertWait(MachineBasicBlock &MBB,
-                                MachineBasicBlock::iterator I,
-                                const WaitThresholds &Waits,
-                                const DebugLoc &DL) const {
+void BarrierEmitter::insert(MachineBasicBlock &MBB,
+                            MachineBasicBlock::iterator I, SyncOrder What,
+                            const WaitThresholds &Waits,
+                            const DebugLoc &DL) const {
   if (!Split) {
     if (Waits.any())
       BuildMI(MBB, I, DL, TII.get(Waitcnt)).addImm(Facts.encodeWaitcnt(Waits));
-    return;
+  } else {
+    for (unsigned C = 0; C < NumCounters; ++C)
+      if (Waits.Value[C] != WaitThresholds::NoWait) {
+        assert(CounterWait[C] && "no wait instruction for the counter");
+        BuildMI(MBB, I, DL, TII.get(CounterWait[C])).addImm(Waits.Value[C]);
+      }
   }
-  for (unsigned C = 0; C < NumCounters; ++C)
-    if (Waits.Value[C] != WaitThresholds::NoWait) {
-      assert(CounterWait[C] && "no wait instruction for the counter");
-      BuildMI(MBB, I, DL, TII.get(CounterWait[C])).addImm(Waits.Value[C]);
-    }
-}
-
-void BarrierEmitter::insertBarrierWait(MachineBasicBlock &MBB,
-                                       MachineBasicBlock::iterator I,
-                                       const DebugLoc &DL) const {
-  assert(Split && "split barrier on a monolithic-barrier target");
-  BuildMI(MBB, I, DL, TII.get(Wait)).addImm(-1);
-}
-
-void BarrierEmitter::insertWaitBefore(MachineInstr &Barrier,
-                                      const WaitThresholds &Waits) const {
-  insertWait(*Barrier.getParent(), Barrier.getIterator(), Waits,
-             Barrier.getDebugLoc());
+  if (What == SyncOrder::Barrier) {
+    assert(!Split && "S_BARRIER on a split-barrier target");
+    BuildMI(MBB, I, DL, TII.get(Barrier));
+  } else if (What == SyncOrder::Signal || What == SyncOrder::BarrierWait) {
+    assert(Split && "split barrier on a monolithic-barrier target");
+    BuildMI(MBB, I, DL, TII.get(What == SyncOrder::Signal ? Signal : Wait))
+        .addImm(-1);
+  }
 }

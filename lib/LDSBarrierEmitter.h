@@ -19,36 +19,22 @@ class DebugLoc;
 class TargetInstrInfo;
 
 namespace ldsbarriers {
+enum class SyncOrder : uint8_t;
 
 class BarrierEmitter {
 public:
   /// The emitter for \p Facts' generation, or null when the pass does not
-  /// support it (or the instruction table lacks an opcode it needs).
+  /// support it or the instruction table lacks an opcode it needs.
   static std::unique_ptr<BarrierEmitter> create(const TargetFacts &Facts,
                                                 const TargetInstrInfo &TII);
 
-  /// Inserts, before \p I, hard waits for \p Waits, then a workgroup barrier
-  /// (on split targets: signal, then wait).
-  void insertBarrier(MachineBasicBlock &MBB, MachineBasicBlock::iterator I,
-                     const WaitThresholds &Waits, const DebugLoc &DL) const;
-
-  /// Split targets: hard waits for \p Waits, then the signal, before \p I.
-  void insertSignal(MachineBasicBlock &MBB, MachineBasicBlock::iterator I,
-                    const WaitThresholds &Waits, const DebugLoc &DL) const;
-
-  /// Hard waits for \p Waits on their own, before \p I: gfx9-gfx11 one
-  /// S_WAITCNT, split targets one wait instruction per counter.
-  void insertWait(MachineBasicBlock &MBB, MachineBasicBlock::iterator I,
-                  const WaitThresholds &Waits, const DebugLoc &DL) const;
-
-  /// Split targets: the barrier wait, before \p I.
-  void insertBarrierWait(MachineBasicBlock &MBB, MachineBasicBlock::iterator I,
-                         const DebugLoc &DL) const;
-
-  /// Inserts, right before the existing barrier or signal \p Barrier, the
-  /// hard waits it lacks.
-  void insertWaitBefore(MachineInstr &Barrier,
-                        const WaitThresholds &Waits) const;
+  /// Inserts before \p I the hard waits for \p Waits (gfx9-gfx11 one
+  /// S_WAITCNT, split targets one instruction per counter), then what \p What
+  /// adds to them: S_BARRIER (monolithic targets), the signal or the barrier
+  /// wait (split targets), or nothing (OwnWait, CompletedWait).
+  void insert(MachineBasicBlock &MBB, MachineBasicBlock::iterator I,
+              SyncOrder What, const WaitThresholds &Waits,
+              const DebugLoc &DL) const;
 
   /// Whether barriers are a signal and a later wait (gfx12, gfx1250).
   bool hasSplitBarriers() const { return Split; }

@@ -8,25 +8,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "LDSSplitBarriers.h"
-#include "LDSHazardAnalysis.h"
 #include "llvm/ADT/SmallVector.h"
-#include <algorithm>
 
 using namespace llvm;
 using namespace llvm::ldsbarriers;
-
-namespace {
-
-/// New synchronization at one point, in the order the analysis applies it.
-struct PointSync {
-  unsigned Index;
-  SyncOrder Order; // BarrierWait, Barrier or Signal.
-  bool operator<(const PointSync &O) const {
-    return syncPrecedes(Index, Order, O.Index, O.Order);
-  }
-};
-
-} // namespace
 
 SignalState llvm::ldsbarriers::computeSignalState(const AbstractProgram &P,
                                                   const Augmentation &Aug) {
@@ -36,15 +21,16 @@ SignalState llvm::ldsbarriers::computeSignalState(const AbstractProgram &P,
   for (unsigned B = 0; B < N; ++B)
     S.Pending[B].assign(P.numPoints(B), false);
 
-  std::vector<std::vector<PointSync>> Extra(N);
+  // New synchronization by block, in the order the analysis applies it
+  // (syncPrecedes).
+  std::vector<std::vector<std::pair<unsigned, SyncOrder>>> Extra(N);
   for (const auto &NB : Aug.Barriers) {
-    if (NB.isSplit()) {
-      Extra[NB.At.Block].push_back({NB.At.Index, SyncOrder::BarrierWait});
+    Extra[NB.At.Block].push_back({NB.At.Index, NB.isSplit()
+                                                   ? SyncOrder::BarrierWait
+                                                   : SyncOrder::Barrier});
+    if (NB.isSplit())
       Extra[NB.SignalAt.Block].push_back(
           {NB.SignalAt.Index, SyncOrder::Signal});
-    } else {
-      Extra[NB.At.Block].push_back({NB.At.Index, SyncOrder::Barrier});
-    }
   }
   for (auto &V : Extra)
     llvm::sort(V);
@@ -80,8 +66,8 @@ SignalState llvm::ldsbarriers::computeSignalState(const AbstractProgram &P,
     const auto &Events = P.Blocks[B].Events;
     auto X = Extra[B].begin();
     for (unsigned I = 0; I <= Events.size(); ++I) {
-      for (; X != Extra[B].end() && X->Index == I; ++X)
-        Step(X->Order, I);
+      for (; X != Extra[B].end() && X->first == I; ++X)
+        Step(X->second, I);
       if (Record)
         S.Pending[B][I] = V;
       if (I == Events.size())
@@ -96,25 +82,20 @@ SignalState llvm::ldsbarriers::computeSignalState(const AbstractProgram &P,
     return V;
   };
 
-  for (bool Changed = true; Changed;) {
-    Changed = false;
-    for (unsigned B : RPO) {
-      if (In[B] == Unknown)
-        continue;
-      int8_t Out = Transfer(B, /*Record=*/false);
-      for (unsigned Succ : P.Blocks[B].Succs) {
-        if (In[Succ] == Unknown) {
-          In[Succ] = Out;
-          Changed = true;
-        } else if (In[Succ] != Out) {
-          Fail("paths reach the block with and without a pending signal",
-               {Succ, 0});
-        }
-      }
+  // In is set once, by the first predecessor in reverse post-order, which
+  // comes before the block: one pass sets it everywhere and meets each join.
+  for (unsigned B : RPO) {
+    int8_t Out = Transfer(B, /*Record=*/false);
+    for (unsigned Succ : P.Blocks[B].Succs) {
+      if (In[Succ] == Unknown)
+        In[Succ] = Out;
+      else if (In[Succ] != Out)
+        Fail("paths reach the block with and without a pending signal",
+             {Succ, 0});
     }
-    if (!S.Problem.empty())
-      return S;
   }
+  if (!S.Problem.empty())
+    return S;
   for (unsigned B : RPO) {
     bool Out = Transfer(B, /*Record=*/true);
     if (P.Blocks[B].Succs.empty() && Out)
@@ -176,8 +157,7 @@ void llvm::ldsbarriers::pairSignals(
       int Pred = ChainPred(S.Block);
       if (Pred < 0)
         break;
-      unsigned End = P.Blocks[Pred].Events.size();
-      S = {unsigned(Pred), FloorIn(I, Pred, End)};
+      S = {unsigned(Pred), FloorIn(I, Pred, P.Blocks[Pred].Events.size())};
     }
     Barriers[I].SignalAt = S;
   }

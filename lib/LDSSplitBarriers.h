@@ -16,7 +16,6 @@
 
 #include "LDSHazardAnalysis.h"
 #include <string>
-#include <vector>
 
 namespace llvm {
 namespace ldsbarriers {
@@ -36,13 +35,10 @@ struct SignalState {
 SignalState computeSignalState(const AbstractProgram &P,
                                const Augmentation &Aug = Augmentation());
 
-/// Moves the signal of every split-capable barrier in \p Barriers as early
-/// as it can go: within the wait's block, after the last event that must
-/// precede it (a producer of a window the barrier serves, a barrier event,
-/// another new barrier's wait), and from the top of the block up a chain of
-/// equally frequent predecessors; then back down below any access that the
-/// re-run analysis shows would otherwise stay unordered. The result is
-/// checked: if hoisting leaves a window, the signals fall back to their
+/// Moves the signal of every barrier in \p Barriers as early as it can go:
+/// after the last event that must precede it, up a chain of equally
+/// frequent blocks; then back below any access the re-run analysis finds
+/// unordered. If hoisting leaves a window, the signals fall back to their
 /// waits.
 void pairSignals(const AbstractProgram &P, const AnalysisOptions &Opts,
                  const std::vector<Window> &Windows,
