@@ -83,12 +83,8 @@ void StageValue::normalize() {
       X /= G;
   }
   for (size_t Len = 1; Len < P.size(); ++Len) {
-    if (P.size() % Len)
-      continue;
-    bool Repeats = true;
-    for (size_t I = Len; I < P.size() && Repeats; ++I)
-      Repeats = P[I] == P[I - Len];
-    if (Repeats) {
+    if (P.size() % Len == 0 &&
+        std::equal(P.begin() + Len, P.end(), P.begin())) {
       P.resize(Len);
       break;
     }
@@ -212,29 +208,25 @@ std::optional<StageValue> LoopStageAnalysis::induction(const Value *V) const {
   auto Values = headerPhiValues(V, DT);
   if (!Ty || Ty->getBitWidth() > 64 || !Values)
     return std::nullopt;
-  const auto *Phi = cast<PHINode>(V);
-  const BasicBlock *H = Phi->getParent();
   const auto *Init = dyn_cast<ConstantInt>(Values->first);
   const auto *Next = dyn_cast<BinaryOperator>(Values->second);
-  if (!Init || !Next || Next->getOperand(0) != Phi ||
+  if (!Init || !Next || Next->getOperand(0) != V ||
       !isa<ConstantInt>(Next->getOperand(1)) ||
       (Next->getOpcode() != Instruction::Add &&
        Next->getOpcode() != Instruction::Sub))
     return std::nullopt;
   const auto *Step = cast<ConstantInt>(Next->getOperand(1));
   StageValue S;
-  S.Loop = H;
+  S.Loop = cast<PHINode>(V)->getParent();
   S.Width = Ty->getBitWidth();
   S.P = {int64_t(Init->getZExtValue())};
-  int64_t Signed = Step->getSExtValue();
-  // Exact: no increment wraps (nuw), or none overflows signed (nsw) from a
-  // non-negative start with a non-negative step.
-  bool NUW = Next->getOpcode() == Instruction::Add &&
-             Next->hasNoUnsignedWrap() && !Step->isNegative();
-  bool NSW = Next->getOpcode() == Instruction::Add && Next->hasNoSignedWrap() &&
-             !Init->isNegative() && !Step->isNegative();
-  S.Exact = NUW || NSW;
-  S.A1 = Next->getOpcode() == Instruction::Add ? Signed : -Signed;
+  bool IsAdd = Next->getOpcode() == Instruction::Add;
+  // Exact: a non-negative step and no increment wraps (nuw), or none
+  // overflows signed (nsw) from a non-negative start.
+  S.Exact = IsAdd && !Step->isNegative() &&
+            (Next->hasNoUnsignedWrap() ||
+             (Next->hasNoSignedWrap() && !Init->isNegative()));
+  S.A1 = IsAdd ? Step->getSExtValue() : -Step->getSExtValue();
   if (!inBounds(S.A1) || !inBounds(S.P[0]))
     return std::nullopt;
   S.normalize();
@@ -346,7 +338,6 @@ std::optional<StageValue> LoopStageAnalysis::computePhi(const Value *V,
                                                         unsigned W) {
   if (std::optional<StageValue> S = induction(V))
     return S;
-  // Constants used in turn.
   auto Values = rotation(V);
   if (!Values || !llvm::all_of(*Values, [](const Value *X) {
         return isa<ConstantInt>(X);
@@ -365,8 +356,7 @@ std::optional<StageValue> LoopStageAnalysis::computePhi(const Value *V,
 std::optional<StageValue> LoopStageAnalysis::computeCast(const CastInst *Cast,
                                                          unsigned W,
                                                          unsigned Depth) {
-  auto Op = [&](const Value *X) { return operand(X, Depth + 1); };
-  std::optional<StageValue> S = Op(Cast->getOperand(0));
+  std::optional<StageValue> S = operand(Cast->getOperand(0), Depth + 1);
   if (!S)
     return std::nullopt;
   unsigned From = S->Width;
@@ -414,19 +404,21 @@ LoopStageAnalysis::computeBinary(const BinaryOperator *BO, unsigned W,
   // The constant operand of a commutative operation, and the other one.
   const StageValue *K = isConstant(*Y) ? &*Y : isConstant(*X) ? &*X : nullptr;
   const StageValue *S = K == &*Y ? &*X : &*Y;
-  switch (BO->getOpcode()) {
-  case Instruction::Add:
-  case Instruction::Sub: {
+  unsigned Opcode = BO->getOpcode();
+  // A disjoint or is an add that cannot wrap.
+  bool Disjoint =
+      Opcode == Instruction::Or && cast<PossiblyDisjointInst>(BO)->isDisjoint();
+  if (Opcode == Instruction::Add || Opcode == Instruction::Sub || Disjoint) {
     StageValue R = *X;
-    bool IsSub = BO->getOpcode() == Instruction::Sub;
-    if (!R.add(*Y, IsSub ? -1 : 1))
+    if (!R.add(*Y, Opcode == Instruction::Sub ? -1 : 1))
       return std::nullopt;
-    R.Exact = X->Exact && Y->Exact && NUW;
+    R.Exact = X->Exact && Y->Exact && (NUW || Disjoint);
     return R;
   }
+  switch (Opcode) {
   case Instruction::Mul:
   case Instruction::Shl: {
-    bool IsShl = BO->getOpcode() == Instruction::Shl;
+    bool IsShl = Opcode == Instruction::Shl;
     if (IsShl ? !isConstant(*Y) : !K)
       return std::nullopt;
     const StageValue &F = IsShl ? *Y : *K;
@@ -450,21 +442,13 @@ LoopStageAnalysis::computeBinary(const BinaryOperator *BO, unsigned W,
     return andMask(*S, uint64_t(K->P[0]), W);
   case Instruction::Or:
   case Instruction::Xor: {
-    if (BO->getOpcode() == Instruction::Or &&
-        cast<PossiblyDisjointInst>(BO)->isDisjoint()) {
-      StageValue R = *X;
-      if (!R.add(*Y, 1))
-        return std::nullopt;
-      R.Exact = X->Exact && Y->Exact;
-      return R;
-    }
     if (!K)
       return std::nullopt;
     // v | c = v + c - (v & c); v ^ c = v + c - 2 (v & c): both below 2^W.
     std::optional<StageValue> Common = andMask(*S, uint64_t(K->P[0]), W);
     StageValue R = *S;
-    bool IsXor = BO->getOpcode() == Instruction::Xor;
-    if (!Common || !R.add(*K, 1) || !R.add(*Common, IsXor ? -2 : -1))
+    if (!Common || !R.add(*K, 1) ||
+        !R.add(*Common, Opcode == Instruction::Xor ? -2 : -1))
       return std::nullopt;
     R.Exact = S->Exact;
     return R;
@@ -474,7 +458,7 @@ LoopStageAnalysis::computeBinary(const BinaryOperator *BO, unsigned W,
   case Instruction::LShr:
     if (!isConstant(*Y))
       return std::nullopt;
-    return divide(BO->getOpcode(), *X, Y->P[0], W);
+    return divide(Opcode, *X, Y->P[0], W);
   default:
     return std::nullopt;
   }

@@ -269,9 +269,7 @@ private:
   bool computeIn(unsigned Block, unsigned Number, ArrayRef<const State *> Preds,
                  State &In, bool Settle);
   /// The tag of the value the instruction being transferred defines.
-  uint32_t siteTag(const MachineInstr &) const {
-    return FirstSiteTag + CurrentSite;
-  }
+  uint32_t siteTag() const { return FirstSiteTag + CurrentSite; }
   /// Unit \p U's value in \p S (units outside the slice share a slot that
   /// nothing judged reads).
   Val &at(State &S, int U) const { return S.Units[StateSlot[U]]; }
