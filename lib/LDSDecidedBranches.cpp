@@ -22,15 +22,15 @@ namespace {
 
 enum class MaskValue { Unknown, Zero, AllOnes, Exec };
 
-class BlockMasks {
-public:
-  BlockMasks(const MachineBasicBlock &MBB, const TargetFacts &Facts)
-      : MBB(MBB), TRI(*MBB.getParent()->getSubtarget().getRegisterInfo()),
-        Facts(Facts), WaveSize(Facts.getWaveSize()) {}
+/// What one block shows of the masks its VCC branch tests.
+struct BlockMasks {
+  const MachineBasicBlock &MBB;
+  const TargetRegisterInfo &TRI;
+  const TargetFacts &Facts;
+  unsigned WaveSize;
 
-  std::optional<DecidedBranch> decide();
+  std::optional<DecidedBranch> decide() const;
 
-private:
   /// Whether \p MI writes \p Reg: defines an overlapping register or
   /// clobbers it with a register mask.
   bool writes(const MachineInstr &MI, Register Reg) const {
@@ -65,11 +65,6 @@ private:
   }
   MaskValue valueAt(const MachineOperand &MO, const MachineInstr &At) const;
   MaskValue maskAt(const MachineInstr &Branch) const;
-
-  const MachineBasicBlock &MBB;
-  const TargetRegisterInfo &TRI;
-  const TargetFacts &Facts;
-  unsigned WaveSize;
 };
 
 } // namespace
@@ -136,7 +131,7 @@ MaskValue BlockMasks::maskAt(const MachineInstr &Branch) const {
   return MaskValue::Unknown;
 }
 
-std::optional<DecidedBranch> BlockMasks::decide() {
+std::optional<DecidedBranch> BlockMasks::decide() const {
   if (MBB.succ_size() != 2)
     return std::nullopt;
   for (const MachineInstr &MI : MBB.terminators()) {
@@ -166,5 +161,7 @@ std::optional<DecidedBranch> BlockMasks::decide() {
 std::optional<DecidedBranch>
 llvm::ldsbarriers::decideBranch(const MachineBasicBlock &MBB,
                                 const TargetFacts &Facts) {
-  return BlockMasks(MBB, Facts).decide();
+  return BlockMasks{MBB, *MBB.getParent()->getSubtarget().getRegisterInfo(),
+                    Facts, Facts.getWaveSize()}
+      .decide();
 }

@@ -257,25 +257,17 @@ LoopStageAnalysis::rotation(const Value *V) const {
   if (!Phi)
     return std::nullopt;
   const BasicBlock *H = Phi->getParent();
-  // The value a phi of H enters the loop with, and the phi of H whose value
-  // it takes on every back-edge.
-  auto Step = [&](const PHINode *P)
-      -> std::optional<std::pair<const Value *, const PHINode *>> {
-    auto Values = headerPhiValues(P, DT);
-    const auto *Q = Values ? dyn_cast<PHINode>(Values->second) : nullptr;
-    if (!Q || Q->getParent() != H)
-      return std::nullopt;
-    return std::make_pair(Values->first, Q);
-  };
-  // In iteration n the phi has the entry value of the phi n steps along.
+  // Each step takes the phi of H whose value this one takes on every
+  // back-edge: in iteration n the phi has the entry value of the phi n
+  // steps along.
   SmallVector<const Value *, 4> Values;
   const PHINode *Q = Phi;
   do {
-    auto S = Step(Q);
-    if (!S || Values.size() == 8)
+    auto PhiValues = headerPhiValues(Q, DT);
+    Q = PhiValues ? dyn_cast<PHINode>(PhiValues->second) : nullptr;
+    if (!Q || Q->getParent() != H || Values.size() == 8)
       return std::nullopt;
-    Values.push_back(S->first);
-    Q = S->second;
+    Values.push_back(PhiValues->first);
   } while (Q != Phi);
   if (Values.size() < 2)
     return std::nullopt;

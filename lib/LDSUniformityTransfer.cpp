@@ -226,26 +226,19 @@ void Analysis::copySlots(State &S, MCRegister From, MCRegister To) {
 /// operands; scalar results are lane masks of per-lane predicates.
 void Analysis::transferVector(const MachineInstr &MI, State &S) {
   Level PerLaneInputs = Uniform;
-  for (unsigned I = 0, E = MI.getNumOperands(); I < E; ++I) {
-    const MachineOperand &MO = MI.getOperand(I);
+  for (const auto &[I, MO] : enumerate(MI.operands())) {
     if (MO.isReg() && (!MO.isUse() || !MO.getReg()))
       continue;
-    if (MO.isReg() && MO.isImplicit()) {
-      // EXEC masks lanes and is not data; MODE is Uniform; VCC is a lane
-      // mask (V_CNDMASK_B32_e32, carries, V_DIV_FMAS); M0 is a scalar.
-      MCRegister R = MO.getReg().asMCReg();
-      if (!reg(R).AnyData)
-        continue;
-      Val V = read(S, R);
-      Level L = Facts.registerFacts(R, TRI) & RegisterFacts::VCCPart
-                    ? maskLevel(V)
-                    : V.n();
-      PerLaneInputs = std::max(PerLaneInputs, L);
+    // Implicit: EXEC masks lanes and is not data; MODE is Uniform; VCC is
+    // a lane mask (V_CNDMASK_B32_e32, carries, V_DIV_FMAS); M0 a scalar.
+    bool Implicit = MO.isReg() && MO.isImplicit();
+    if (Implicit && !reg(MO.getReg().asMCReg()).AnyData)
       continue;
-    }
-    Val V = dataValue(S, MO);
-    bool Mask = MO.isReg() && I < MI.getDesc().getNumOperands() &&
-                isLaneMaskOperand(MI, I);
+    Val V = Implicit ? read(S, MO.getReg().asMCReg()) : dataValue(S, MO);
+    bool Mask = Implicit ? Facts.registerFacts(MO.getReg().asMCReg(), TRI) &
+                               RegisterFacts::VCCPart
+                         : MO.isReg() && I < MI.getDesc().getNumOperands() &&
+                               isLaneMaskOperand(MI, I);
     PerLaneInputs = std::max(PerLaneInputs, Mask ? maskLevel(V) : V.n());
   }
   for (const MachineOperand &MO : MI.operands()) {
