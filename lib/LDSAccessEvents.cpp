@@ -76,12 +76,11 @@ Event LDSAccessModel::dsAccessEvent(const MachineInstr &MI,
                  : Info.Role == OpcodeRole::DSWrite ? AccessKind::Write
                                                     : AccessKind::Atomic;
   Event E = Event::access(K, locationOf(MI, Info));
-  if (K == AccessKind::Atomic && !Info.CommutativeOp.empty()) {
+  if (K == AccessKind::Atomic && !Info.CommutativeOp.empty())
     E.CommutativeOp =
         CommutativeOpIds
             .try_emplace(Info.CommutativeOp, CommutativeOpIds.size() + 1)
             .first->second;
-  }
   return E;
 }
 

@@ -26,13 +26,6 @@ static bool inBounds(int64_t V) {
   return V < StageValue::MaxMagnitude && V > -StageValue::MaxMagnitude;
 }
 
-StageValue StageValue::constant(int64_t C, unsigned Width) {
-  StageValue S;
-  S.P = {C};
-  S.Width = Width;
-  return S;
-}
-
 int64_t StageValue::at(uint64_t N) const {
   return (A0 + A1 * int64_t(N) + P[N % P.size()]) / D;
 }
@@ -170,7 +163,10 @@ std::optional<StageValue> LoopStageAnalysis::operand(const Value *V,
   if (const auto *CI = dyn_cast<ConstantInt>(V)) {
     if (CI->getBitWidth() > 64)
       return std::nullopt;
-    return StageValue::constant(int64_t(CI->getZExtValue()), CI->getBitWidth());
+    StageValue S;
+    S.P = {int64_t(CI->getZExtValue())};
+    S.Width = CI->getBitWidth();
+    return S;
   }
   if (auto It = Cache.find(V); It != Cache.end())
     return It->second;

@@ -366,9 +366,8 @@ Val Analysis::readLane(const MachineInstr &MI, const State &S) {
   if (std::optional<Val> V =
           slotValue(S.Slots, slotKey(Us.front(), MI.getOperand(2).getImm())))
     return *V;
-  if (at(S, Us.front()).isUndef())
-    return UniformScalar; // A lane no one wrote: undefined.
-  return PerWaveScalar;
+  // A lane no one wrote is undefined.
+  return at(S, Us.front()).isUndef() ? UniformScalar : PerWaveScalar;
 }
 
 /// $vdst = V_WRITELANE_B32 $src, $lane, $vdst(tied): the scalar goes to its
