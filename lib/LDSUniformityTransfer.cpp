@@ -265,9 +265,7 @@ void Analysis::transferCall(const MachineInstr &MI, State &S) {
     if (MO.isRegMask())
       for (const RegInfo &RI : RegUnits)
         if (MO.clobbersPhysReg(MCRegister(RI.Reg)))
-          for (int U : RI.Units)
-            if (Kinds[U] == UnitKind::Scalar || Kinds[U] == UnitKind::Vector)
-              at(S, U) = Top;
+          write(S, MCRegister(RI.Reg), Top, /*KeepSlots=*/true);
   }
 }
 
@@ -395,6 +393,8 @@ bool Analysis::writeLane(const MachineInstr &MI, State &S) {
 
 void Analysis::writeResults(const MachineInstr &MI, State &S, ValueRole Role,
                             const Operands &Ops, const Effect &E) {
+  const MachineOperand *Src =
+      Ops.Sources.empty() ? nullptr : Ops.Sources.front();
   for (const MachineOperand &MO : MI.operands()) {
     if (!MO.isReg() || !MO.isDef() || !MO.getReg())
       continue;
@@ -402,8 +402,7 @@ void Analysis::writeResults(const MachineInstr &MI, State &S, ValueRole Role,
     const RegInfo &RI = reg(R);
     if (RI.AnyExec) {
       // All lanes on (whole-wave mode around spills) or some other mask.
-      bool AllOn = !Ops.Sources.empty() && Ops.Sources.front()->isImm() &&
-                   Ops.Sources.front()->getImm() == -1;
+      bool AllOn = Src && Src->isImm() && Src->getImm() == -1;
       ExecAllOnes =
           AllOn && (Role == ValueRole::Move ||
                     (Role == ValueRole::ExecSave &&
@@ -411,17 +410,15 @@ void Analysis::writeResults(const MachineInstr &MI, State &S, ValueRole Role,
       // A copy of EXEC saved where it was full restores it (the end of
       // whole-wave mode around spills).
       ExecFullAfter =
-          ExecAllOnes ||
-          (Role == ValueRole::Move && !Ops.Sources.empty() &&
-           Ops.Sources.front()->isReg() &&
-           operandValue(S, *Ops.Sources.front()).Tag == FullExecTag);
+          ExecAllOnes || (Role == ValueRole::Move && Src && Src->isReg() &&
+                          operandValue(S, *Src).Tag == FullExecTag);
       continue;
     }
     if (RI.AnyVector && Role == ValueRole::Move) {
       write(S, R, ExecPartialNow ? Top : E.Result);
       // A copy of every lane carries the scalars kept in single lanes.
-      if (ExecAllOnes && !Ops.Sources.empty() && Ops.Sources.front()->isReg())
-        copySlots(S, Ops.Sources.front()->getReg().asMCReg(), R);
+      if (ExecAllOnes && Src && Src->isReg())
+        copySlots(S, Src->getReg().asMCReg(), R);
     } else if (RI.AnyVector) // Loaded per lane (vector memory, LDS), or mixed.
       write(S, R, E.VectorResult ? E.Result : Top);
     else if (RI.AnySCC)
