@@ -284,6 +284,19 @@ static std::optional<StageValue> andMask(const StageValue &S, uint64_t M,
                   [&](int64_t X) { return int64_t(uint64_t(X) & M); });
 }
 
+/// Makes \p S, known modulo 2^\p W only, exact: a periodic value has its
+/// unsigned values at hand (and D = 1: operand() drops inexact quotients).
+static bool makeExact(StageValue &S, unsigned W) {
+  if (S.Exact)
+    return true;
+  if (!S.isPeriodic())
+    return false;
+  for (int64_t &E : S.P)
+    E = int64_t(lowBits(uint64_t(E), W));
+  S.Exact = true;
+  return true;
+}
+
 /// X urem, udiv or lshr by the constant \p Divisor (a shift amount for
 /// lshr), in \p W bits.
 static std::optional<StageValue> divide(unsigned Opcode, StageValue X,
@@ -293,18 +306,8 @@ static std::optional<StageValue> divide(unsigned Opcode, StageValue X,
       return std::nullopt;
     Divisor = int64_t(1) << Divisor;
   }
-  if (Divisor <= 0 || !inBounds(Divisor))
+  if (Divisor <= 0 || !inBounds(Divisor) || !makeExact(X, W))
     return std::nullopt;
-  if (!X.Exact) {
-    // Only the value modulo 2^W is known: a periodic one has its
-    // unsigned values at hand.
-    if (!X.isPeriodic())
-      return std::nullopt;
-    for (int64_t &E : X.P)
-      E = int64_t(lowBits(uint64_t(X.D == 1 ? E : E / X.D), W));
-    X.D = 1;
-    X.Exact = true;
-  }
   std::optional<StageValue> Rem =
       tabulate(X, Divisor, W, [&](int64_t E) { return E % Divisor; });
   if (!Rem || Opcode == Instruction::URem)
@@ -350,13 +353,8 @@ std::optional<StageValue> LoopStageAnalysis::computeCast(const CastInst *Cast,
   unsigned From = S->Width;
   switch (Cast->getOpcode()) {
   case Instruction::ZExt:
-    if (!S->Exact) {
-      if (!S->isPeriodic())
-        return std::nullopt;
-      for (int64_t &X : S->P)
-        X = int64_t(lowBits(uint64_t(X), From));
-      S->Exact = true;
-    }
+    if (!makeExact(*S, From))
+      return std::nullopt;
     S->Width = W;
     return S;
   case Instruction::SExt:
