@@ -105,6 +105,19 @@ static size_t periodModulo(const StageValue &S, int64_t Mod) {
   return L <= StageValue::MaxPeriod ? L : 0;
 }
 
+/// The periodic value of \p Loop that is F(n) for n = 0 .. \p L - 1.
+static StageValue periodic(const BasicBlock *Loop, unsigned Width, size_t L,
+                           function_ref<int64_t(size_t)> F) {
+  StageValue R;
+  R.Loop = Loop;
+  R.Width = Width;
+  R.P.clear();
+  for (size_t N = 0; N < L; ++N)
+    R.P.push_back(F(N));
+  R.normalize();
+  return R;
+}
+
 /// The periodic value f(v(n)) for n over a period of v modulo \p Mod (f
 /// must depend on v modulo Mod only).
 template <typename Fn>
@@ -113,14 +126,7 @@ static std::optional<StageValue> tabulate(const StageValue &S, int64_t Mod,
   size_t L = periodModulo(S, Mod);
   if (!L)
     return std::nullopt;
-  StageValue R;
-  R.Loop = S.Loop;
-  R.Width = Width;
-  R.P.clear();
-  for (size_t N = 0; N < L; ++N)
-    R.P.push_back(F(S.at(N)));
-  R.normalize();
-  return R;
+  return periodic(S.Loop, Width, L, [&](size_t N) { return F(S.at(N)); });
 }
 
 /// The periodic value F(v1(n), ..., vk(n)) of periodic operands (of one
@@ -128,27 +134,23 @@ static std::optional<StageValue> tabulate(const StageValue &S, int64_t Mod,
 static std::optional<StageValue>
 pointwise(ArrayRef<const StageValue *> Ops, unsigned Width,
           function_ref<int64_t(ArrayRef<int64_t>)> F) {
-  StageValue R;
+  const BasicBlock *Loop = nullptr;
   size_t L = 1;
   for (const StageValue *S : Ops) {
-    if (!S->isPeriodic() || (R.Loop && S->Loop && R.Loop != S->Loop))
+    if (!S->isPeriodic() || (Loop && S->Loop && Loop != S->Loop))
       return std::nullopt;
-    if (!R.Loop)
-      R.Loop = S->Loop;
+    if (!Loop)
+      Loop = S->Loop;
     L = std::lcm(L, S->P.size());
   }
   if (L > StageValue::MaxPeriod)
     return std::nullopt;
-  R.Width = Width;
-  R.P.clear();
   SmallVector<int64_t, 4> Args(Ops.size());
-  for (size_t N = 0; N < L; ++N) {
+  return periodic(Loop, Width, L, [&](size_t N) {
     for (size_t I = 0; I < Ops.size(); ++I)
       Args[I] = Ops[I]->at(N);
-    R.P.push_back(F(Args));
-  }
-  R.normalize();
-  return R;
+    return F(Args);
+  });
 }
 
 std::optional<StageValue> LoopStageAnalysis::get(const Value *V) {
@@ -334,14 +336,10 @@ std::optional<StageValue> LoopStageAnalysis::computePhi(const Value *V,
         return isa<ConstantInt>(X);
       }))
     return std::nullopt;
-  StageValue S;
-  S.Loop = cast<Instruction>(V)->getParent();
-  S.Width = W;
-  S.P.clear();
-  for (const Value *X : *Values)
-    S.P.push_back(int64_t(cast<ConstantInt>(X)->getZExtValue()));
-  S.normalize();
-  return S;
+  return periodic(
+      cast<Instruction>(V)->getParent(), W, Values->size(), [&](size_t N) {
+        return int64_t(cast<ConstantInt>((*Values)[N])->getZExtValue());
+      });
 }
 
 std::optional<StageValue> LoopStageAnalysis::computeCast(const CastInst *Cast,
