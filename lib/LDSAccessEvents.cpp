@@ -25,7 +25,8 @@
 using namespace llvm;
 using namespace llvm::ldsbarriers;
 
-/// The vmcnt order class of vector memory loads and LDS DMA.
+/// The order classes of transfers into LDS (and vector memory loads, on
+/// vmcnt) and out of it.
 static constexpr uint8_t VMemLoadClass = 0;
 static constexpr uint8_t VMemStoreClass = 1;
 
@@ -75,12 +76,11 @@ Event LDSAccessModel::dsAccessEvent(const MachineInstr &MI,
                  : Info.Role == OpcodeRole::DSWrite ? AccessKind::Write
                                                     : AccessKind::Atomic;
   Event E = Event::access(K, locationOf(MI, Info));
-  if (K == AccessKind::Atomic && !Info.CommutativeOp.empty()) {
+  if (K == AccessKind::Atomic && !Info.CommutativeOp.empty())
     E.CommutativeOp =
         CommutativeOpIds
             .try_emplace(Info.CommutativeOp, CommutativeOpIds.size() + 1)
             .first->second;
-  }
   return E;
 }
 
@@ -111,44 +111,28 @@ Event LDSAccessModel::asyncTransferEvent(const MachineInstr &MI,
   // "anywhere in LDS".
   bool Exact = false;
   Location L = locationOf(MI, Info, &Exact);
-  if (Info.Role == OpcodeRole::LDSDMA) {
-    // The width comes from the opcode: the memoperand says 4 bytes for
-    // every width.
-    uint64_t WaveBytes = uint64_t(Info.LaneBytes) * Facts.getWaveSize();
-    if (Exact)
-      L.Size = WaveBytes;
-  } else if (Info.Role == OpcodeRole::LDSDMAStore) {
-    // Wave-size dwords from M0: no memoperand says where.
-    L = Location();
-  } else
+  if (Info.Role == OpcodeRole::LDSDMAStore)
+    L = Location(); // Wave-size dwords from M0: no memoperand says where.
+  else if (Info.Role != OpcodeRole::LDSDMA)
     L.Size = 0;
+  else if (Exact) // The opcode's width: the memoperand says 4 bytes.
+    L.Size = uint64_t(Info.LaneBytes) * Facts.getWaveSize();
   bool Reads = Info.Role == OpcodeRole::AsyncStoreFromLDS ||
                Info.Role == OpcodeRole::TensorStoreFromLDS ||
                Info.Role == OpcodeRole::LDSDMAStore;
   Event E = Event::access(Reads ? AccessKind::Read : AccessKind::Write, L);
   E.Async = true;
-  switch (Info.Role) {
-  case OpcodeRole::LDSDMA:
+  // Stores are not known to complete in order with loads: no later load
+  // counts for one.
+  E.OrderClass = Reads ? VMemStoreClass : VMemLoadClass;
+  if (Info.Role == OpcodeRole::LDSDMA || Info.Role == OpcodeRole::LDSDMAStore)
     E.Ctr = Counter::VM;
-    E.OrderClass = VMemLoadClass;
-    HasLDSDMA = true;
-    break;
-  case OpcodeRole::LDSDMAStore:
-    // Stores are not known to complete in order with loads: no later
-    // load counts for it.
-    E.Ctr = Counter::VM;
-    E.OrderClass = VMemStoreClass;
-    break;
-  case OpcodeRole::AsyncLoadToLDS:
-  case OpcodeRole::AsyncStoreFromLDS:
+  else if (Info.Role == OpcodeRole::AsyncLoadToLDS ||
+           Info.Role == OpcodeRole::AsyncStoreFromLDS)
     E.Ctr = Counter::Async;
-    E.OrderClass = Reads ? 1 : 0;
-    break;
-  default:
+  else
     E.Ctr = Counter::Tensor;
-    E.OrderClass = Reads ? 1 : 0;
-    break;
-  }
+  HasLDSDMA |= Info.Role == OpcodeRole::LDSDMA;
   return E;
 }
 
@@ -157,6 +141,11 @@ Event LDSAccessModel::asyncTransferEvent(const MachineInstr &MI,
 std::optional<Event> LDSAccessModel::syncEvent(const MachineInstr &MI,
                                                const OpcodeInfo &Info,
                                                unsigned Tag) {
+  // The last immediate operand: a barrier's id, a wait's counts.
+  const MachineOperand *Imm = nullptr;
+  for (const MachineOperand &MO : MI.explicit_operands())
+    if (MO.isImm())
+      Imm = &MO;
   switch (Info.Role) {
   case OpcodeRole::Barrier:
     if (Facts.hasSplitBarriers()) {
@@ -167,30 +156,20 @@ std::optional<Event> LDSAccessModel::syncEvent(const MachineInstr &MI,
       return std::nullopt;
     }
     return Event::barrier(Tag);
-  case OpcodeRole::BarrierSignal:
-  case OpcodeRole::BarrierWait: {
-    // Only the workgroup barrier (id -1) of split-barrier targets is modeled.
-    const MachineOperand *Id = nullptr;
-    for (const MachineOperand &MO : MI.explicit_operands())
-      if (MO.isImm())
-        Id = &MO;
-    if (!Facts.hasSplitBarriers() || !Id || Id->getImm() != -1) {
-      Unmodeled.push_back({&MI, "barrier form is not modeled", false});
-      return std::nullopt;
-    }
-    return Info.Role == OpcodeRole::BarrierSignal ? Event::signal(Tag)
-                                                  : Event::barrierWait(Tag);
-  }
   case OpcodeRole::HardWait: {
-    int64_t Imm = 0;
-    for (const MachineOperand &MO : MI.explicit_operands())
-      if (MO.isImm())
-        Imm = MO.getImm();
-    WaitThresholds W = Facts.decodeWait(MI.getOpcode(), Imm);
+    WaitThresholds W =
+        Facts.decodeWait(MI.getOpcode(), Imm ? Imm->getImm() : 0);
     if (!W.any())
       return std::nullopt;
     return Event::wait(W, Tag);
   }
+  case OpcodeRole::BarrierSignal:
+  case OpcodeRole::BarrierWait:
+    // Only the workgroup barrier (id -1) of split-barrier targets is modeled.
+    if (Facts.hasSplitBarriers() && Imm && Imm->getImm() == -1)
+      return Info.Role == OpcodeRole::BarrierSignal ? Event::signal(Tag)
+                                                    : Event::barrierWait(Tag);
+    [[fallthrough]];
   default: // OpcodeRole::UnmodeledBarrier
     Unmodeled.push_back({&MI, "barrier form is not modeled", false});
     return std::nullopt;
@@ -217,11 +196,13 @@ void LDSAccessModel::addInstr(unsigned B, MachineInstr &MI) {
     E.Loc.ThreadForm = threadForm(MI, E.Loc, WaveBytes);
     AddAccess(E);
   };
-  auto Opaque = [&]() {
-    Event E = Event::access(AccessKind::Opaque, Location());
+  // An access out of order with DS accesses; without a location: anywhere.
+  auto Unordered = [](AccessKind K, Location L = Location()) {
+    Event E = Event::access(K, L);
     E.InOrder = false;
-    AddAccess(E);
+    return E;
   };
+  auto Opaque = [&]() { AddAccess(Unordered(AccessKind::Opaque)); };
 
   if (MI.isInlineAsm() || MI.isCall())
     return Opaque();
@@ -280,20 +261,15 @@ void LDSAccessModel::addInstr(unsigned B, MachineInstr &MI) {
     if (MI.mayLoad() != MI.mayStore() && !MI.memoperands_empty() &&
         llvm::all_of(MI.memoperands(), [&](const MachineMemOperand *MMO) {
           return ldsPointer(*MMO, Ptr) && Ptr;
-        })) {
-      Event E =
-          Event::access(MI.mayLoad() ? AccessKind::Read : AccessKind::Write,
-                        locationOf(MI, Info));
-      E.InOrder = false;
-      return AddFormedAccess(E);
-    }
+        }))
+      return AddFormedAccess(
+          Unordered(MI.mayLoad() ? AccessKind::Read : AccessKind::Write,
+                    locationOf(MI, Info)));
     if (MI.mayStore())
       return Opaque();
     // A FLAT load (volatile __shared__ data, a generic pointer) reads
-    // whatever LDS its address may reach, out of order with DS accesses.
-    Event E = Event::access(AccessKind::Read, Location());
-    E.InOrder = false;
-    return AddAccess(E);
+    // whatever LDS its address may reach.
+    return AddAccess(Unordered(AccessKind::Read));
   }
   case OpcodeRole::Barrier:
   case OpcodeRole::BarrierSignal:

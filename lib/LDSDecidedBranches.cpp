@@ -22,15 +22,15 @@ namespace {
 
 enum class MaskValue { Unknown, Zero, AllOnes, Exec };
 
-class BlockMasks {
-public:
-  BlockMasks(const MachineBasicBlock &MBB, const TargetFacts &Facts)
-      : MBB(MBB), TRI(*MBB.getParent()->getSubtarget().getRegisterInfo()),
-        Facts(Facts), WaveSize(Facts.getWaveSize()) {}
+/// What one block shows of the masks its VCC branch tests.
+struct BlockMasks {
+  const MachineBasicBlock &MBB;
+  const TargetRegisterInfo &TRI;
+  const TargetFacts &Facts;
+  unsigned WaveSize;
 
-  std::optional<DecidedBranch> decide();
+  std::optional<DecidedBranch> decide() const;
 
-private:
   /// Whether \p MI writes \p Reg: defines an overlapping register or
   /// clobbers it with a register mask.
   bool writes(const MachineInstr &MI, Register Reg) const {
@@ -56,9 +56,6 @@ private:
     return Reg.isPhysical() && (Facts.registerFacts(Reg.asMCReg(), TRI) &
                                 (WaveSize == 64 ? Wave64 : Wave32));
   }
-  ScalarOp opcode(const MachineInstr &MI) const {
-    return Facts.scalarOp(MI.getOpcode());
-  }
   MaskValue immediate(int64_t Imm) const {
     if (Imm == 0)
       return MaskValue::Zero;
@@ -68,11 +65,6 @@ private:
   }
   MaskValue valueAt(const MachineOperand &MO, const MachineInstr &At) const;
   MaskValue maskAt(const MachineInstr &Branch) const;
-
-  const MachineBasicBlock &MBB;
-  const TargetRegisterInfo &TRI;
-  const TargetFacts &Facts;
-  unsigned WaveSize;
 };
 
 } // namespace
@@ -86,13 +78,13 @@ MaskValue BlockMasks::valueAt(const MachineOperand &MO,
   if (!MO.isReg() || !MO.getReg().isPhysical() || MO.getSubReg())
     return MaskValue::Unknown;
   Register Reg = MO.getReg();
-  if (isNamed(Reg, RegisterFacts::IsExec, RegisterFacts::IsExecLo))
-    return lastWrite(At, Reg) ? MaskValue::Unknown : MaskValue::Exec;
   const MachineInstr *Def = lastWrite(At, Reg);
+  if (isNamed(Reg, RegisterFacts::IsExec, RegisterFacts::IsExecLo))
+    return Def ? MaskValue::Unknown : MaskValue::Exec;
   // A move that defines the whole of Reg, a mask as wide as the wave.
-  if (!Def || opcode(*Def) != ScalarOp::Move || Def->getNumOperands() < 2 ||
-      !Def->getOperand(0).isReg() || Def->getOperand(0).getReg() != Reg ||
-      !Def->getOperand(1).isImm())
+  if (!Def || Facts.scalarOp(Def->getOpcode()) != ScalarOp::Move ||
+      Def->getNumOperands() < 2 || !Def->getOperand(0).isReg() ||
+      Def->getOperand(0).getReg() != Reg || !Def->getOperand(1).isImm())
     return MaskValue::Unknown;
   return immediate(Def->getOperand(1).getImm());
 }
@@ -121,8 +113,8 @@ MaskValue BlockMasks::maskAt(const MachineInstr &Branch) const {
     return MaskValue::Unknown;
   // Def defines all of VCC (VCC_LO on wave32): an operation of the wave's
   // width.
-  bool And = opcode(*Def) == ScalarOp::And;
-  bool AndNot = opcode(*Def) == ScalarOp::AndNot;
+  ScalarOp Op = Facts.scalarOp(Def->getOpcode());
+  bool And = Op == ScalarOp::And, AndNot = Op == ScalarOp::AndNot;
   if (!And && !AndNot)
     return MaskValue::Unknown;
   MaskValue X = valueAt(Def->getOperand(1), *Def);
@@ -139,15 +131,15 @@ MaskValue BlockMasks::maskAt(const MachineInstr &Branch) const {
   return MaskValue::Unknown;
 }
 
-std::optional<DecidedBranch> BlockMasks::decide() {
+std::optional<DecidedBranch> BlockMasks::decide() const {
   if (MBB.succ_size() != 2)
     return std::nullopt;
   for (const MachineInstr &MI : MBB.terminators()) {
     if (!MI.isConditionalBranch())
       continue;
-    bool IfZero = opcode(MI) == ScalarOp::BranchVCCZ;
-    if ((!IfZero && opcode(MI) != ScalarOp::BranchVCCNZ) ||
-        !MI.getOperand(0).isMBB())
+    ScalarOp Op = Facts.scalarOp(MI.getOpcode());
+    bool IfZero = Op == ScalarOp::BranchVCCZ;
+    if ((!IfZero && Op != ScalarOp::BranchVCCNZ) || !MI.getOperand(0).isMBB())
       return std::nullopt;
     const MachineBasicBlock *Target = MI.getOperand(0).getMBB();
     const MachineBasicBlock *Other = nullptr;
@@ -159,10 +151,9 @@ std::optional<DecidedBranch> BlockMasks::decide() {
     MaskValue Mask = maskAt(MI);
     if (Mask == MaskValue::Unknown || Mask == MaskValue::AllOnes)
       return std::nullopt;
-    bool Zero = Mask == MaskValue::Zero;
     // Taken when the mask is zero (VCCZ) or not (VCCNZ).
-    bool Taken = IfZero == Zero;
-    return DecidedBranch{Taken ? Other : Target, !Zero};
+    bool Zero = Mask == MaskValue::Zero;
+    return DecidedBranch{IfZero == Zero ? Other : Target, !Zero};
   }
   return std::nullopt;
 }
@@ -170,5 +161,7 @@ std::optional<DecidedBranch> BlockMasks::decide() {
 std::optional<DecidedBranch>
 llvm::ldsbarriers::decideBranch(const MachineBasicBlock &MBB,
                                 const TargetFacts &Facts) {
-  return BlockMasks(MBB, Facts).decide();
+  return BlockMasks{MBB, *MBB.getParent()->getSubtarget().getRegisterInfo(),
+                    Facts, Facts.getWaveSize()}
+      .decide();
 }

@@ -36,9 +36,7 @@ struct DecidedBranch {
 };
 
 /// The branch that ends \p MBB when it is a VCC branch whose mask the block
-/// itself computes, from EXEC and constants, as 0 or as EXEC. It reads the
-/// block's instructions backwards from its end: the access model asks right
-/// after its own walk over the block, while they are in the cache.
+/// itself computes, from EXEC and constants, as 0 or as EXEC.
 std::optional<DecidedBranch> decideBranch(const MachineBasicBlock &MBB,
                                           const TargetFacts &Facts);
 

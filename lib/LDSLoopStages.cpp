@@ -26,13 +26,6 @@ static bool inBounds(int64_t V) {
   return V < StageValue::MaxMagnitude && V > -StageValue::MaxMagnitude;
 }
 
-StageValue StageValue::constant(int64_t C, unsigned Width) {
-  StageValue S;
-  S.P = {C};
-  S.Width = Width;
-  return S;
-}
-
 int64_t StageValue::at(uint64_t N) const {
   return (A0 + A1 * int64_t(N) + P[N % P.size()]) / D;
 }
@@ -83,12 +76,8 @@ void StageValue::normalize() {
       X /= G;
   }
   for (size_t Len = 1; Len < P.size(); ++Len) {
-    if (P.size() % Len)
-      continue;
-    bool Repeats = true;
-    for (size_t I = Len; I < P.size() && Repeats; ++I)
-      Repeats = P[I] == P[I - Len];
-    if (Repeats) {
+    if (P.size() % Len == 0 &&
+        std::equal(P.begin() + Len, P.end(), P.begin())) {
       P.resize(Len);
       break;
     }
@@ -116,6 +105,19 @@ static size_t periodModulo(const StageValue &S, int64_t Mod) {
   return L <= StageValue::MaxPeriod ? L : 0;
 }
 
+/// The periodic value of \p Loop that is F(n) for n = 0 .. \p L - 1.
+static StageValue periodic(const BasicBlock *Loop, unsigned Width, size_t L,
+                           function_ref<int64_t(size_t)> F) {
+  StageValue R;
+  R.Loop = Loop;
+  R.Width = Width;
+  R.P.clear();
+  for (size_t N = 0; N < L; ++N)
+    R.P.push_back(F(N));
+  R.normalize();
+  return R;
+}
+
 /// The periodic value f(v(n)) for n over a period of v modulo \p Mod (f
 /// must depend on v modulo Mod only).
 template <typename Fn>
@@ -124,14 +126,7 @@ static std::optional<StageValue> tabulate(const StageValue &S, int64_t Mod,
   size_t L = periodModulo(S, Mod);
   if (!L)
     return std::nullopt;
-  StageValue R;
-  R.Loop = S.Loop;
-  R.Width = Width;
-  R.P.clear();
-  for (size_t N = 0; N < L; ++N)
-    R.P.push_back(F(S.at(N)));
-  R.normalize();
-  return R;
+  return periodic(S.Loop, Width, L, [&](size_t N) { return F(S.at(N)); });
 }
 
 /// The periodic value F(v1(n), ..., vk(n)) of periodic operands (of one
@@ -139,27 +134,23 @@ static std::optional<StageValue> tabulate(const StageValue &S, int64_t Mod,
 static std::optional<StageValue>
 pointwise(ArrayRef<const StageValue *> Ops, unsigned Width,
           function_ref<int64_t(ArrayRef<int64_t>)> F) {
-  StageValue R;
+  const BasicBlock *Loop = nullptr;
   size_t L = 1;
   for (const StageValue *S : Ops) {
-    if (!S->isPeriodic() || (R.Loop && S->Loop && R.Loop != S->Loop))
+    if (!S->isPeriodic() || (Loop && S->Loop && Loop != S->Loop))
       return std::nullopt;
-    if (!R.Loop)
-      R.Loop = S->Loop;
+    if (!Loop)
+      Loop = S->Loop;
     L = std::lcm(L, S->P.size());
   }
   if (L > StageValue::MaxPeriod)
     return std::nullopt;
-  R.Width = Width;
-  R.P.clear();
   SmallVector<int64_t, 4> Args(Ops.size());
-  for (size_t N = 0; N < L; ++N) {
+  return periodic(Loop, Width, L, [&](size_t N) {
     for (size_t I = 0; I < Ops.size(); ++I)
       Args[I] = Ops[I]->at(N);
-    R.P.push_back(F(Args));
-  }
-  R.normalize();
-  return R;
+    return F(Args);
+  });
 }
 
 std::optional<StageValue> LoopStageAnalysis::get(const Value *V) {
@@ -174,7 +165,10 @@ std::optional<StageValue> LoopStageAnalysis::operand(const Value *V,
   if (const auto *CI = dyn_cast<ConstantInt>(V)) {
     if (CI->getBitWidth() > 64)
       return std::nullopt;
-    return StageValue::constant(int64_t(CI->getZExtValue()), CI->getBitWidth());
+    StageValue S;
+    S.P = {int64_t(CI->getZExtValue())};
+    S.Width = CI->getBitWidth();
+    return S;
   }
   if (auto It = Cache.find(V); It != Cache.end())
     return It->second;
@@ -212,29 +206,25 @@ std::optional<StageValue> LoopStageAnalysis::induction(const Value *V) const {
   auto Values = headerPhiValues(V, DT);
   if (!Ty || Ty->getBitWidth() > 64 || !Values)
     return std::nullopt;
-  const auto *Phi = cast<PHINode>(V);
-  const BasicBlock *H = Phi->getParent();
   const auto *Init = dyn_cast<ConstantInt>(Values->first);
   const auto *Next = dyn_cast<BinaryOperator>(Values->second);
-  if (!Init || !Next || Next->getOperand(0) != Phi ||
+  if (!Init || !Next || Next->getOperand(0) != V ||
       !isa<ConstantInt>(Next->getOperand(1)) ||
       (Next->getOpcode() != Instruction::Add &&
        Next->getOpcode() != Instruction::Sub))
     return std::nullopt;
   const auto *Step = cast<ConstantInt>(Next->getOperand(1));
   StageValue S;
-  S.Loop = H;
+  S.Loop = cast<PHINode>(V)->getParent();
   S.Width = Ty->getBitWidth();
   S.P = {int64_t(Init->getZExtValue())};
-  int64_t Signed = Step->getSExtValue();
-  // Exact: no increment wraps (nuw), or none overflows signed (nsw) from a
-  // non-negative start with a non-negative step.
-  bool NUW = Next->getOpcode() == Instruction::Add &&
-             Next->hasNoUnsignedWrap() && !Step->isNegative();
-  bool NSW = Next->getOpcode() == Instruction::Add && Next->hasNoSignedWrap() &&
-             !Init->isNegative() && !Step->isNegative();
-  S.Exact = NUW || NSW;
-  S.A1 = Next->getOpcode() == Instruction::Add ? Signed : -Signed;
+  bool IsAdd = Next->getOpcode() == Instruction::Add;
+  // Exact: a non-negative step and no increment wraps (nuw), or none
+  // overflows signed (nsw) from a non-negative start.
+  S.Exact = IsAdd && !Step->isNegative() &&
+            (Next->hasNoUnsignedWrap() ||
+             (Next->hasNoSignedWrap() && !Init->isNegative()));
+  S.A1 = IsAdd ? Step->getSExtValue() : -Step->getSExtValue();
   if (!inBounds(S.A1) || !inBounds(S.P[0]))
     return std::nullopt;
   S.normalize();
@@ -265,25 +255,17 @@ LoopStageAnalysis::rotation(const Value *V) const {
   if (!Phi)
     return std::nullopt;
   const BasicBlock *H = Phi->getParent();
-  // The value a phi of H enters the loop with, and the phi of H whose value
-  // it takes on every back-edge.
-  auto Step = [&](const PHINode *P)
-      -> std::optional<std::pair<const Value *, const PHINode *>> {
-    auto Values = headerPhiValues(P, DT);
-    const auto *Q = Values ? dyn_cast<PHINode>(Values->second) : nullptr;
-    if (!Q || Q->getParent() != H)
-      return std::nullopt;
-    return std::make_pair(Values->first, Q);
-  };
-  // In iteration n the phi has the entry value of the phi n steps along.
+  // Each step takes the phi of H whose value this one takes on every
+  // back-edge: in iteration n the phi has the entry value of the phi n
+  // steps along.
   SmallVector<const Value *, 4> Values;
   const PHINode *Q = Phi;
   do {
-    auto S = Step(Q);
-    if (!S || Values.size() == 8)
+    auto PhiValues = headerPhiValues(Q, DT);
+    Q = PhiValues ? dyn_cast<PHINode>(PhiValues->second) : nullptr;
+    if (!Q || Q->getParent() != H || Values.size() == 8)
       return std::nullopt;
-    Values.push_back(S->first);
-    Q = S->second;
+    Values.push_back(PhiValues->first);
   } while (Q != Phi);
   if (Values.size() < 2)
     return std::nullopt;
@@ -304,6 +286,19 @@ static std::optional<StageValue> andMask(const StageValue &S, uint64_t M,
                   [&](int64_t X) { return int64_t(uint64_t(X) & M); });
 }
 
+/// Makes \p S, known modulo 2^\p W only, exact: a periodic value has its
+/// unsigned values at hand (and D = 1: operand() drops inexact quotients).
+static bool makeExact(StageValue &S, unsigned W) {
+  if (S.Exact)
+    return true;
+  if (!S.isPeriodic())
+    return false;
+  for (int64_t &E : S.P)
+    E = int64_t(lowBits(uint64_t(E), W));
+  S.Exact = true;
+  return true;
+}
+
 /// X urem, udiv or lshr by the constant \p Divisor (a shift amount for
 /// lshr), in \p W bits.
 static std::optional<StageValue> divide(unsigned Opcode, StageValue X,
@@ -313,18 +308,8 @@ static std::optional<StageValue> divide(unsigned Opcode, StageValue X,
       return std::nullopt;
     Divisor = int64_t(1) << Divisor;
   }
-  if (Divisor <= 0 || !inBounds(Divisor))
+  if (Divisor <= 0 || !inBounds(Divisor) || !makeExact(X, W))
     return std::nullopt;
-  if (!X.Exact) {
-    // Only the value modulo 2^W is known: a periodic one has its
-    // unsigned values at hand.
-    if (!X.isPeriodic())
-      return std::nullopt;
-    for (int64_t &E : X.P)
-      E = int64_t(lowBits(uint64_t(X.D == 1 ? E : E / X.D), W));
-    X.D = 1;
-    X.Exact = true;
-  }
   std::optional<StageValue> Rem =
       tabulate(X, Divisor, W, [&](int64_t E) { return E % Divisor; });
   if (!Rem || Opcode == Instruction::URem)
@@ -346,39 +331,28 @@ std::optional<StageValue> LoopStageAnalysis::computePhi(const Value *V,
                                                         unsigned W) {
   if (std::optional<StageValue> S = induction(V))
     return S;
-  // Constants used in turn.
   auto Values = rotation(V);
   if (!Values || !llvm::all_of(*Values, [](const Value *X) {
         return isa<ConstantInt>(X);
       }))
     return std::nullopt;
-  StageValue S;
-  S.Loop = cast<Instruction>(V)->getParent();
-  S.Width = W;
-  S.P.clear();
-  for (const Value *X : *Values)
-    S.P.push_back(int64_t(cast<ConstantInt>(X)->getZExtValue()));
-  S.normalize();
-  return S;
+  return periodic(
+      cast<Instruction>(V)->getParent(), W, Values->size(), [&](size_t N) {
+        return int64_t(cast<ConstantInt>((*Values)[N])->getZExtValue());
+      });
 }
 
 std::optional<StageValue> LoopStageAnalysis::computeCast(const CastInst *Cast,
                                                          unsigned W,
                                                          unsigned Depth) {
-  auto Op = [&](const Value *X) { return operand(X, Depth + 1); };
-  std::optional<StageValue> S = Op(Cast->getOperand(0));
+  std::optional<StageValue> S = operand(Cast->getOperand(0), Depth + 1);
   if (!S)
     return std::nullopt;
   unsigned From = S->Width;
   switch (Cast->getOpcode()) {
   case Instruction::ZExt:
-    if (!S->Exact) {
-      if (!S->isPeriodic())
-        return std::nullopt;
-      for (int64_t &X : S->P)
-        X = int64_t(lowBits(uint64_t(X), From));
-      S->Exact = true;
-    }
+    if (!makeExact(*S, From))
+      return std::nullopt;
     S->Width = W;
     return S;
   case Instruction::SExt:
@@ -414,19 +388,21 @@ LoopStageAnalysis::computeBinary(const BinaryOperator *BO, unsigned W,
   // The constant operand of a commutative operation, and the other one.
   const StageValue *K = isConstant(*Y) ? &*Y : isConstant(*X) ? &*X : nullptr;
   const StageValue *S = K == &*Y ? &*X : &*Y;
-  switch (BO->getOpcode()) {
-  case Instruction::Add:
-  case Instruction::Sub: {
+  unsigned Opcode = BO->getOpcode();
+  // A disjoint or is an add that cannot wrap.
+  bool Disjoint =
+      Opcode == Instruction::Or && cast<PossiblyDisjointInst>(BO)->isDisjoint();
+  if (Opcode == Instruction::Add || Opcode == Instruction::Sub || Disjoint) {
     StageValue R = *X;
-    bool IsSub = BO->getOpcode() == Instruction::Sub;
-    if (!R.add(*Y, IsSub ? -1 : 1))
+    if (!R.add(*Y, Opcode == Instruction::Sub ? -1 : 1))
       return std::nullopt;
-    R.Exact = X->Exact && Y->Exact && NUW;
+    R.Exact = X->Exact && Y->Exact && (NUW || Disjoint);
     return R;
   }
+  switch (Opcode) {
   case Instruction::Mul:
   case Instruction::Shl: {
-    bool IsShl = BO->getOpcode() == Instruction::Shl;
+    bool IsShl = Opcode == Instruction::Shl;
     if (IsShl ? !isConstant(*Y) : !K)
       return std::nullopt;
     const StageValue &F = IsShl ? *Y : *K;
@@ -450,21 +426,13 @@ LoopStageAnalysis::computeBinary(const BinaryOperator *BO, unsigned W,
     return andMask(*S, uint64_t(K->P[0]), W);
   case Instruction::Or:
   case Instruction::Xor: {
-    if (BO->getOpcode() == Instruction::Or &&
-        cast<PossiblyDisjointInst>(BO)->isDisjoint()) {
-      StageValue R = *X;
-      if (!R.add(*Y, 1))
-        return std::nullopt;
-      R.Exact = X->Exact && Y->Exact;
-      return R;
-    }
     if (!K)
       return std::nullopt;
     // v | c = v + c - (v & c); v ^ c = v + c - 2 (v & c): both below 2^W.
     std::optional<StageValue> Common = andMask(*S, uint64_t(K->P[0]), W);
     StageValue R = *S;
-    bool IsXor = BO->getOpcode() == Instruction::Xor;
-    if (!Common || !R.add(*K, 1) || !R.add(*Common, IsXor ? -2 : -1))
+    if (!Common || !R.add(*K, 1) ||
+        !R.add(*Common, Opcode == Instruction::Xor ? -2 : -1))
       return std::nullopt;
     R.Exact = S->Exact;
     return R;
@@ -474,7 +442,7 @@ LoopStageAnalysis::computeBinary(const BinaryOperator *BO, unsigned W,
   case Instruction::LShr:
     if (!isConstant(*Y))
       return std::nullopt;
-    return divide(BO->getOpcode(), *X, Y->P[0], W);
+    return divide(Opcode, *X, Y->P[0], W);
   default:
     return std::nullopt;
   }

@@ -48,7 +48,6 @@ struct StageValue {
   static constexpr size_t MaxPeriod = 64;
   static constexpr int64_t MaxMagnitude = int64_t(1) << 40;
 
-  static StageValue constant(int64_t C, unsigned Width);
   /// v(n) (exact: the numerator is always a multiple of D).
   int64_t at(uint64_t N) const;
   bool isPeriodic() const { return A1 == 0; }

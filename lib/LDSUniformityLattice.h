@@ -35,17 +35,14 @@ namespace uniformity {
 enum Level : uint8_t { Uniform = 0, PerWave = 1, PerLane = 2 };
 
 /// Identities of lane masks with P = Uniform. A register of several units
-/// (a 64-bit mask is two 32-bit halves, moved, spilled and reloaded half by
-/// half) is a uniform mask only when all its units hold pieces of the same
-/// mask: the same tag. Pieces of two masks with different predicates make
-/// a mask whose halves disagree.
+/// (a 64-bit mask is two halves, moved and spilled half by half) is a
+/// uniform mask only when all its units hold pieces of one mask: one tag.
 enum : uint32_t {
   NoTag = 0,
   ZeroTag = 1,             // The constant 0.
   AllOnesTag = 2,          // The constant -1.
   ExecTag = 3,             // EXEC.
-  FullExecTag = 4,         // EXEC where it holds every lane the wave
-                           // entered with (a copy that restores it).
+  FullExecTag = 4,         // EXEC holding every lane the wave entered with.
   FirstSiteTag = 16,       // Defined by an instruction (numbered).
   FirstJoinTag = 1u << 31, // Pieces of different masks met at a join, the
                            // same pieces on every path.
@@ -60,8 +57,7 @@ struct Val {
   uint8_t Bits = 0;
   uint32_t Tag = NoTag;
 
-  /// A uniform-predicate mask needs a tag: without one (or with
-  /// MixedTag) its pieces may come from different masks.
+  /// A uniform-predicate mask needs a tag (not MixedTag).
   static Val make(Level N, Level P, bool Sub, uint32_t Tag = NoTag) {
     if (P == Uniform && (Tag == NoTag || Tag == MixedTag)) {
       P = PerLane;
@@ -71,9 +67,8 @@ struct Val {
       Tag = NoTag;
     return Val{uint8_t(N | (P << 2) | (Sub ? 0 : 16)), Tag};
   }
-  /// No defined value yet (IMPLICIT_DEF): the bottom of the lattice. As
-  /// LLVM's uniformity analysis does for undef, any use of it may pick a
-  /// uniform value.
+  /// IMPLICIT_DEF: the bottom. As for LLVM's uniformity analysis, any use
+  /// of undef may pick a uniform value.
   static Val undef() { return Val{32, NoTag}; }
   bool isUndef() const { return Bits & 32; }
   Level n() const { return Level(Bits & 3); }
@@ -171,40 +166,37 @@ inline Val raiseTo(Val V, Level L) {
 }
 
 /// The first slot of \p Slots (sorted by key) with a key not below \p Key.
-inline SlotList::iterator findSlot(SlotList &Slots, uint64_t Key) {
+template <typename ListT> auto findSlot(ListT &Slots, uint64_t Key) {
   return llvm::partition_point(Slots,
                                [Key](const auto &E) { return E.first < Key; });
 }
-/// The value of slot \p Key in \p Slots, if it has one.
 inline std::optional<Val> slotValue(const SlotList &Slots, uint64_t Key) {
-  auto It = llvm::partition_point(
-      Slots, [Key](const auto &E) { return E.first < Key; });
+  auto It = findSlot(Slots, Key);
   if (It != Slots.end() && It->first == Key)
     return It->second;
   return std::nullopt;
 }
 
-/// The explicit sources of a scalar instruction and how varying they are
-/// together (EXEC read implicitly masks lanes and is not data).
+/// The explicit sources of a scalar instruction, how varying they are
+/// together (an implicit EXEC masks lanes, not data), and the default
+/// result: as varying as the sources.
 struct Operands {
   SmallVector<const MachineOperand *, 4> Sources;
   Level Inputs = Uniform;
-  /// What every result is by default: as varying as the sources.
   Val Default;
 };
 
-/// What an instruction defines: the value of its destinations and, when
-/// its role says, of SCC (the default result otherwise).
+/// What an instruction defines: its destinations, SCC when its role says
+/// (the default otherwise), and vector results too when VectorResult (an
+/// LDS load of a uniform location).
 struct Effect {
   Val Result;
   std::optional<Val> SCC;
-  /// Vector results too are Result (an LDS load of a uniform location).
   bool VectorResult = false;
 };
 
-/// The forward dataflow over one function. LDSBranchUniformity.cpp holds the
-/// register units, the joins, the scalars kept in lanes (spill slots) and
-/// the fixpoint; LDSUniformityTransfer.cpp the transfer per instruction role.
+/// The forward dataflow over one function: LDSBranchUniformity.cpp holds the
+/// joins and the fixpoint, LDSUniformityTransfer.cpp the transfer.
 class Analysis {
 public:
   Analysis(const MachineFunction &MF, const TargetFacts &Facts,
@@ -219,8 +211,7 @@ public:
 
 private:
   void recordSites();
-  /// A register's units (dense indices, tracked or pinned) and what kinds
-  /// they are, named once: every operand of every pass reads them.
+  /// A register's units (dense indices) and what kinds they are.
   struct RegInfo {
     unsigned Reg = 0;
     SmallVector<int, 4> Units;
@@ -252,7 +243,7 @@ private:
   void writeResults(const MachineInstr &MI, State &S, ValueRole Role,
                     const Operands &Ops, const Effect &E);
   bool judge(const MachineInstr &Branch, const State &S, bool &IsVCC);
-  /// Whether the fixpoint runs an instruction whatever branches depend on:
+  /// Whether the fixpoint runs an instruction whatever branches depend on,
   /// with the definitions of what it reads, or alone.
   enum class SiteRoot : uint8_t { None, WithUses, Alone };
   SiteRoot noteSite(unsigned Site, const MachineInstr &MI);
@@ -269,23 +260,19 @@ private:
   bool computeIn(unsigned Block, unsigned Number, ArrayRef<const State *> Preds,
                  State &In, bool Settle);
   /// The tag of the value the instruction being transferred defines.
-  uint32_t siteTag(const MachineInstr &) const {
-    return FirstSiteTag + CurrentSite;
-  }
-  /// Unit \p U's value in \p S (units outside the slice share a slot that
-  /// nothing judged reads).
+  uint32_t siteTag() const { return FirstSiteTag + CurrentSite; }
+  /// Unit \p U's value (units outside the slice share an unread slot).
   Val &at(State &S, int U) const { return S.Units[StateSlot[U]]; }
   Val at(const State &S, int U) const { return S.Units[StateSlot[U]]; }
   void copySlots(State &S, MCRegister From, MCRegister To);
-  /// Makes the slots of the object whose keys have the high word \p To
-  /// those of the lanes of \p From, and \p Whole its whole value.
+  /// Makes the lane slots of object \p To (a key's high word) those of
+  /// \p From, and \p Whole its whole value.
   static void moveSlots(SlotList &Slots, uint64_t From, uint64_t To,
                         std::optional<Val> Whole = std::nullopt);
   bool spillOrReload(const MachineInstr &MI, State &S);
   void forgetStackSlots(const MachineInstr &MI, State &S);
   /// The frame object a private memory access touches, or -1.
   static int stackObjectOf(const MachineInstr &MI);
-  /// Whether \p MI may store to the stack (private or flat memory).
   static bool mayStoreToStack(const MachineInstr &MI);
   static uint64_t stackBase(int FI) {
     return uint64_t((1u << 31) | unsigned(FI)) << 32;
@@ -305,60 +292,54 @@ private:
   std::vector<int> DenseOf;
   std::vector<UnitKind> Kinds;
   std::vector<bool> SGPRUnit, IsSCC;
-  /// The registers named so far, and each register's position in that
-  /// list (-1: not named yet).
+  /// The registers named so far, and each one's position there (or -1).
   std::vector<RegInfo> RegUnits;
   std::vector<int> RegSlot;
   DenseMap<unsigned, bool> WholeMask;
   DenseMap<std::pair<unsigned, unsigned>, bool> MaskOperand;
-  /// By site number (instructions in function order): whether the fixpoint
-  /// runs the instruction (markRelevant), and the one it runs now.
+  /// By site (instruction in function order): whether the fixpoint runs it
+  /// (markRelevant); and the site it runs now.
   std::vector<uint8_t> Relevant;
   uint32_t CurrentSite = 0;
-  /// What recordSites found: the instructions in function order, each
-  /// block's first and end site, the slice's roots and the definitions.
+  /// What recordSites found: the sites, each block's first and end site,
+  /// the slice's roots and the definitions.
   std::vector<const MachineInstr *> Sites;
   std::vector<unsigned> FirstSite, EndSite;
   std::vector<std::pair<unsigned, SiteRoot>> Roots;
   /// (block, site, register) of each definition of a physical register.
   std::vector<std::tuple<unsigned, unsigned, unsigned>> Defs;
-  /// By unit: its slot in State::Units, 1 + its position among the units
-  /// of the slice (markRelevant), or 0, the slot the others share.
+  /// By unit: its slot in State::Units, 1 + its position in the slice
+  /// (markRelevant), or 0, the slot the others share.
   std::vector<int> StateSlot;
   unsigned NumSlots = 1;
-  /// Tags of pieces of different masks met at a join: (block, tag on the
-  /// paths so far, tag on the new path) -> tag.
+  /// Tags of pieces of different masks met at a join: (block, tags met) ->
+  /// tag; and the block (plus one) that made each.
   std::map<std::pair<unsigned, SmallVector<uint32_t, 4>>, uint32_t> JoinTags;
-  /// The block (plus one) that made each join tag.
   DenseMap<uint32_t, unsigned> JoinTagOwner;
-  /// EXEC is all ones since the last write of it in the block (the
-  /// whole-wave copies around spills of vector registers).
+  /// EXEC is all ones since its last write in the block (the whole-wave
+  /// copies around spills of vector registers).
   bool ExecAllOnes = false;
-  /// EXEC may hold fewer lanes than the wave entered with, at the
-  /// instruction being transferred: a vector write there leaves the other
-  /// lanes' old values.
+  /// EXEC may be partial at the instruction being transferred: a vector
+  /// write leaves the inactive lanes' old values.
   bool ExecPartialNow = false;
 
-  /// Control divergence, by block number (findExecRegions): the immediate
-  /// post-dominator (-1: none), whether the block is inside the region of
-  /// an EXEC branch (EXEC may be partial throughout), whether it ends in
-  /// an EXEC branch, how many of its instructions write EXEC, and whether
-  /// it may store to the stack.
+  /// Control divergence, by block (findExecRegions): the immediate
+  /// post-dominator (-1: none), whether the block is in the region of an
+  /// EXEC branch (EXEC may be partial throughout), ends in one, and may
+  /// store to the stack.
   std::vector<int> IPDom, RPONumber;
   bool HasIrreducibleCycle = false;
   std::vector<uint8_t> InExecRegion, EndsInExecBranch, StoresStack;
-  /// How many instructions write EXEC, and how many EXEC branches have
-  /// the block as their immediate post-dominator (their restores of EXEC
-  /// are its first writes of it).
+  /// How many instructions write EXEC, and how many EXEC branches have the
+  /// block as immediate post-dominator (its first writes restore EXEC).
   std::vector<unsigned> ExecWrites, ExecJoins;
-  /// The write of EXEC just transferred leaves every lane the wave entered
-  /// with active (all ones, or a copy of a FullExecTag mask).
+  /// The write of EXEC just transferred activates every lane the wave
+  /// entered with (all ones, or a copy of a FullExecTag mask).
   bool ExecFullAfter = false;
   /// The state slots each block's instructions define.
   std::vector<SmallVector<unsigned, 4>> BlockDefs;
-  /// A divergent branch: its level, and what its region defines (state
-  /// slots; StackStores: stack objects). Where the region's paths meet
-  /// (Joins) these values take the branch's level.
+  /// A divergent branch: its level and what its region defines (state
+  /// slots, stack objects), which take that level where its paths meet.
   struct Divergence {
     Level L = Uniform;
     BitVector Defined;
@@ -368,8 +349,7 @@ private:
   DenseMap<unsigned, Divergence> DivergentBranches;
   /// By block number: the divergent branches whose paths meet there.
   std::vector<SmallVector<unsigned, 2>> JoinOf;
-  /// The blocks where the paths of branch \p Block may meet, and the
-  /// blocks of its region.
+  /// The blocks of branch \p Block's region, and where its paths may meet.
   void regionOf(unsigned Block, SmallVectorImpl<unsigned> &Region,
                 SmallVectorImpl<unsigned> &Joins);
   unsigned CurrentBlock = 0;

@@ -68,21 +68,11 @@ Val Analysis::read(const State &S, MCRegister Reg) {
       return First;
   }
   std::optional<Val> V;
-  for (int U : RI.Units) {
-    switch (Kinds[U]) {
-    case UnitKind::Exec:
-      Val::accumulate(V, ExecValue);
-      break;
-    case UnitKind::Const:
-      Val::accumulate(V, UniformScalar);
-      break;
-    case UnitKind::Wave:
-      Val::accumulate(V, PerWaveScalar);
-      break;
-    default:
-      Val::accumulate(V, at(S, U));
-    }
-  }
+  for (int U : RI.Units)
+    Val::accumulate(V, Kinds[U] == UnitKind::Exec    ? ExecValue
+                       : Kinds[U] == UnitKind::Const ? UniformScalar
+                       : Kinds[U] == UnitKind::Wave  ? PerWaveScalar
+                                                     : at(S, U));
   return V ? *V : UniformScalar;
 }
 
@@ -115,10 +105,8 @@ bool Analysis::isWholeMask(const MachineOperand &MO) {
   MCRegister Reg = MO.getReg().asMCReg();
   auto [It, Inserted] = WholeMask.try_emplace(Reg.id());
   if (Inserted) {
-    // A class's registers have its size. The operand's class, when it holds
-    // the register and has a mask's size, answers at once; the search of
-    // getMinimalPhysRegClass reads every class of the target, which the
-    // first function a compiler process sees pays in page faults.
+    // The operand's class answers when it holds the register and has a
+    // mask's size: getMinimalPhysRegClass reads every class of the target.
     const MCInstrDesc &D = MO.getParent()->getDesc();
     unsigned OpIdx = MO.getOperandNo();
     const TargetRegisterClass *RC =
@@ -156,15 +144,12 @@ void Analysis::write(State &S, MCRegister Reg, Val V, bool KeepSlots) {
   }
 }
 
-/// The frame object a private memory access touches, or -1.
 int Analysis::stackObjectOf(const MachineInstr &MI) {
-  if (!MI.hasOneMemOperand())
-    return -1;
-  const MachineMemOperand *MMO = *MI.memoperands_begin();
-  if (const auto *PSV =
-          dyn_cast_or_null<FixedStackPseudoSourceValue>(MMO->getPseudoValue()))
-    return PSV->getFrameIndex();
-  return -1;
+  const auto *PSV = MI.hasOneMemOperand()
+                        ? dyn_cast_or_null<FixedStackPseudoSourceValue>(
+                              (*MI.memoperands_begin())->getPseudoValue())
+                        : nullptr;
+  return PSV ? PSV->getFrameIndex() : -1;
 }
 
 bool Analysis::mayStoreToStack(const MachineInstr &MI) {
@@ -208,9 +193,7 @@ bool Analysis::spillOrReload(const MachineInstr &MI, State &S) {
 
 /// A store that may write a stack object ends what is known of its lanes.
 void Analysis::forgetStackSlots(const MachineInstr &MI, State &S) {
-  if (S.Slots.empty())
-    return;
-  if (!mayStoreToStack(MI))
+  if (S.Slots.empty() || !mayStoreToStack(MI))
     return;
   int FI = stackObjectOf(MI);
   llvm::erase_if(S.Slots, [&](const auto &E) {
@@ -243,26 +226,19 @@ void Analysis::copySlots(State &S, MCRegister From, MCRegister To) {
 /// operands; scalar results are lane masks of per-lane predicates.
 void Analysis::transferVector(const MachineInstr &MI, State &S) {
   Level PerLaneInputs = Uniform;
-  for (unsigned I = 0, E = MI.getNumOperands(); I < E; ++I) {
-    const MachineOperand &MO = MI.getOperand(I);
+  for (const auto &[I, MO] : enumerate(MI.operands())) {
     if (MO.isReg() && (!MO.isUse() || !MO.getReg()))
       continue;
-    if (MO.isReg() && MO.isImplicit()) {
-      // EXEC masks lanes and is not data; MODE is Uniform; VCC is a lane
-      // mask (V_CNDMASK_B32_e32, carries, V_DIV_FMAS); M0 is a scalar.
-      MCRegister R = MO.getReg().asMCReg();
-      if (!reg(R).AnyData)
-        continue;
-      Val V = read(S, R);
-      Level L = Facts.registerFacts(R, TRI) & RegisterFacts::VCCPart
-                    ? maskLevel(V)
-                    : V.n();
-      PerLaneInputs = std::max(PerLaneInputs, L);
+    // Implicit: EXEC masks lanes and is not data; MODE is Uniform; VCC is
+    // a lane mask (V_CNDMASK_B32_e32, carries, V_DIV_FMAS); M0 a scalar.
+    bool Implicit = MO.isReg() && MO.isImplicit();
+    if (Implicit && !reg(MO.getReg().asMCReg()).AnyData)
       continue;
-    }
-    Val V = dataValue(S, MO);
-    bool Mask = MO.isReg() && I < MI.getDesc().getNumOperands() &&
-                isLaneMaskOperand(MI, I);
+    Val V = Implicit ? read(S, MO.getReg().asMCReg()) : dataValue(S, MO);
+    bool Mask = Implicit ? Facts.registerFacts(MO.getReg().asMCReg(), TRI) &
+                               RegisterFacts::VCCPart
+                         : MO.isReg() && I < MI.getDesc().getNumOperands() &&
+                               isLaneMaskOperand(MI, I);
     PerLaneInputs = std::max(PerLaneInputs, Mask ? maskLevel(V) : V.n());
   }
   for (const MachineOperand &MO : MI.operands()) {
@@ -276,7 +252,7 @@ void Analysis::transferVector(const MachineInstr &MI, State &S) {
     else if (reg(R).AnyVector)
       write(S, R, Val::make(PerLaneInputs, PerLaneInputs, false));
     else // A lane mask: 0 for inactive lanes, so Sub.
-      write(S, R, Val::make(PerWave, PerLaneInputs, true, siteTag(MI)));
+      write(S, R, Val::make(PerWave, PerLaneInputs, true, siteTag()));
   }
 }
 
@@ -289,9 +265,7 @@ void Analysis::transferCall(const MachineInstr &MI, State &S) {
     if (MO.isRegMask())
       for (const RegInfo &RI : RegUnits)
         if (MO.clobbersPhysReg(MCRegister(RI.Reg)))
-          for (int U : RI.Units)
-            if (Kinds[U] == UnitKind::Scalar || Kinds[U] == UnitKind::Vector)
-              at(S, U) = Top;
+          write(S, MCRegister(RI.Reg), Top, /*KeepSlots=*/true);
   }
 }
 
@@ -306,8 +280,7 @@ Operands Analysis::gatherOperands(const MachineInstr &MI, const State &S) {
     } else if (MO.isReg() || MO.isImm()) {
       Ops.Sources.push_back(&MO);
     }
-    Level N = dataValue(S, MO).n();
-    Ops.Inputs = std::max(Ops.Inputs, N);
+    Ops.Inputs = std::max(Ops.Inputs, dataValue(S, MO).n());
   }
   Ops.Default = Val::make(Ops.Inputs, PerLane, false);
   return Ops;
@@ -318,32 +291,20 @@ Operands Analysis::gatherOperands(const MachineInstr &MI, const State &S) {
 Effect Analysis::scalarLogic(const MachineInstr &MI, const State &S,
                              const Operands &Ops) {
   Level N = Uniform, P = Uniform;
-  bool AllSub = true, AnySub = false;
+  bool AllSub = true, AnySub = false, FirstSub = false;
   for (const MachineOperand *MO : Ops.Sources) {
     Val O = operandValue(S, *MO);
     N = std::max(N, O.n());
     P = std::max(P, O.p());
     AllSub &= O.sub();
     AnySub |= O.sub();
+    FirstSub |= MO == Ops.Sources.front() && O.sub();
   }
-  bool FirstSub =
-      !Ops.Sources.empty() && operandValue(S, *Ops.Sources[0]).sub();
-  bool Sub = false;
-  switch (Facts.scalarOp(MI.getOpcode())) {
-  case ScalarOp::AndNot:
-    Sub = FirstSub;
-    break;
-  case ScalarOp::And:
-    Sub = AnySub;
-    break;
-  case ScalarOp::Or:
-  case ScalarOp::Xor:
-    Sub = AllSub;
-    break;
-  default:
-    break;
-  }
-  Val Result = Val::make(N, P, Sub, siteTag(MI));
+  ScalarOp Op = Facts.scalarOp(MI.getOpcode());
+  bool Sub = (Op == ScalarOp::And && AnySub) ||
+             (Op == ScalarOp::AndNot && FirstSub) ||
+             ((Op == ScalarOp::Or || Op == ScalarOp::Xor) && AllSub);
+  Val Result = Val::make(N, P, Sub, siteTag());
   bool Whole = MI.getNumOperands() && MI.getOperand(0).isReg() &&
                MI.getOperand(0).isDef() && isWholeMask(MI.getOperand(0));
   return {Result,
@@ -371,26 +332,24 @@ Val Analysis::scalarSelect(const MachineInstr &MI, const State &S,
     P = std::max(P, C.p());
     Sub &= C.sub();
   }
-  return Val::make(N, P, Sub, siteTag(MI));
+  return Val::make(N, P, Sub, siteTag());
 }
 
 /// The SCC of a scalar compare. A test of a register against zero: uniform
 /// when its zero test is.
 Val Analysis::scalarCompare(const MachineInstr &MI, const State &S,
                             const Operands &Ops) {
-  bool ZeroTest = Facts.scalarOp(MI.getOpcode()) == ScalarOp::EqualityCompare &&
-                  Ops.Sources.size() == 2;
-  if (ZeroTest) {
-    const MachineOperand *A = Ops.Sources[0], *B = Ops.Sources[1];
-    if (A->isImm())
-      std::swap(A, B);
-    if (B->isImm() && B->getImm() == 0 && A->isReg()) {
-      MCRegister R = A->getReg().asMCReg();
-      return zeroTestIsUniform(read(S, R), isWholeMask(*A)) ? UniformScalar
-                                                            : PerWaveScalar;
-    }
-  }
-  return Val::make(std::max(Ops.Inputs, Uniform), PerLane, false);
+  if (Facts.scalarOp(MI.getOpcode()) != ScalarOp::EqualityCompare ||
+      Ops.Sources.size() != 2)
+    return Ops.Default;
+  const MachineOperand *A = Ops.Sources[0], *B = Ops.Sources[1];
+  if (A->isImm())
+    std::swap(A, B);
+  if (!B->isImm() || B->getImm() != 0 || !A->isReg())
+    return Ops.Default;
+  return zeroTestIsUniform(read(S, A->getReg().asMCReg()), isWholeMask(*A))
+             ? UniformScalar
+             : PerWaveScalar;
 }
 
 /// Lane I of a vector register is not the same in every wave (it may be
@@ -405,9 +364,8 @@ Val Analysis::readLane(const MachineInstr &MI, const State &S) {
   if (std::optional<Val> V =
           slotValue(S.Slots, slotKey(Us.front(), MI.getOperand(2).getImm())))
     return *V;
-  if (at(S, Us.front()).isUndef())
-    return UniformScalar; // A lane no one wrote: undefined.
-  return PerWaveScalar;
+  // A lane no one wrote is undefined.
+  return at(S, Us.front()).isUndef() ? UniformScalar : PerWaveScalar;
 }
 
 /// $vdst = V_WRITELANE_B32 $src, $lane, $vdst(tied): the scalar goes to its
@@ -435,16 +393,16 @@ bool Analysis::writeLane(const MachineInstr &MI, State &S) {
 
 void Analysis::writeResults(const MachineInstr &MI, State &S, ValueRole Role,
                             const Operands &Ops, const Effect &E) {
+  const MachineOperand *Src =
+      Ops.Sources.empty() ? nullptr : Ops.Sources.front();
   for (const MachineOperand &MO : MI.operands()) {
     if (!MO.isReg() || !MO.isDef() || !MO.getReg())
       continue;
     MCRegister R = MO.getReg().asMCReg();
     const RegInfo &RI = reg(R);
-    bool IsVector = RI.AnyVector, SCCDef = RI.AnySCC, ExecDef = RI.AnyExec;
-    if (ExecDef) {
+    if (RI.AnyExec) {
       // All lanes on (whole-wave mode around spills) or some other mask.
-      bool AllOn = !Ops.Sources.empty() && Ops.Sources.front()->isImm() &&
-                   Ops.Sources.front()->getImm() == -1;
+      bool AllOn = Src && Src->isImm() && Src->getImm() == -1;
       ExecAllOnes =
           AllOn && (Role == ValueRole::Move ||
                     (Role == ValueRole::ExecSave &&
@@ -452,20 +410,18 @@ void Analysis::writeResults(const MachineInstr &MI, State &S, ValueRole Role,
       // A copy of EXEC saved where it was full restores it (the end of
       // whole-wave mode around spills).
       ExecFullAfter =
-          ExecAllOnes ||
-          (Role == ValueRole::Move && !Ops.Sources.empty() &&
-           Ops.Sources.front()->isReg() &&
-           operandValue(S, *Ops.Sources.front()).Tag == FullExecTag);
+          ExecAllOnes || (Role == ValueRole::Move && Src && Src->isReg() &&
+                          operandValue(S, *Src).Tag == FullExecTag);
       continue;
     }
-    if (IsVector && Role == ValueRole::Move) {
+    if (RI.AnyVector && Role == ValueRole::Move) {
       write(S, R, ExecPartialNow ? Top : E.Result);
       // A copy of every lane carries the scalars kept in single lanes.
-      if (ExecAllOnes && !Ops.Sources.empty() && Ops.Sources.front()->isReg())
-        copySlots(S, Ops.Sources.front()->getReg().asMCReg(), R);
-    } else if (IsVector) // Loaded per lane (vector memory, LDS), or mixed.
+      if (ExecAllOnes && Src && Src->isReg())
+        copySlots(S, Src->getReg().asMCReg(), R);
+    } else if (RI.AnyVector) // Loaded per lane (vector memory, LDS), or mixed.
       write(S, R, E.VectorResult ? E.Result : Top);
-    else if (SCCDef)
+    else if (RI.AnySCC)
       write(S, R, E.SCC ? *E.SCC : Ops.Default);
     else
       write(S, R, E.Result);
@@ -551,8 +507,7 @@ void Analysis::transfer(const MachineInstr &MI, State &S) {
   case ValueRole::ScalarCompare:
     E.SCC = scalarCompare(MI, S, Ops);
     break;
-  case ValueRole::ScalarLoad:
-    E.Result = Val::make(std::max(Ops.Inputs, Uniform), PerLane, false);
+  case ValueRole::ScalarLoad: // As varying as its address: the default.
     break;
   case ValueRole::ReadFirstLane:
     E.Result = Ops.Inputs == Uniform ? UniformScalar : PerWaveScalar;
