@@ -65,17 +65,11 @@ TargetFacts TargetFacts::get(const MCSubtargetInfo &STI,
     F.Gen = Generation::GFX1250;
 
   // gfx9 is wave64 only; gfx10+ default to wave32 unless asked otherwise.
-  F.WaveSize = V.Major >= 10 ? 32 : 64;
-  for (const SubtargetFeatureKV &KV : STI.getAllProcessorFeatures()) {
-    if (!STI.getFeatureBits().test(KV.Value))
-      continue;
-    if (StringRef(KV.Key) == "wavefrontsize32")
-      F.WaveSize = 32;
-    else if (StringRef(KV.Key) == "wavefrontsize64")
-      F.WaveSize = 64;
-    else if (StringRef(KV.Key) == "architected-sgprs")
-      F.ArchitectedSGPRs = true;
-  }
+  if (STI.checkFeatures("+wavefrontsize64"))
+    F.WaveSize = 64;
+  else if (STI.checkFeatures("+wavefrontsize32") || V.Major >= 10)
+    F.WaveSize = 32;
+  F.ArchitectedSGPRs = STI.checkFeatures("+architected-sgprs");
   return F;
 }
 
