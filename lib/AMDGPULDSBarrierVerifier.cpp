@@ -72,7 +72,6 @@ void llvm::ldsbarriers::reportViolations(const MachineFunction &MF,
                                          VerifyMode Mode,
                                          MachineOptimizationRemarkEmitter &ORE,
                                          StringRef Context) {
-  const Function &F = MF.getFunction();
   const AbstractProgram &P = Model.program();
   // One report per cause, naming its first violation.
   SmallVector<CauseItem> Items;
@@ -127,7 +126,8 @@ void llvm::ldsbarriers::reportViolations(const MachineFunction &MF,
                << Msg;
       });
     } else {
-      diagnose(F, DL, Msg, Mode == VerifyMode::Error ? DS_Error : DS_Warning);
+      diagnose(MF.getFunction(), DL, Msg,
+               Mode == VerifyMode::Error ? DS_Error : DS_Warning);
     }
   }
 }

@@ -62,7 +62,8 @@ struct Progress {
 class Verifier {
 public:
   Verifier(const AbstractProgram &P, const VerifierOptions &Opts)
-      : P(P), Opts(Opts), Succs(P.successorGraph()) {}
+      : P(P), Opts(Opts), Succs(P.successorGraph()),
+        IPDom(computeImmediatePostDominators(P)) {}
 
   std::vector<Violation> run() {
     // Code no path from the entry reaches never runs.
@@ -230,7 +231,6 @@ private:
   /// before its immediate post-dominator.
   void checkDivergence() {
     unsigned N = P.Blocks.size();
-    std::vector<int> IPDom = computeImmediatePostDominators(P);
     std::vector<bool> InRegion(N, false), LeavesEarly = earlyExits();
     for (unsigned X = 0; X < N; ++X)
       if (P.Blocks[X].DivergentBranch && Reachable[X] && !LeavesEarly[X])
@@ -287,12 +287,9 @@ private:
   /// before the join (or a barrier, a divergent one, reported above) meets
   /// every access another one floods to.
   void checkConcurrentArms() {
-    std::vector<int> IPDom;
     for (unsigned X = 0; X < P.Blocks.size(); ++X) {
       if (!P.Blocks[X].ConcurrentArms || !Reachable[X])
         continue;
-      if (IPDom.empty())
-        IPDom = computeImmediatePostDominators(P);
       std::vector<std::vector<EventRef>> Arms;
       for (unsigned S : Succs[X]) {
         std::vector<EventRef> &Arm = Arms.emplace_back();
@@ -325,6 +322,8 @@ private:
   const AbstractProgram &P;
   const VerifierOptions &Opts;
   const Graph Succs;
+  /// Per block, its immediate post-dominator (computeImmediatePostDominators).
+  const std::vector<int> IPDom;
   std::set<std::pair<EventRef, EventRef>> Reported, ReportedInFlight;
   /// Races of concurrent arms, in block order: not reported again along a
   /// path.
