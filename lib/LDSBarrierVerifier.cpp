@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LDSBarrierVerifier.h"
+#include "llvm/ADT/BitVector.h"
 #include <algorithm>
 #include <set>
 #include <tuple>
@@ -80,22 +81,23 @@ public:
   }
 
 private:
-  /// Depth-first from \p Starts along \p Next, not into \p Stop: calls
-  /// Visit on each block once, and goes on from those where it returns true.
-  template <typename VisitFn>
-  void search(ArrayRef<unsigned> Starts, const Graph &Next, int Stop,
-              VisitFn Visit) const {
+  /// The blocks a depth-first search from \p Starts along \p Next reaches
+  /// without entering \p Stop. It calls \p Visit, if given, on each once,
+  /// and goes on only from those where it returns true.
+  BitVector search(ArrayRef<unsigned> Starts, const Graph &Next, int Stop,
+                   function_ref<bool(unsigned)> Visit = nullptr) const {
     std::vector<unsigned> Work(Starts.begin(), Starts.end());
-    std::vector<bool> Seen(P.Blocks.size(), false);
+    BitVector Seen(P.Blocks.size());
     while (!Work.empty()) {
       unsigned B = Work.back();
       Work.pop_back();
       if (int(B) == Stop || Seen[B])
         continue;
-      Seen[B] = true;
-      if (Visit(B))
+      Seen.set(B);
+      if (!Visit || Visit(B))
         llvm::append_range(Work, Next[B]);
     }
+    return Seen;
   }
 
   /// Follows producer A from (B, From) with progress Pr; returns false when
@@ -230,22 +232,18 @@ private:
   /// The region a divergent branch controls: what its successors reach
   /// before its immediate post-dominator.
   void checkDivergence() {
-    unsigned N = P.Blocks.size();
-    std::vector<bool> InRegion(N, false), LeavesEarly = earlyExits();
-    for (unsigned X = 0; X < N; ++X)
+    BitVector InRegion(P.Blocks.size());
+    std::vector<bool> LeavesEarly = earlyExits();
+    for (unsigned X = 0; X < P.Blocks.size(); ++X)
       if (P.Blocks[X].DivergentBranch && Reachable[X] && !LeavesEarly[X])
-        search(Succs[X], Succs, IPDom[X], [&](unsigned B) {
-          InRegion[B] = true;
-          return true;
-        });
-    for (unsigned B = 0; B < N; ++B)
-      if (InRegion[B])
-        for (unsigned I = 0; I < P.Blocks[B].Events.size(); ++I)
-          if (isBarrierEvent(P.Blocks[B].Events[I]))
-            Out.push_back({Violation::DivergentBarrier,
-                           {B, I},
-                           {B, I},
-                           "barrier in control flow that some waves may skip"});
+        InRegion |= search(Succs[X], Succs, IPDom[X]);
+    for (unsigned B : InRegion.set_bits())
+      for (unsigned I = 0; I < P.Blocks[B].Events.size(); ++I)
+        if (isBarrierEvent(P.Blocks[B].Events[I]))
+          Out.push_back({Violation::DivergentBarrier,
+                         {B, I},
+                         {B, I},
+                         "barrier in control flow that some waves may skip"});
   }
 
   /// The early exits: per divergent branch, whether waves that take one of
@@ -267,15 +265,10 @@ private:
                      (Barriers && isBarrierEvent(E));
             }))
           Holders.push_back(B);
-      std::vector<bool> Mark(N, false);
-      search(Holders, Next, -1, [&](unsigned B) {
-        Mark[B] = true;
-        return true;
-      });
-      return Mark;
+      return search(Holders, Next, /*Stop=*/-1);
     };
-    std::vector<bool> Behind = Flood(/*Barriers=*/false, Succs);
-    std::vector<bool> Ahead = Flood(/*Barriers=*/true, P.predecessors());
+    BitVector Behind = Flood(/*Barriers=*/false, Succs);
+    BitVector Ahead = Flood(/*Barriers=*/true, P.predecessors());
     for (unsigned X = 0; X < N; ++X)
       Leaves[X] = P.Blocks[X].DivergentBranch && !Behind[X] &&
                   llvm::any_of(Succs[X], [&](unsigned S) { return !Ahead[S]; });
