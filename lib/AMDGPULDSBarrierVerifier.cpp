@@ -72,17 +72,15 @@ void llvm::ldsbarriers::reportViolations(const MachineFunction &MF,
                                          VerifyMode Mode,
                                          MachineOptimizationRemarkEmitter &ORE,
                                          StringRef Context) {
-  const Function &F = MF.getFunction();
   const AbstractProgram &P = Model.program();
-  auto InstrAt = [&](Point At) -> const MachineInstr * {
-    if (At.Index < P.Blocks[At.Block].Events.size())
-      return &Model.instr(At);
-    return nullptr;
-  };
   // One report per cause, naming its first violation.
   SmallVector<CauseItem> Items;
   for (const Violation &V : Violations) {
-    const MachineInstr *Where = InstrAt(V.Later);
+    // Null at the end of a block.
+    const MachineInstr *Where =
+        V.Later.Index < P.Blocks[V.Later.Block].Events.size()
+            ? &Model.instr(V.Later)
+            : nullptr;
     ++(V.Kind == Violation::Race ? NumRaces : NumBadBarriers);
     // Without lines, races by their kind and object, barriers by what is
     // wrong with them.
@@ -128,7 +126,8 @@ void llvm::ldsbarriers::reportViolations(const MachineFunction &MF,
                << Msg;
       });
     } else {
-      diagnose(F, DL, Msg, Mode == VerifyMode::Error ? DS_Error : DS_Warning);
+      diagnose(MF.getFunction(), DL, Msg,
+               Mode == VerifyMode::Error ? DS_Error : DS_Warning);
     }
   }
 }
@@ -190,9 +189,9 @@ bool AMDGPULDSBarrierVerifier::runOnMachineFunction(MachineFunction &MF) {
   };
   std::unique_ptr<LDSAccessModel> Model = BuildModel();
   if (!Model->unmodeledBarriers().empty()) {
-    diagnose(F, nearestDebugLoc(*Model->unmodeledBarriers().front().MI),
-             describeInstr(*Model->unmodeledBarriers().front().MI) + ": " +
-                 Model->unmodeledBarriers().front().Reason + "; not verified");
+    const auto &U = Model->unmodeledBarriers().front();
+    diagnose(F, nearestDebugLoc(*U.MI),
+             describeInstr(*U.MI) + ": " + U.Reason + "; not verified");
     return false;
   }
   if (!Model->hasLDSAccesses() ||

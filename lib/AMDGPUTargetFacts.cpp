@@ -13,8 +13,6 @@
 #include "llvm/CodeGen/TargetRegisterInfo.h"
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCSubtargetInfo.h"
-#include "llvm/TargetParser/TargetParser.h"
-#include <optional>
 
 using namespace llvm;
 using namespace llvm::ldsbarriers;
@@ -49,16 +47,6 @@ llvm::ldsbarriers::lookupOpcodeByName(const MCInstrInfo &MII, StringRef Name,
   return std::nullopt;
 }
 
-/// The name of the opcode \p Op (the AMDGPU:: enumerator's).
-static StringRef getSyncOpcodeName(SyncOpcode Op) {
-  // In the order of SyncOpcode.
-  static constexpr StringLiteral Names[] = {
-      "S_WAITCNT",       "S_BARRIER",       "S_BARRIER_SIGNAL_IMM",
-      "S_BARRIER_WAIT",  "S_WAIT_DSCNT",    "S_WAIT_EXPCNT",
-      "S_WAIT_ASYNCCNT", "S_WAIT_TENSORCNT"};
-  return Names[unsigned(Op)];
-}
-
 TargetFacts TargetFacts::get(const MCSubtargetInfo &STI,
                              const MCInstrInfo &MII) {
   TargetFacts F;
@@ -77,24 +65,23 @@ TargetFacts TargetFacts::get(const MCSubtargetInfo &STI,
     F.Gen = Generation::GFX1250;
 
   // gfx9 is wave64 only; gfx10+ default to wave32 unless asked otherwise.
-  F.WaveSize = V.Major >= 10 ? 32 : 64;
-  for (const SubtargetFeatureKV &KV : STI.getAllProcessorFeatures()) {
-    if (!STI.getFeatureBits().test(KV.Value))
-      continue;
-    if (StringRef(KV.Key) == "wavefrontsize32")
-      F.WaveSize = 32;
-    else if (StringRef(KV.Key) == "wavefrontsize64")
-      F.WaveSize = 64;
-    else if (StringRef(KV.Key) == "architected-sgprs")
-      F.ArchitectedSGPRs = true;
-  }
+  if (STI.checkFeatures("+wavefrontsize64"))
+    F.WaveSize = 64;
+  else if (STI.checkFeatures("+wavefrontsize32") || V.Major >= 10)
+    F.WaveSize = 32;
+  F.ArchitectedSGPRs = STI.checkFeatures("+architected-sgprs");
   return F;
 }
 
 std::optional<unsigned> TargetFacts::getOpcode(SyncOpcode Op) const {
+  // The AMDGPU:: enumerators' names, in the order of SyncOpcode.
+  static constexpr StringLiteral Names[] = {
+      "S_WAITCNT",       "S_BARRIER",       "S_BARRIER_SIGNAL_IMM",
+      "S_BARRIER_WAIT",  "S_WAIT_DSCNT",    "S_WAIT_EXPCNT",
+      "S_WAIT_ASYNCCNT", "S_WAIT_TENSORCNT"};
   auto [It, Inserted] = SyncOpcodes.try_emplace(unsigned(Op));
   if (Inserted)
-    It->second = lookupOpcodeByName(*MII, getSyncOpcodeName(Op));
+    It->second = lookupOpcodeByName(*MII, Names[unsigned(Op)]);
   return It->second;
 }
 
@@ -110,33 +97,10 @@ static std::string commutativeKey(StringRef G) {
     // SRC2 forms read a second LDS location: not a plain commutative update.
     if (G.contains("_SRC2_") || G.contains("_GS_REG"))
       return "";
-    std::string Key = G.str();
-    size_t Pos = Key.find("_RTN");
-    if (Pos != std::string::npos)
-      Key.erase(Pos, 4);
-    return Key;
+    auto [Before, After] = G.split("_RTN");
+    return (Before + After).str();
   }
   return "";
-}
-
-static ValueRole classifyValueRole(StringRef Name, StringRef G);
-static OpcodeInfo classifyLDSRole(StringRef G);
-
-// Names are read once per opcode and function.
-OpcodeInfo TargetFacts::classify(unsigned Opcode) const {
-  auto [It, Inserted] = Classified.try_emplace(Opcode);
-  if (Inserted)
-    It->second = classifyLDSRole(getGenericOpcodeName(MII->getName(Opcode)));
-  return It->second;
-}
-
-ValueRole TargetFacts::valueRole(unsigned Opcode) const {
-  auto [It, Inserted] = ValueRoles.try_emplace(Opcode);
-  if (Inserted) {
-    StringRef Name = MII->getName(Opcode);
-    It->second = classifyValueRole(Name, getGenericOpcodeName(Name));
-  }
-  return It->second;
 }
 
 bool TargetFacts::readsWorkgroupUniformHwReg(unsigned Opcode,
@@ -232,6 +196,15 @@ static ValueRole classifyValueRole(StringRef Name, StringRef G) {
   return ValueRole::Generic;
 }
 
+ValueRole TargetFacts::valueRole(unsigned Opcode) const {
+  auto [It, Inserted] = ValueRoles.try_emplace(Opcode);
+  if (Inserted) {
+    StringRef Name = MII->getName(Opcode);
+    It->second = classifyValueRole(Name, getGenericOpcodeName(Name));
+  }
+  return It->second;
+}
+
 static OpcodeInfo withRole(OpcodeRole Role) {
   OpcodeInfo Info;
   Info.Role = Role;
@@ -241,55 +214,42 @@ static OpcodeInfo withRole(OpcodeRole Role) {
 /// Barriers, waits and branches: the instructions that order the waves or
 /// steer them.
 static std::optional<OpcodeRole> classifySyncRole(StringRef G) {
-  if (G == "S_BARRIER")
-    return OpcodeRole::Barrier;
-  if (G == "S_BARRIER_SIGNAL_IMM" || G == "S_BARRIER_SIGNAL_ISFIRST_IMM")
-    return OpcodeRole::BarrierSignal;
-  if (G == "S_BARRIER_WAIT")
-    return OpcodeRole::BarrierWait;
-  if (G.starts_with("S_BARRIER_") || G.starts_with("S_WAKEUP_BARRIER"))
-    return OpcodeRole::UnmodeledBarrier;
-  if (G.ends_with("_soft") || G == "S_WAITCNT_lds_direct")
-    return OpcodeRole::SoftWait;
-  if (StringSwitch<bool>(G)
-          .Cases({"S_WAITCNT", "S_WAITCNT_LGKMCNT", "S_WAITCNT_VMCNT",
-                  "S_WAITCNT_EXPCNT"},
-                 true)
-          .Cases({"S_WAIT_DSCNT", "S_WAIT_LOADCNT", "S_WAIT_LOADCNT_DSCNT",
-                  "S_WAIT_STORECNT_DSCNT", "S_WAIT_ASYNCCNT",
-                  "S_WAIT_TENSORCNT", "S_WAIT_EXPCNT"},
-                 true)
-          .Default(false))
-    return OpcodeRole::HardWait;
-  if (G == "S_CBRANCH_EXECZ" || G == "S_CBRANCH_EXECNZ" || G == "SI_IF" ||
-      G == "SI_ELSE" || G == "SI_LOOP")
-    return OpcodeRole::ExecBranch;
-  if (G == "S_CBRANCH_SCC0" || G == "S_CBRANCH_SCC1" || G == "S_CBRANCH_VCCZ" ||
-      G == "S_CBRANCH_VCCNZ")
-    return OpcodeRole::ScalarBranch;
-  return std::nullopt;
+  return StringSwitch<std::optional<OpcodeRole>>(G)
+      .Case("S_BARRIER", OpcodeRole::Barrier)
+      .Cases({"S_BARRIER_SIGNAL_IMM", "S_BARRIER_SIGNAL_ISFIRST_IMM"},
+             OpcodeRole::BarrierSignal)
+      .Case("S_BARRIER_WAIT", OpcodeRole::BarrierWait)
+      .StartsWith("S_BARRIER_", OpcodeRole::UnmodeledBarrier)
+      .StartsWith("S_WAKEUP_BARRIER", OpcodeRole::UnmodeledBarrier)
+      .EndsWith("_soft", OpcodeRole::SoftWait)
+      .Case("S_WAITCNT_lds_direct", OpcodeRole::SoftWait)
+      .Cases({"S_WAITCNT", "S_WAITCNT_LGKMCNT", "S_WAITCNT_VMCNT",
+              "S_WAITCNT_EXPCNT", "S_WAIT_DSCNT", "S_WAIT_LOADCNT",
+              "S_WAIT_LOADCNT_DSCNT", "S_WAIT_STORECNT_DSCNT",
+              "S_WAIT_ASYNCCNT", "S_WAIT_TENSORCNT", "S_WAIT_EXPCNT"},
+             OpcodeRole::HardWait)
+      .Cases({"S_CBRANCH_EXECZ", "S_CBRANCH_EXECNZ", "SI_IF", "SI_ELSE",
+              "SI_LOOP"},
+             OpcodeRole::ExecBranch)
+      .Cases({"S_CBRANCH_SCC0", "S_CBRANCH_SCC1", "S_CBRANCH_VCCZ",
+              "S_CBRANCH_VCCNZ"},
+             OpcodeRole::ScalarBranch)
+      .Default(std::nullopt);
 }
 
 /// DS_ instructions: which touch LDS memory, and how.
 static OpcodeInfo classifyDSRole(StringRef G) {
-  OpcodeInfo Info;
   // Lane permutes, GWS, GDS-only and ordered-count use no LDS memory.
   if (G.starts_with("DS_GWS_") || G == "DS_ORDERED_COUNT" ||
       G.starts_with("DS_PERMUTE_") || G.starts_with("DS_BPERMUTE_") ||
       G.starts_with("DS_SWIZZLE_") || G == "DS_NOP" || G.contains("_GS_REG_"))
-    return Info;
+    return {};
   if (G == "DS_DIRECT_LOAD" || G == "DS_PARAM_LOAD")
     return withRole(OpcodeRole::LDSDirect);
-  if (G.starts_with("DS_READ") || G.starts_with("DS_LOAD_")) {
-    Info.Role = OpcodeRole::DSRead;
-    Info.TwoAddress = G.starts_with("DS_READ2");
-    return Info;
-  }
-  if (G.starts_with("DS_WRITE") && !G.contains("_SRC2_")) {
-    Info.Role = OpcodeRole::DSWrite;
-    Info.TwoAddress = G.starts_with("DS_WRITE2");
-    return Info;
-  }
+  if (G.starts_with("DS_READ") || G.starts_with("DS_LOAD_"))
+    return {OpcodeRole::DSRead, "", /*TwoAddress=*/G.starts_with("DS_READ2")};
+  if (G.starts_with("DS_WRITE") && !G.contains("_SRC2_"))
+    return {OpcodeRole::DSWrite, "", /*TwoAddress=*/G.starts_with("DS_WRITE2")};
   static const char *const AtomicPrefixes[] = {
       "DS_ADD_",        "DS_SUB_",     "DS_RSUB_",     "DS_INC_",
       "DS_DEC_",        "DS_MIN_",     "DS_MAX_",      "DS_AND_",
@@ -298,38 +258,31 @@ static OpcodeInfo classifyDSRole(StringRef G) {
       "DS_WRAP_",       "DS_APPEND",   "DS_CONSUME",   "DS_BVH_STACK_",
       "DS_WRITE_SRC2_", "DS_ATOMIC_"};
   for (const char *P : AtomicPrefixes)
-    if (G.starts_with(P)) {
-      Info.Role = OpcodeRole::DSAtomic;
-      Info.CommutativeOp = commutativeKey(G);
-      Info.TwoAddress = G.contains("_SRC2_") || G.starts_with("DS_WRXCHG2");
-      return Info;
-    }
+    if (G.starts_with(P))
+      return {OpcodeRole::DSAtomic, commutativeKey(G),
+              /*TwoAddress=*/G.contains("_SRC2_") ||
+                  G.starts_with("DS_WRXCHG2")};
   return withRole(OpcodeRole::DSUnknown);
 }
 
 /// The other memory instructions: those that move data between LDS and
 /// memory, and those that share a counter with them.
 static OpcodeInfo classifyMemoryRole(StringRef G) {
-  OpcodeInfo Info;
   if (G == "LDS_DIRECT_LOAD" || G == "LDS_PARAM_LOAD")
     return withRole(OpcodeRole::LDSDirect);
-  if (G.starts_with("BUFFER_STORE_LDS_")) {
-    Info.Role = OpcodeRole::LDSDMAStore;
-    Info.LaneBytes = 4;
-    return Info;
-  }
+  if (G.starts_with("BUFFER_STORE_LDS_"))
+    return {OpcodeRole::LDSDMAStore, "", /*TwoAddress=*/false, /*LaneBytes=*/4};
   if ((G.starts_with("BUFFER_LOAD_") && G.contains("_LDS_")) ||
       G.starts_with("GLOBAL_LOAD_LDS_") || G.starts_with("SCRATCH_LOAD_LDS_")) {
-    Info.Role = OpcodeRole::LDSDMA;
-    Info.LaneBytes = G.contains("DWORDX4")   ? 16
-                     : G.contains("DWORDX3") ? 12
-                     : G.contains("DWORDX2") ? 8
-                     : G.contains("DWORD")   ? 4
-                     // A format load to LDS writes one dword per lane.
-                     : G.contains("FORMAT_X") ? 4
-                     : G.contains("SHORT")    ? 2
-                                              : 1;
-    return Info;
+    unsigned LaneBytes = G.contains("DWORDX4")   ? 16
+                         : G.contains("DWORDX3") ? 12
+                         : G.contains("DWORDX2") ? 8
+                         : G.contains("DWORD")   ? 4
+                         // A format load to LDS writes one dword per lane.
+                         : G.contains("FORMAT_X") ? 4
+                         : G.contains("SHORT")    ? 2
+                                                  : 1;
+    return {OpcodeRole::LDSDMA, "", /*TwoAddress=*/false, LaneBytes};
   }
   if (G.starts_with("GLOBAL_LOAD_ASYNC_TO_LDS_") ||
       G.starts_with("CLUSTER_LOAD_ASYNC_TO_LDS_"))
@@ -351,12 +304,16 @@ static OpcodeInfo classifyMemoryRole(StringRef G) {
   return {};
 }
 
-static OpcodeInfo classifyLDSRole(StringRef G) {
+// Names are read once per opcode and function.
+OpcodeInfo TargetFacts::classify(unsigned Opcode) const {
+  auto [It, Inserted] = Classified.try_emplace(Opcode);
+  if (!Inserted)
+    return It->second;
+  StringRef G = getGenericOpcodeName(MII->getName(Opcode));
   if (std::optional<OpcodeRole> Role = classifySyncRole(G))
-    return withRole(*Role);
-  if (G.starts_with("DS_"))
-    return classifyDSRole(G);
-  return classifyMemoryRole(G);
+    return It->second = withRole(*Role);
+  return It->second =
+             G.starts_with("DS_") ? classifyDSRole(G) : classifyMemoryRole(G);
 }
 
 unsigned TargetFacts::encodeWaitcnt(const WaitThresholds &W) const {

@@ -84,8 +84,7 @@ enum class SyncOpcode {
 };
 
 /// How an opcode's results vary between the lanes and waves of a workgroup,
-/// given its operands (the branch uniformity analysis,
-/// LDSBranchUniformity.h).
+/// given its operands (for LDSBranchUniformity.h).
 enum class ValueRole : uint8_t {
   Generic,       // A function of its register operands only.
   Move,          // Copies its source (S_MOV_*, COPY, V_MOV_B32/B64).
@@ -106,9 +105,8 @@ enum class ValueRole : uint8_t {
                  // scalar atomics, the SCC of S_BARRIER_SIGNAL_ISFIRST.
 };
 
-/// Scalar opcodes that the uniformity analysis, the decided-branch check and
-/// barrier stripping tell apart (outside this seam, no opcode is known by
-/// its name).
+/// Scalar opcodes the uniformity analysis, the decided-branch check and
+/// barrier stripping tell apart (outside this seam, no opcode has a name).
 enum class ScalarOp : uint8_t {
   Other,
   Move,              // S_MOV_B32, S_MOV_B64.
@@ -187,10 +185,9 @@ public:
 
   /// How the results of \p Opcode vary across the workgroup.
   ValueRole valueRole(unsigned Opcode) const;
-  /// Whether S_GETREG \p Opcode with immediate \p Imm reads a field that
-  /// is the same in every wave of a workgroup, although hardware registers
-  /// are per-wave in general: gfx1250's cluster status (HW_REG_IB_STS2
-  /// bits [9:6]), which the backend's workgroup id lowering reads.
+  /// Whether S_GETREG \p Opcode with immediate \p Imm reads a field that is
+  /// the same in every wave of a workgroup: gfx1250's cluster status
+  /// (HW_REG_IB_STS2 bits [9:6]), which the workgroup id lowering reads.
   bool readsWorkgroupUniformHwReg(unsigned Opcode, int64_t Imm) const;
   /// Which of the scalar opcodes the pass tells apart \p Opcode is.
   ScalarOp scalarOp(unsigned Opcode) const;
@@ -230,10 +227,9 @@ private:
   bool ArchitectedSGPRs = false;
 };
 
-/// Strips the encoding-family suffixes (`_gfx9`, `_vi`, `_agpr`, ...) that
-/// MIR opcode names carry, leaving the generic pseudo name. Shared by both
-/// implementations (AMDGPUTargetFactsCommon.cpp); nothing outside this seam
-/// tests opcode names.
+/// Strips the encoding-family suffixes (`_gfx9`, `_vi`, `_agpr`, ...) of MIR
+/// opcode names, leaving the generic pseudo name. Shared by both
+/// implementations (AMDGPUTargetFactsCommon.cpp).
 StringRef getGenericOpcodeName(StringRef Name);
 
 /// The opcode of \p MII named \p Name. Defined by the plugin's

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LDSBarrierVerifier.h"
+#include "llvm/ADT/BitVector.h"
 #include <algorithm>
 #include <set>
 #include <tuple>
@@ -22,30 +23,29 @@ namespace {
 /// Why two accesses of different waves race when unordered; null if they
 /// do not. Earlier and Later are in path order.
 const char *raceKind(const AbstractProgram &P, const Event &Earlier,
-                     const Event &Later, bool WAW, bool AsyncWAW,
-                     IterationRelation Rel) {
+                     const Event &Later, const VerifierOptions &Opts,
+                     IterationRelation Rel = {}) {
   // The kinds first: they are cheap, the bytes (thread forms) are not.
+  AccessKind EK = Earlier.AK, LK = Later.AK;
   const char *Kind = nullptr;
-  bool EarlierRMW = Earlier.AK == AccessKind::Atomic;
-  bool LaterRMW = Later.AK == AccessKind::Atomic;
-  bool EarlierWrites = Earlier.AK == AccessKind::Write;
-  bool LaterWrites = Later.AK == AccessKind::Write;
-  if (Earlier.AK == AccessKind::Opaque || Later.AK == AccessKind::Opaque)
+  if (EK == AccessKind::Opaque || LK == AccessKind::Opaque)
     Kind = "opaque";
-  else if (EarlierRMW && LaterRMW)
-    Kind = Earlier.CommutativeOp != 0 &&
+  else if (EK == AccessKind::Atomic || LK == AccessKind::Atomic)
+    Kind = EK == LK && Earlier.CommutativeOp != 0 &&
                    Earlier.CommutativeOp == Later.CommutativeOp
                ? nullptr
                : "atomic";
-  else if (EarlierRMW || LaterRMW)
-    Kind = "atomic";
-  else if (!EarlierWrites && !LaterWrites)
-    Kind = nullptr;
-  else if (EarlierWrites && LaterWrites)
-    Kind = (Earlier.Async || Later.Async ? AsyncWAW : WAW) ? "WAW" : nullptr;
-  else
-    Kind = EarlierWrites ? "RAW" : "WAR";
+  else if (EK == AccessKind::Write && LK == AccessKind::Write)
+    Kind = (Earlier.Async || Later.Async ? Opts.AsyncWAW : Opts.WAW) ? "WAW"
+                                                                     : nullptr;
+  else if (EK == AccessKind::Write || LK == AccessKind::Write)
+    Kind = EK == AccessKind::Write ? "RAW" : "WAR";
   return Kind && P.wavesMayMeet(Earlier, Later, Rel) ? Kind : nullptr;
+}
+
+bool isBarrierEvent(const Event &E) {
+  return E.Kind == Event::Barrier || E.Kind == Event::Signal ||
+         E.Kind == Event::BarrierWait;
 }
 
 /// Progress of one producer along a path.
@@ -63,7 +63,8 @@ struct Progress {
 class Verifier {
 public:
   Verifier(const AbstractProgram &P, const VerifierOptions &Opts)
-      : P(P), Opts(Opts) {}
+      : P(P), Opts(Opts), Succs(P.successorGraph()),
+        IPDom(computeImmediatePostDominators(P)) {}
 
   std::vector<Violation> run() {
     // Code no path from the entry reaches never runs.
@@ -80,13 +81,23 @@ public:
   }
 
 private:
-  /// Whether E's LDS write cannot land before in-flight transfer A's: both
-  /// are writes by transfers that complete in one order.
-  static bool landsAfter(const Event &A, const Event &E) {
-    if (!E.Async || A.AK != AccessKind::Write || E.AK != AccessKind::Write)
-      return false;
-    return A.InOrder && E.InOrder && A.Ctr == E.Ctr &&
-           A.OrderClass == E.OrderClass;
+  /// The blocks a depth-first search from \p Starts along \p Next reaches
+  /// without entering \p Stop. It calls \p Visit, if given, on each once,
+  /// and goes on only from those where it returns true.
+  BitVector search(ArrayRef<unsigned> Starts, const Graph &Next, int Stop,
+                   function_ref<bool(unsigned)> Visit = nullptr) const {
+    std::vector<unsigned> Work(Starts.begin(), Starts.end());
+    BitVector Seen(P.Blocks.size());
+    while (!Work.empty()) {
+      unsigned B = Work.back();
+      Work.pop_back();
+      if (int(B) == Stop || Seen[B])
+        continue;
+      Seen.set(B);
+      if (!Visit || Visit(B))
+        llvm::append_range(Work, Next[B]);
+    }
+    return Seen;
   }
 
   /// Follows producer A from (B, From) with progress Pr; returns false when
@@ -97,17 +108,21 @@ private:
     for (unsigned I = From; I < Events.size(); ++I) {
       const Event &E = Events[I];
       switch (E.Kind) {
-      case Event::Access:
-        if (const char *Why = raceKind(P, AE, E, Opts.WAW, Opts.AsyncWAW,
-                                       P.relation(Pr.Iteration, E.Loc)))
+      case Event::Access: {
+        IterationRelation Rel = P.relation(Pr.Iteration, E.Loc);
+        if (const char *Why = raceKind(P, AE, E, Opts, Rel))
           if (!ArmPairs.count({std::min(A, {B, I}), std::max(A, {B, I})}) &&
               Reported.insert({A, {B, I}}).second)
             Out.push_back({Violation::Race, A, {B, I}, Why});
         // The issuing wave itself must not touch the bytes of its own
-        // asynchronous transfer before the transfer's counter says so.
-        if (AE.Async && Pr.State == Progress::InFlight && !landsAfter(AE, E) &&
-            raceKind(P, AE, E, /*WAW=*/true, /*AsyncWAW=*/true,
-                     P.relation(Pr.Iteration, E.Loc)) &&
+        // asynchronous transfer before the transfer's counter says so,
+        // unless E is a transfer's write that lands after A's.
+        bool LandsAfter = E.Async && AE.AK == AccessKind::Write &&
+                          E.AK == AccessKind::Write && AE.InOrder &&
+                          E.InOrder && AE.Ctr == E.Ctr &&
+                          AE.OrderClass == E.OrderClass;
+        if (AE.Async && Pr.State == Progress::InFlight && !LandsAfter &&
+            raceKind(P, AE, E, {/*WAW=*/true, /*AsyncWAW=*/true}, Rel) &&
             ReportedInFlight.insert({A, {B, I}}).second)
           Out.push_back({Violation::InFlight,
                          A,
@@ -117,6 +132,7 @@ private:
         if (E.InOrder)
           countLater(AE, E, Pr);
         break;
+      }
       case Event::Tick:
         countLater(AE, E, Pr);
         break;
@@ -169,17 +185,15 @@ private:
     while (!Work.empty()) {
       auto [B, Pr] = Work.back();
       Work.pop_back();
-      if (!Seen.insert({B, Pr}).second)
-        continue;
-      if (walk(A, B, 0, Pr))
+      if (Seen.insert({B, Pr}).second && walk(A, B, 0, Pr))
         Follow(B, Pr);
     }
   }
 
   /// Every path from the entry, with one bit: is a signal pending.
   void checkAlternation() {
-    unsigned N = P.Blocks.size();
-    std::vector<uint8_t> EntryBits(N, 0); // Bit 0: seen with 0; bit 1: 1.
+    // Bit 0: seen with 0; bit 1: 1.
+    std::vector<uint8_t> EntryBits(P.Blocks.size(), 0);
     std::vector<std::pair<unsigned, bool>> Work = {{P.Entry, false}};
     auto Fail = [&](Point At, const char *Why) {
       Out.push_back({Violation::Alternation, At, At, Why});
@@ -218,91 +232,46 @@ private:
   /// The region a divergent branch controls: what its successors reach
   /// before its immediate post-dominator.
   void checkDivergence() {
-    unsigned N = P.Blocks.size();
-    std::vector<int> IPDom = computeImmediatePostDominators(P);
-    std::vector<uint8_t> InRegion(N, 0);
+    BitVector InRegion(P.Blocks.size());
     std::vector<bool> LeavesEarly = earlyExits();
-    for (unsigned X = 0; X < N; ++X) {
-      if (!P.Blocks[X].DivergentBranch || !Reachable[X] || LeavesEarly[X])
-        continue;
-      int Join = IPDom[X];
-      std::vector<unsigned> Work(P.Blocks[X].Succs.begin(),
-                                 P.Blocks[X].Succs.end());
-      std::vector<uint8_t> Seen(N, 0);
-      while (!Work.empty()) {
-        unsigned B = Work.back();
-        Work.pop_back();
-        if (int(B) == Join || Seen[B])
-          continue;
-        Seen[B] = 1;
-        InRegion[B] = 1;
-        llvm::append_range(Work, P.Blocks[B].Succs);
-      }
-    }
-    for (unsigned B = 0; B < N; ++B) {
-      if (!InRegion[B])
-        continue;
-      const auto &Events = P.Blocks[B].Events;
-      for (unsigned I = 0; I < Events.size(); ++I)
-        if (Events[I].Kind == Event::Barrier ||
-            Events[I].Kind == Event::Signal ||
-            Events[I].Kind == Event::BarrierWait)
+    for (unsigned X = 0; X < P.Blocks.size(); ++X)
+      if (P.Blocks[X].DivergentBranch && Reachable[X] && !LeavesEarly[X])
+        InRegion |= search(Succs[X], Succs, IPDom[X]);
+    for (unsigned B : InRegion.set_bits())
+      for (unsigned I = 0; I < P.Blocks[B].Events.size(); ++I)
+        if (isBarrierEvent(P.Blocks[B].Events[I]))
           Out.push_back({Violation::DivergentBarrier,
                          {B, I},
                          {B, I},
                          "barrier in control flow that some waves may skip"});
-    }
   }
 
   /// The early exits: per divergent branch, whether waves that take one of
   /// its successors end (the program is a kernel) with no LDS access or
   /// split signal behind them and no access or barrier ahead; a barrier
-  /// waits for the waves that have not ended only. Behind floods forwards
-  /// from the blocks with an access or a signal, Ahead backwards from the
-  /// blocks with an access or any barrier event.
+  /// waits for the waves that have not ended only.
   std::vector<bool> earlyExits() const {
     unsigned N = P.Blocks.size();
     std::vector<bool> Leaves(N, false);
     if (!P.ExitEndsWave)
       return Leaves;
-    std::vector<std::vector<unsigned>> From(N), Into(N);
-    for (unsigned B = 0; B < N; ++B)
-      for (unsigned S : P.Blocks[B].Succs) {
-        From[B].push_back(S);
-        Into[S].push_back(B);
-      }
     // The blocks that hold an access or a signal (and, with Barriers, any
     // barrier event), and every block Next leads to from them.
-    auto Flood = [&](bool Barriers,
-                     const std::vector<std::vector<unsigned>> &Next) {
-      std::vector<bool> Mark(N, false);
-      std::vector<unsigned> Work;
+    auto Flood = [&](bool Barriers, const Graph &Next) {
+      std::vector<unsigned> Holders;
       for (unsigned B = 0; B < N; ++B)
         if (llvm::any_of(P.Blocks[B].Events, [&](const Event &E) {
               return E.Kind == Event::Access || E.Kind == Event::Signal ||
-                     (Barriers && (E.Kind == Event::Barrier ||
-                                   E.Kind == Event::BarrierWait));
-            })) {
-          Mark[B] = true;
-          Work.push_back(B);
-        }
-      while (!Work.empty()) {
-        unsigned B = Work.back();
-        Work.pop_back();
-        for (unsigned S : Next[B])
-          if (!Mark[S]) {
-            Mark[S] = true;
-            Work.push_back(S);
-          }
-      }
-      return Mark;
+                     (Barriers && isBarrierEvent(E));
+            }))
+          Holders.push_back(B);
+      return search(Holders, Next, /*Stop=*/-1);
     };
-    std::vector<bool> Behind = Flood(/*Barriers=*/false, From);
-    std::vector<bool> Ahead = Flood(/*Barriers=*/true, Into);
+    BitVector Behind = Flood(/*Barriers=*/false, Succs);
+    BitVector Ahead = Flood(/*Barriers=*/true, P.predecessors());
     for (unsigned X = 0; X < N; ++X)
       Leaves[X] = P.Blocks[X].DivergentBranch && !Behind[X] &&
-                  llvm::any_of(P.Blocks[X].Succs,
-                               [&](unsigned S) { return !Ahead[S]; });
+                  llvm::any_of(Succs[X], [&](unsigned S) { return !Ahead[S]; });
     return Leaves;
   }
 
@@ -311,36 +280,21 @@ private:
   /// before the join (or a barrier, a divergent one, reported above) meets
   /// every access another one floods to.
   void checkConcurrentArms() {
-    unsigned N = P.Blocks.size();
-    std::vector<int> IPDom;
-    for (unsigned X = 0; X < N; ++X) {
+    for (unsigned X = 0; X < P.Blocks.size(); ++X) {
       if (!P.Blocks[X].ConcurrentArms || !Reachable[X])
         continue;
-      if (IPDom.empty())
-        IPDom = computeImmediatePostDominators(P);
       std::vector<std::vector<EventRef>> Arms;
-      for (unsigned S : P.Blocks[X].Succs) {
+      for (unsigned S : Succs[X]) {
         std::vector<EventRef> &Arm = Arms.emplace_back();
-        std::set<unsigned> Seen;
-        std::vector<unsigned> Work = {S};
-        while (!Work.empty()) {
-          unsigned B = Work.back();
-          Work.pop_back();
-          if (int(B) == IPDom[X] || !Seen.insert(B).second)
-            continue;
-          const auto &Events = P.Blocks[B].Events;
-          unsigned I = 0;
-          for (; I < Events.size(); ++I) {
-            if (Events[I].Kind == Event::Barrier ||
-                Events[I].Kind == Event::Signal ||
-                Events[I].Kind == Event::BarrierWait)
-              break;
-            if (Events[I].Kind == Event::Access)
-              Arm.push_back({B, I});
+        search({S}, Succs, IPDom[X], [&](unsigned B) {
+          for (auto [I, E] : llvm::enumerate(P.Blocks[B].Events)) {
+            if (isBarrierEvent(E))
+              return false;
+            if (E.Kind == Event::Access)
+              Arm.push_back({B, unsigned(I)});
           }
-          if (I == Events.size())
-            llvm::append_range(Work, P.Blocks[B].Succs);
-        }
+          return true;
+        });
       }
       for (unsigned K = 0; K < Arms.size(); ++K)
         for (unsigned L = K + 1; L < Arms.size(); ++L)
@@ -350,8 +304,7 @@ private:
               if (First == Second)
                 continue;
               const char *Why =
-                  raceKind(P, P.event(First), P.event(Second), Opts.WAW,
-                           Opts.AsyncWAW, IterationRelation());
+                  raceKind(P, P.event(First), P.event(Second), Opts);
               if (Why && ArmPairs.insert({First, Second}).second)
                 Out.push_back(
                     {Violation::Race, First, Second, Why, /*Fork=*/int(X)});
@@ -361,6 +314,9 @@ private:
 
   const AbstractProgram &P;
   const VerifierOptions &Opts;
+  const Graph Succs;
+  /// Per block, its immediate post-dominator (computeImmediatePostDominators).
+  const std::vector<int> IPDom;
   std::set<std::pair<EventRef, EventRef>> Reported, ReportedInFlight;
   /// Races of concurrent arms, in block order: not reported again along a
   /// path.

@@ -121,6 +121,7 @@ accessesMeetingNone(const AbstractProgram &P, ArrayRef<const Event *> Accesses,
     const Event &E = *Accesses[I];
     if (E.Async)
       continue;
+    const auto &R = RangeOf[I];
     bool Meets = false;
     auto Test = [&](const Event &X) {
       Meets = Budget == 0 || P.mayOverlap(X.Loc, E.Loc);
@@ -137,7 +138,7 @@ accessesMeetingNone(const AbstractProgram &P, ArrayRef<const Event *> Accesses,
       if (llvm::any_of(G.Unranged, [&](const Event *X) { return Test(*X); }))
         break;
       auto From = G.Ranges.begin(), To = G.Ranges.end();
-      if (const auto &R = RangeOf[I]) {
+      if (R) {
         // A range that reaches R starts after R's start minus the longest
         // length, and before R's end.
         From = llvm::partition_point(G.Ranges, [&](const Ranged &X) {
@@ -147,7 +148,6 @@ accessesMeetingNone(const AbstractProgram &P, ArrayRef<const Event *> Accesses,
             G.Ranges, [&](const Ranged &X) { return X.Begin < R->second; });
         To = std::max(From, To); // R may be empty (no byte in both ranges).
       }
-      const auto &R = RangeOf[I];
       if (std::any_of(From, To, [&](const Ranged &X) {
             return (!R || X.End > R->first) && Test(*X.E);
           }))

@@ -4,10 +4,9 @@
 // "amdgpu-flat-work-group-size" attribute (HIP __launch_bounds__) and the
 // !reqd_work_group_size metadata (OpenCL), as the AMDGPU backend reads them,
 // and the launch the user states with -amdgpu-lds-barriers-workgroup-size
-// (HIP has no way to say it in the source).
-// The thread-index analysis bounds the work-item ids by the result, and the
-// passes read the one-wave case and the ignored declarations from it; and
-// which functions are kernels.
+// (HIP cannot say it in the source); and which functions are kernels. The
+// thread-index analysis, the one-wave check and the warnings on ignored
+// declarations read the result.
 //
 //===----------------------------------------------------------------------===//
 
