@@ -899,13 +899,7 @@ bool llvm::ldsbarriers::workItemsMayOverlap(const ThreadAddress &A,
     return false;
   if (A.StrideCoef || B.StrideCoef)
     return !stridesKeepApart(A, B, Shape);
-  auto LaunchSize = [](const ThreadAddress &T) {
-    return llvm::any_of(T.Uniform, [](const std::pair<unsigned, int64_t> &U) {
-      return launchSizeDim(U.first) >= 0;
-    });
-  };
-  if ((A.BoundSym || B.BoundSym || LaunchSize(A) || LaunchSize(B)) &&
-      guardsKeepApart(A, B, Shape, SameIteration))
+  if (guardsKeepApart(A, B, Shape, SameIteration))
     return false;
   if (A.Uniform != B.Uniform)
     return true;
@@ -939,14 +933,10 @@ bool llvm::ldsbarriers::workItemsMayOverlap(const ThreadAddress &A,
     if (Runs)
       return true;
   }
-  IdSpace OwnA, OwnB;
-  if (!Cache) {
-    OwnA = enumerateIds(A, Dims, Shape);
-    if (!Self)
-      OwnB = enumerateIds(B, Dims, Shape);
-  }
-  const IdSpace &SA = Cache ? Cache->get(A, Dims, Shape) : OwnA;
-  const IdSpace &SB = Self ? SA : Cache ? Cache->get(B, Dims, Shape) : OwnB;
+  ThreadIdCache Local;
+  ThreadIdCache &Spaces = Cache ? *Cache : Local;
+  const IdSpace &SA = Spaces.get(A, Dims, Shape);
+  const IdSpace &SB = Self ? SA : Spaces.get(B, Dims, Shape);
   if (SA.TooBig || SB.TooBig)
     return true;
   if (SA.Ids.empty() || SB.Ids.empty())
