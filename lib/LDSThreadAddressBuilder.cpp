@@ -1208,11 +1208,7 @@ ThreadAddressBuilder::boundsAt(const BasicBlock *At) {
   // Compares that hold where a branch edge dominates At.
   auto Restrict = [&](const ICmpInst *Cmp, CmpInst::Predicate Pred) {
     const Value *L = Cmp->getOperand(0), *R = Cmp->getOperand(1);
-    if (isa<ConstantInt>(L)) {
-      std::swap(L, R);
-      Pred = CmpInst::getSwappedPredicate(Pred);
-    }
-    if (workItemDim(stripWidening(R)) >= 0) {
+    if (isa<ConstantInt>(L) || workItemDim(stripWidening(R)) >= 0) {
       std::swap(L, R);
       Pred = CmpInst::getSwappedPredicate(Pred);
     }
@@ -1294,46 +1290,31 @@ ThreadAddressBuilder::boundsAt(const BasicBlock *At) {
       return;
     // The id and the size are in [0, 1024]: signed and unsigned orders
     // agree on them for constants in [0, 2^31).
-    if (K->isNegative() && CmpInst::isSigned(Pred))
-      return;
-    if (K->getValue().uge(INT32_MAX))
+    if ((K->isNegative() && CmpInst::isSigned(Pred)) ||
+        K->getValue().uge(INT32_MAX))
       return;
     int64_t V = K->getZExtValue() - Shift;
+    // Strict orders as non-strict ones, on V -/+ 1.
+    CmpInst::Predicate P = ICmpInst::getUnsignedPredicate(Pred);
+    if (P == CmpInst::ICMP_ULT) {
+      P = CmpInst::ICMP_ULE;
+      --V;
+    } else if (P == CmpInst::ICMP_UGT) {
+      P = CmpInst::ICMP_UGE;
+      ++V;
+    }
+    // A size of at most V keeps the ids below V.
     if (OfSize) {
-      switch (ICmpInst::getUnsignedPredicate(Pred)) {
-      case CmpInst::ICMP_EQ:
-      case CmpInst::ICMP_ULE:
-        break;
-      case CmpInst::ICMP_ULT:
-        --V;
-        break;
-      default:
+      if (P != CmpInst::ICMP_EQ && P != CmpInst::ICMP_ULE)
         return;
-      }
       Cur.SizeHi[D] = std::min(Cur.SizeHi[D], V);
-      Pred = CmpInst::ICMP_ULT;
+      P = CmpInst::ICMP_ULE;
+      --V;
     }
-    int64_t &Lo = Cur.Lo[D], &Hi = Cur.Hi[D];
-    switch (ICmpInst::getUnsignedPredicate(Pred)) {
-    case CmpInst::ICMP_ULT:
-      Hi = std::min(Hi, V - 1);
-      break;
-    case CmpInst::ICMP_ULE:
-      Hi = std::min(Hi, V);
-      break;
-    case CmpInst::ICMP_UGT:
-      Lo = std::max(Lo, V + 1);
-      break;
-    case CmpInst::ICMP_UGE:
-      Lo = std::max(Lo, V);
-      break;
-    case CmpInst::ICMP_EQ:
-      Lo = std::max(Lo, V);
-      Hi = std::min(Hi, V);
-      break;
-    default:
-      break;
-    }
+    if (P == CmpInst::ICMP_ULE || P == CmpInst::ICMP_EQ)
+      Cur.Hi[D] = std::min(Cur.Hi[D], V);
+    if (P == CmpInst::ICMP_UGE || P == CmpInst::ICMP_EQ)
+      Cur.Lo[D] = std::max(Cur.Lo[D], V);
   };
   // A block's bounds are its immediate dominator I's plus the condition of
   // I's branch edge that dominates it, if any (such an edge leaves I): so
