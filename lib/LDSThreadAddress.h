@@ -111,11 +111,10 @@ struct WorkgroupShape {
 /// sizes in [1, 1024] whose product is at most 1024.
 WorkgroupShape getWorkgroupShape(const Function &F);
 
-/// Whether \p F reads the y work-item id, and reads the work-item ids and
-/// the launch sizes only in the flat id x + y * blockDim.x and the flat size
-/// blockDim.x * blockDim.y. Its work-items then behave exactly as in the
-/// one-dimensional launch of the flat size, work-item by flat id, where the
-/// waves hold the same work-items.
+/// Whether \p F reads the y work-item id, and reads the ids and launch sizes
+/// only in the flat id x + y * blockDim.x and the flat size blockDim.x *
+/// blockDim.y: it then behaves exactly as the one-dimensional launch of the
+/// flat size, whose waves hold the same work-items.
 bool readsIdsOnlyAsFlatId(const Function &F);
 
 /// Whether \p F is a kernel (an entry point every wave of the workgroup
@@ -232,14 +231,12 @@ struct AddressTerms {
   }
 };
 
-/// An access inside a loop whose iterations step values by powers of two
-/// (a tree reduction's stride `s *= 2`, a scan's `offset`), in one
-/// iteration: its byte offset into its LDS object and the conditions on
-/// the work-item that run it there, as functions of the id and of the
-/// loop's header phis that are powers of two, 0 or negated powers of two
-/// (Param i). Evaluated for each of their possible values. A work-item whose
-/// offset is poison or outside the object cannot run the access: that is
-/// undefined.
+/// An access in one iteration of a loop that steps values by powers of two
+/// (a tree reduction's `s *= 2`, a scan's `offset`): its byte offset into
+/// its LDS object and the conditions on the work-items that run it, as
+/// functions of the id and of the loop's header phis that are 0 or (negated)
+/// powers of two (Param i), evaluated for each of their values. A work-item
+/// whose offset is poison or outside the object cannot run the access.
 struct IterationForm {
   std::shared_ptr<const TidExpr> Offset;
   /// The work-item runs the access only where this is 0 (null: always).
@@ -266,12 +263,9 @@ struct ThreadAddress : AddressTerms {
   /// this one too (launchUnder).
   std::array<int64_t, 3> SizeHi = {INT32_MAX, INT32_MAX, INT32_MAX};
   uint64_t Size = 0;
-  /// A stage slot: a term that depends on the iteration n of one loop (the
-  /// n-th entry into its header since the loop was entered) and is
-  /// periodic in it: Stage[n mod Stage.size()], wrapped to 32 bits. The
-  /// same for every work-item in one iteration (e.g. 1024 * ((i + 1) & 1)).
-  /// StageLoop names the loop (an id of the builder; 0 and an empty Stage:
-  /// none).
+  /// A stage slot: Stage[n mod Stage.size()] (wrapped to 32 bits) in the
+  /// n-th iteration of loop StageLoop (a builder's id; 0 and empty: none),
+  /// the same for every work-item (e.g. 1024 * ((i + 1) & 1)).
   unsigned StageLoop = 0;
   SmallVector<int64_t, 4> Stage;
   /// A guard on the work-items that run the access, t[BoundDim] <= u +
@@ -302,10 +296,10 @@ struct ThreadAddress : AddressTerms {
 
   bool operator==(const ThreadAddress &O) const;
   std::string str() const;
-  /// Gives the fields that do not change the address (the alignment of no
-  /// unknown term, the loop of no stage slot, id bounds no id lies beyond)
-  /// one value, so that operator== tells apart exactly the addresses str()
-  /// spells differently (or of different variables).
+  /// Gives fields that do not change the address (the alignment of no
+  /// unknown term, the loop of no stage slot, id bounds beyond every id) one
+  /// value, so that operator== tells apart what str() spells differently
+  /// (or different variables).
   void canonicalize();
   /// The dimensions (a mask) in which the access tells work-items apart
   /// in launches of \p Shape: its address depends on the id there (a
@@ -391,11 +385,9 @@ bool workItemsMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
                          ThreadIdCache *Cache = nullptr,
                          IterationRelation Rel = {});
 
-/// The LDS addresses [first, end) that cover every byte \p A may touch,
-/// for any work-item of a launch \p Shape allows, any value of its unknown
-/// terms and any iteration; none when not known as absolute addresses
-/// (symbolic terms, too many work-items or values far from 0). Two
-/// accesses whose ranges are apart never share a byte.
+/// The LDS addresses [first, end) covering every byte \p A may touch in any
+/// launch \p Shape allows, for any unknown terms and iteration; none when
+/// not known as absolute addresses (symbolic terms, values far from 0).
 std::optional<std::pair<int64_t, int64_t>>
 addressBytes(const ThreadAddress &A, const WorkgroupShape &Shape);
 
