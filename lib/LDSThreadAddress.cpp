@@ -26,12 +26,6 @@ using namespace llvm::ldsbarriers;
 // TidExpr
 //===----------------------------------------------------------------------===//
 
-uint64_t TidExpr::eval(const std::array<int64_t, 3> &T) const {
-  std::vector<uint64_t> Out;
-  evalAll(ArrayRef<std::array<int64_t, 3>>(T), Out);
-  return Out[0];
-}
-
 /// Whether node \p N (with flags, at most 32 bits wide) wraps on operands
 /// \p A and \p B, which makes its IR value poison. Wider nodes are taken
 /// as not wrapping: their wrapped value is one more case to consider.
@@ -138,20 +132,16 @@ evalNodes(ArrayRef<TidExpr::Node> Nodes, ArrayRef<std::array<IdT, 3>> Ids,
   }
 }
 
-void TidExpr::evalAll(ArrayRef<std::array<int64_t, 3>> Ids,
-                      std::vector<uint64_t> &Out) const {
-  evalNodes(Nodes, Ids, Out);
+uint64_t TidExpr::eval(const std::array<int64_t, 3> &T) const {
+  std::vector<uint64_t> Out;
+  evalNodes(Nodes, ArrayRef<std::array<int64_t, 3>>(T), Out);
+  return Out[0];
 }
 
 void TidExpr::evalAll(ArrayRef<std::array<uint16_t, 3>> Ids,
-                      std::vector<uint64_t> &Out) const {
-  evalNodes(Nodes, Ids, Out);
-}
-
-void TidExpr::evalAll(ArrayRef<std::array<uint16_t, 3>> Ids,
-                      ArrayRef<uint64_t> Params, std::vector<uint64_t> &Out,
-                      std::vector<bool> &Poison) const {
-  evalNodes(Nodes, Ids, Out, Params, &Poison);
+                      std::vector<uint64_t> &Out, ArrayRef<uint64_t> Params,
+                      std::vector<bool> *Poison) const {
+  evalNodes(Nodes, Ids, Out, Params, Poison);
 }
 
 std::pair<uint64_t, uint64_t>
@@ -464,10 +454,6 @@ static bool residuesMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
   const uint64_t M = uint64_t(1) << K;
   if (A.Size >= M || B.Size >= M)
     return true;
-  auto BeginOf = [&](const ThreadAddress &T, const IdSpace &S, unsigned I,
-                     int64_t Shift) {
-    return uint64_t(T.Const + Shift + S.Terms[I]) & (M - 1);
-  };
   // Intervals [Begin, End) in [0, M); one that wraps is split in two.
   struct Piece {
     uint64_t Begin, End;
@@ -477,7 +463,8 @@ static bool residuesMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
   std::vector<Piece> Pieces;
   auto AddSide = [&](const ThreadAddress &T, const IdSpace &S, bool FromA) {
     for (unsigned I = 0; I < S.Terms.size(); ++I) {
-      uint64_t Begin = BeginOf(T, S, I, FromA ? ShiftA : 0);
+      int64_t Shift = FromA ? ShiftA : 0;
+      uint64_t Begin = uint64_t(T.Const + Shift + S.Terms[I]) & (M - 1);
       uint64_t End = Begin + T.Size;
       Pieces.push_back({Begin, std::min(End, M), I, FromA});
       if (End > M)
@@ -513,38 +500,11 @@ const ThreadIdSpace &ThreadIdCache::get(const ThreadAddress &A,
     Mask |= 1u << D;
     Bounds[D] = Shape.MaxDim[D];
   }
-  Key K = {&A, Mask, Shape.MaxFlat, Bounds[0], Bounds[1], Bounds[2]};
-  const ThreadIdSpace *&Entry = Spaces[K];
-  if (Entry)
-    return *Entry;
-  // What enumerateIds reads of the address: the coefficients and id bounds
-  // of the dimensions enumerated, and the function of the id.
-  auto SameIdTerms = [&](const ThreadAddress &O) {
-    for (unsigned D : Dims)
-      if (A.Coef[D] != O.Coef[D] || A.IdLo[D] != O.IdLo[D] ||
-          A.IdHi[D] != O.IdHi[D])
-        return false;
-    return samePointee(A.Fn, O.Fn) && samePointee(A.Filter, O.Filter) &&
-           A.FilterValue == O.FilterValue;
-  };
-  hash_code H =
-      hash_combine(Mask, Shape.MaxFlat, A.Fn ? A.Fn->Nodes.size() : 0);
-  for (unsigned D : Dims)
-    H = hash_combine(H, Bounds[D], A.Coef[D], A.IdLo[D], A.IdHi[D]);
-  SmallVector<unsigned, 1> &Candidates = ByIdTerms[H];
-  auto Launch = [](const Key &X) {
-    return std::make_tuple(std::get<1>(X), std::get<2>(X), std::get<3>(X),
-                           std::get<4>(X), std::get<5>(X));
-  };
-  for (unsigned I : Candidates) {
-    const Enumeration &E = Enumerated[I];
-    if (Launch(E.For) == Launch(K) && SameIdTerms(*std::get<0>(E.For)))
-      return *(Entry = E.Space.get());
-  }
-  Candidates.push_back(Enumerated.size());
-  Enumerated.push_back(
-      {K, std::make_unique<ThreadIdSpace>(enumerateIds(A, Dims, Shape))});
-  return *(Entry = Enumerated.back().Space.get());
+  auto [It, New] = Spaces.try_emplace(
+      Key{&A, Mask, Shape.MaxFlat, Bounds[0], Bounds[1], Bounds[2]});
+  if (New)
+    It->second = enumerateIds(A, Dims, Shape);
+  return It->second;
 }
 
 /// The pair test of workItemsMayOverlap with \p Shift added to A's
@@ -721,9 +681,10 @@ bool llvm::ldsbarriers::guardsKeepApart(const ThreadAddress &A,
   int64_t K = Delta.empty() ? 0 : Delta[0].second;
   // Every work-item is bounded by the launch size, t[d] <= u - 1.
   int LaunchDim = launchSizeDim(S);
-  bool GuardA = LaunchDim >= 0 || (Usable(A) && A.BoundSym == S);
-  bool GuardB = LaunchDim >= 0 || (Usable(B) && B.BoundSym == S);
-  if (!GuardA && !GuardB)
+  const ThreadAddress *Side[2] = {&A, &B};
+  bool Guard[2] = {LaunchDim >= 0 || (Usable(A) && A.BoundSym == S),
+                   LaunchDim >= 0 || (Usable(B) && B.BoundSym == S)};
+  if (!Guard[0] && !Guard[1])
     return false;
   auto BoundOf = [&](const ThreadAddress &T) {
     if (LaunchDim >= 0)
@@ -735,8 +696,6 @@ bool llvm::ldsbarriers::guardsKeepApart(const ThreadAddress &A,
   // The ids each side runs with, and the values of S for which it runs.
   std::array<int64_t, 3> Lo[2], Hi[2];
   int64_t SLo = INT64_MIN, SHi = INT64_MAX;
-  const ThreadAddress *Side[2] = {&A, &B};
-  bool Guard[2] = {GuardA, GuardB};
   for (unsigned I = 0; I < 2; ++I) {
     const ThreadAddress &T = *Side[I];
     for (unsigned D = 0; D < 3; ++D) {
@@ -766,9 +725,7 @@ bool llvm::ldsbarriers::guardsKeepApart(const ThreadAddress &A,
                      bool Upper, SmallVectorImpl<Linear> &Out) {
     Linear Plain = {0, 0}, Guarded = {0, 0};
     bool HasGuarded = false;
-    auto Bound = BoundOf(*Side[I]);
-    unsigned BoundDim = std::get<0>(Bound);
-    int64_t BoundOff = std::get<1>(Bound);
+    auto [BoundDim, BoundOff, BoundLo, BoundHi] = BoundOf(*Side[I]);
     for (unsigned D = 0; D < 3; ++D) {
       int64_t C = Sign * T.Coef[D];
       if (!C)
@@ -882,9 +839,9 @@ static bool iterationFormsApart(const ThreadAddress &A, const ThreadAddress &B,
   auto Run = [&](const ThreadAddress &T, const IdSpace &S,
                  std::vector<std::pair<int64_t, unsigned>> &Out) {
     const IterationForm &F = *T.Iteration;
-    F.Offset->evalAll(S.Ids, Params, Offsets, Poison);
+    F.Offset->evalAll(S.Ids, Offsets, Params, &Poison);
     if (F.Zero)
-      F.Zero->evalAll(S.Ids, Params, Zeros, ZeroPoison);
+      F.Zero->evalAll(S.Ids, Zeros, Params, &ZeroPoison);
     Out.clear();
     for (unsigned I = 0; I < S.Ids.size(); ++I) {
       // A 64-bit offset is signed; a 32-bit one wrapped.
@@ -942,13 +899,7 @@ bool llvm::ldsbarriers::workItemsMayOverlap(const ThreadAddress &A,
     return false;
   if (A.StrideCoef || B.StrideCoef)
     return !stridesKeepApart(A, B, Shape);
-  auto LaunchSize = [](const ThreadAddress &T) {
-    return llvm::any_of(T.Uniform, [](const std::pair<unsigned, int64_t> &U) {
-      return launchSizeDim(U.first) >= 0;
-    });
-  };
-  if ((A.BoundSym || B.BoundSym || LaunchSize(A) || LaunchSize(B)) &&
-      guardsKeepApart(A, B, Shape, SameIteration))
+  if (guardsKeepApart(A, B, Shape, SameIteration))
     return false;
   if (A.Uniform != B.Uniform)
     return true;
@@ -982,14 +933,10 @@ bool llvm::ldsbarriers::workItemsMayOverlap(const ThreadAddress &A,
     if (Runs)
       return true;
   }
-  IdSpace OwnA, OwnB;
-  if (!Cache) {
-    OwnA = enumerateIds(A, Dims, Shape);
-    if (!Self)
-      OwnB = enumerateIds(B, Dims, Shape);
-  }
-  const IdSpace &SA = Cache ? Cache->get(A, Dims, Shape) : OwnA;
-  const IdSpace &SB = Self ? SA : Cache ? Cache->get(B, Dims, Shape) : OwnB;
+  ThreadIdCache Local;
+  ThreadIdCache &Spaces = Cache ? *Cache : Local;
+  const IdSpace &SA = Spaces.get(A, Dims, Shape);
+  const IdSpace &SB = Self ? SA : Spaces.get(B, Dims, Shape);
   if (SA.TooBig || SB.TooBig)
     return true;
   if (SA.Ids.empty() || SB.Ids.empty())
@@ -1005,9 +952,7 @@ bool llvm::ldsbarriers::workItemsMayOverlap(const ThreadAddress &A,
   auto In = [&](const ThreadAddress &T) {
     return !T.Stage.empty() && T.StageLoop == Rel.Loop;
   };
-  if (A.Stage.empty() && B.Stage.empty()) {
-    Shifts.push_back(0);
-  } else if (Rel.K == IterationRelation::Distance && In(A) && In(B)) {
+  if (Rel.K == IterationRelation::Distance && In(A) && In(B)) {
     // A in iteration n, B in n + Dist.
     size_t L = std::lcm(A.Stage.size(), B.Stage.size());
     for (size_t N = 0; N < L; ++N)
@@ -1082,17 +1027,11 @@ bool llvm::ldsbarriers::isWaveUniform(const ThreadAddress &A,
       Shape.MaxDim[1] > 1 || Shape.MaxDim[2] > 1 || A.Coef[1] || A.Coef[2] ||
       !WaveSize || (A.Fn && (A.Fn->usedDims() & 6)))
     return false;
-  std::vector<std::array<int64_t, 3>> Ids;
-  for (int64_t X = 0; X < Shape.MaxDim[0]; ++X)
-    Ids.push_back({X, 0, 0});
-  std::vector<uint64_t> Fn;
-  if (A.Fn)
-    A.Fn->evalAll(Ids, Fn);
   int64_t First = 0;
   for (int64_t X = 0; X < Shape.MaxDim[0]; ++X) {
     int64_t Term = A.Coef[0] * X;
     if (A.Fn)
-      Term += wrap32(int64_t(Fn[X]));
+      Term += wrap32(int64_t(A.Fn->eval({X, 0, 0})));
     Term = wrap32(Term);
     if (X % WaveSize == 0)
       First = Term;

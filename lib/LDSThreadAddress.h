@@ -111,11 +111,10 @@ struct WorkgroupShape {
 /// sizes in [1, 1024] whose product is at most 1024.
 WorkgroupShape getWorkgroupShape(const Function &F);
 
-/// Whether \p F reads the y work-item id, and reads the work-item ids and
-/// the launch sizes only in the flat id x + y * blockDim.x and the flat size
-/// blockDim.x * blockDim.y. Its work-items then behave exactly as in the
-/// one-dimensional launch of the flat size, work-item by flat id, where the
-/// waves hold the same work-items.
+/// Whether \p F reads the y work-item id, and reads the ids and launch sizes
+/// only in the flat id x + y * blockDim.x and the flat size blockDim.x *
+/// blockDim.y: it then behaves exactly as the one-dimensional launch of the
+/// flat size, whose waves hold the same work-items.
 bool readsIdsOnlyAsFlatId(const Function &F);
 
 /// Whether \p F is a kernel (an entry point every wave of the workgroup
@@ -169,17 +168,12 @@ struct TidExpr {
   /// The value for the work-item with ids \p T, as the IR computes it (its
   /// low Width bits, zero-extended).
   uint64_t eval(const std::array<int64_t, 3> &T) const;
-  /// eval for each of \p Ids, into \p Out.
-  void evalAll(ArrayRef<std::array<int64_t, 3>> Ids,
-               std::vector<uint64_t> &Out) const;
-  /// The same for ids in 16 bits (an enumeration's, ThreadIdSpace::Ids).
+  /// eval for each of \p Ids, with the values \p Params of the Param nodes;
+  /// sets (*Poison)[I] where a node with flags wraps for Ids[I] (the IR's
+  /// value is poison there).
   void evalAll(ArrayRef<std::array<uint16_t, 3>> Ids,
-               std::vector<uint64_t> &Out) const;
-  /// The same with the values \p Params of the Param nodes, setting
-  /// Poison[I] where a node with flags wraps for Ids[I] (the IR's value is
-  /// poison there).
-  void evalAll(ArrayRef<std::array<uint16_t, 3>> Ids, ArrayRef<uint64_t> Params,
-               std::vector<uint64_t> &Out, std::vector<bool> &Poison) const;
+               std::vector<uint64_t> &Out, ArrayRef<uint64_t> Params = {},
+               std::vector<bool> *Poison = nullptr) const;
   /// Bounds [first, second] on the value for every work-item whose id in
   /// each dimension d lies in [Lo[d], Hi[d]] (not empty, not negative):
   /// interval arithmetic, node by node, that gives up (the whole range of
@@ -219,9 +213,9 @@ struct AddressTerms {
   /// fold onto each other.
   int64_t StrideCoef = 0;
   uint8_t StrideDim = 0;
-  /// The terms hold in launches of two work-items or more only (a value
-  /// merged from a path that only a launch of one takes was left out):
-  /// they tell two work-items apart, but give no bytes of the access.
+  /// The terms hold only in launches of two work-items or more (a path of
+  /// one-work-item launches was left out): they tell work-items apart but
+  /// give no bytes of the access.
   bool PairsOnly = false;
 
   bool hasVar() const { return VarLo || VarHi; }
@@ -237,14 +231,12 @@ struct AddressTerms {
   }
 };
 
-/// An access inside a loop whose iterations step values by powers of two
-/// (a tree reduction's stride `s *= 2`, a scan's `offset`), in one
-/// iteration: its byte offset into its LDS object and the conditions on
-/// the work-item that run it there, as functions of the id and of the
-/// loop's header phis that are powers of two, 0 or negated powers of two
-/// (Param i). Evaluated for each of their possible values. A work-item whose
-/// offset is poison or outside the object cannot run the access: that is
-/// undefined.
+/// An access in one iteration of a loop that steps values by powers of two
+/// (a tree reduction's `s *= 2`, a scan's `offset`): its byte offset into
+/// its LDS object and the conditions on the work-items that run it, as
+/// functions of the id and of the loop's header phis that are 0 or (negated)
+/// powers of two (Param i), evaluated for each of their values. A work-item
+/// whose offset is poison or outside the object cannot run the access.
 struct IterationForm {
   std::shared_ptr<const TidExpr> Offset;
   /// The work-item runs the access only where this is 0 (null: always).
@@ -271,12 +263,9 @@ struct ThreadAddress : AddressTerms {
   /// this one too (launchUnder).
   std::array<int64_t, 3> SizeHi = {INT32_MAX, INT32_MAX, INT32_MAX};
   uint64_t Size = 0;
-  /// A stage slot: a term that depends on the iteration n of one loop (the
-  /// n-th entry into its header since the loop was entered) and is
-  /// periodic in it: Stage[n mod Stage.size()], wrapped to 32 bits. The
-  /// same for every work-item in one iteration (e.g. 1024 * ((i + 1) & 1)).
-  /// StageLoop names the loop (an id of the builder; 0 and an empty Stage:
-  /// none).
+  /// A stage slot: Stage[n mod Stage.size()] (wrapped to 32 bits) in the
+  /// n-th iteration of loop StageLoop (a builder's id; 0 and empty: none),
+  /// the same for every work-item (e.g. 1024 * ((i + 1) & 1)).
   unsigned StageLoop = 0;
   SmallVector<int64_t, 4> Stage;
   /// A guard on the work-items that run the access, t[BoundDim] <= u +
@@ -307,10 +296,10 @@ struct ThreadAddress : AddressTerms {
 
   bool operator==(const ThreadAddress &O) const;
   std::string str() const;
-  /// Gives the fields that do not change the address (the alignment of no
-  /// unknown term, the loop of no stage slot, id bounds no id lies beyond)
-  /// one value, so that operator== tells apart exactly the addresses str()
-  /// spells differently (or of different variables).
+  /// Gives fields that do not change the address (the alignment of no
+  /// unknown term, the loop of no stage slot, id bounds beyond every id) one
+  /// value, so that operator== tells apart what str() spells differently
+  /// (or different variables).
   void canonicalize();
   /// The dimensions (a mask) in which the access tells work-items apart
   /// in launches of \p Shape: its address depends on the id there (a
@@ -324,14 +313,12 @@ struct ThreadAddress : AddressTerms {
 /// the tid part of its address for each.
 struct ThreadIdSpace {
   SmallVector<unsigned, 3> Dims;
-  /// Ids below 2^16 (a workgroup has at most 1024 work-items; a larger
-  /// dimension makes the enumeration TooBig): 6 bytes an id, for the
-  /// thousands of a 2-D enumeration.
+  /// In 16 bits to keep 2-D enumerations small; a larger dimension makes
+  /// the enumeration TooBig.
   std::vector<std::array<uint16_t, 3>> Ids;
   std::vector<int64_t> Terms;
   bool TooBig = false;
-  /// Indices of Terms in increasing order of term, equal terms in
-  /// increasing order of index (computed once).
+  /// Indices of Terms sorted by (term, index), computed once.
   const std::vector<unsigned> &sortedOrder() const;
 
 private:
@@ -341,10 +328,8 @@ private:
 /// Enumerations of ThreadIdSpaces kept across pair tests: an address form
 /// meets many others, and evaluating it for every work-item once is
 /// enough. Entries are keyed by the address's location in memory and by
-/// the launch bounds the enumeration reads (so that tests in a narrower
-/// shape share what agrees), and the addresses must outlive the cache
-/// unchanged. Addresses whose id terms agree (a row per bin,
-/// b * 128 + slot(t), differ in the constant only) share one enumeration.
+/// the launch bounds the enumeration reads, and the addresses must outlive
+/// the cache unchanged.
 class ThreadIdCache {
 public:
   ThreadIdCache() = default;
@@ -357,26 +342,14 @@ public:
   const ThreadIdSpace &get(const ThreadAddress &A,
                            const SmallVector<unsigned, 3> &Dims,
                            const WorkgroupShape &Shape);
-  void clear() {
-    Spaces.clear();
-    Enumerated.clear();
-    ByIdTerms.clear();
-  }
+  void clear() { Spaces.clear(); }
 
 private:
   /// (address, dimensions mask, MaxFlat, MaxDim of the dimensions in the
   /// mask).
   using Key = std::tuple<const ThreadAddress *, unsigned, int64_t, int64_t,
                          int64_t, int64_t>;
-  /// An enumeration, with the key of the address it was made for.
-  struct Enumeration {
-    Key For;
-    std::unique_ptr<ThreadIdSpace> Space;
-  };
-  DenseMap<Key, const ThreadIdSpace *> Spaces;
-  std::vector<Enumeration> Enumerated;
-  /// Indices in Enumerated by a hash of the id terms and bounds.
-  DenseMap<uint64_t, SmallVector<unsigned, 1>> ByIdTerms;
+  std::map<Key, ThreadIdSpace> Spaces;
 };
 
 /// How the iterations of a stage loop relate between an access A and a
@@ -400,51 +373,43 @@ struct IterationRelation {
   }
 };
 
-/// The launches of \p Shape in which \p A may run: its bounds on the launch
-/// sizes (ThreadAddress::SizeHi) applied.
+/// \p Shape narrowed by \p A's bounds on the launch sizes (SizeHi).
 WorkgroupShape launchUnder(const ThreadAddress &A, WorkgroupShape Shape);
 
-/// Whether some two different work-items of one workgroup executing A and B
-/// may touch a common byte. False only when proven impossible. \p Cache,
-/// if given, must only ever be used with this \p Shape. \p Rel relates
-/// the iterations of A's and B's stage slots (B after A); without it any
-/// two iterations may meet, and a stage slot proves nothing on its own.
+/// Whether two different work-items of one workgroup executing A and B may
+/// touch a common byte; false only when proven impossible. \p Cache must
+/// only ever be used with this \p Shape. \p Rel relates the iterations of
+/// A's and B's stage slots (B after A); without it any two may meet.
 bool workItemsMayOverlap(const ThreadAddress &A, const ThreadAddress &B,
                          const WorkgroupShape &Shape,
                          ThreadIdCache *Cache = nullptr,
                          IterationRelation Rel = {});
 
-/// The LDS addresses [first, end) that cover every byte \p A may touch,
-/// for any work-item of a launch \p Shape allows, any value of its unknown
-/// terms and any iteration; none when not known as absolute addresses
-/// (symbolic terms, too many work-items or values far from 0). Two
-/// accesses whose ranges are apart never share a byte.
+/// The LDS addresses [first, end) covering every byte \p A may touch in any
+/// launch \p Shape allows, for any unknown terms and iteration; none when
+/// not known as absolute addresses (symbolic terms, values far from 0).
 std::optional<std::pair<int64_t, int64_t>>
 addressBytes(const ThreadAddress &A, const WorkgroupShape &Shape);
 
-/// The least and greatest of Const + sum_d Coef[d] * t[d] over the launch
-/// box of \p Shape (every t[d] below MaxDim[d]).
+/// The range of Const + sum_d Coef[d] * t[d] over t[d] < Shape.MaxDim[d].
 std::pair<int64_t, int64_t> idTermsRange(const AddressTerms &T,
                                          const WorkgroupShape &Shape);
 
 /// Bounds the per-work-item term of \p T (a multiple of 2^VarAlign) by the
-/// object \p T's access of \p Size bytes lies in, [\p Begin, \p End): an
-/// access outside the object it is based on is undefined, so for every
-/// work-item of a launch \p Shape allows the term is the address minus the
-/// other terms, whatever it was before. Unknown (\p T unchanged) when \p T
-/// has terms this cannot bound (symbols, a function of the id, a block
-/// stride); Outside when no work-item can run the access inside the object
-/// (a copy of an unrolled loop body that would step past it).
+/// object [\p Begin, \p End) that \p T's access of \p Size bytes lies in,
+/// since leaving it is undefined. Unknown (\p T unchanged) for terms this
+/// cannot bound (symbols, a function of the id, a block stride); Outside
+/// when no work-item can run the access inside the object (an unrolled
+/// loop body's copy that would step past it).
 enum class ObjectBound { Unknown, Bounded, Outside };
 ObjectBound boundVarByObject(AddressTerms &T, uint64_t Size, int64_t Begin,
                              int64_t End, const WorkgroupShape &Shape);
 
-/// For an access \p A that every work-item of a launch \p Shape allows
-/// runs, inside the object [\p Begin, \p End): per dimension, the largest
-/// workgroup size that keeps work-items (0, .., t[d], .., 0) inside, since
-/// leaving the object is undefined. INT32_MAX where nothing follows (A has
-/// terms other than constant and id, id conditions, or is outside even for
-/// work-item 0).
+/// For an access \p A that every work-item runs, inside the object
+/// [\p Begin, \p End): per dimension, the largest workgroup size that keeps
+/// work-items (0, .., t[d], .., 0) inside, since leaving it is undefined.
+/// INT32_MAX where nothing follows (terms other than constant and id, id
+/// conditions, or outside even for work-item 0).
 std::array<int64_t, 3> launchSizesInside(const ThreadAddress &A, int64_t Begin,
                                          int64_t End,
                                          const WorkgroupShape &Shape);
@@ -465,10 +430,9 @@ bool guardsKeepApart(const ThreadAddress &A, const ThreadAddress &B,
 bool stridesKeepApart(const ThreadAddress &A, const ThreadAddress &B,
                       const WorkgroupShape &Shape);
 
-/// Whether \p A is the same for every work-item of each wave (of
-/// \p WaveSize work-items) of every launch \p Shape allows: the base
-/// address of a transfer that takes it from the first active lane. Known
-/// for one-dimensional launches only.
+/// Whether \p A is the same for every work-item of each wave of every
+/// launch \p Shape allows (one-dimensional only): the base address of a
+/// transfer that takes it from the first active lane.
 bool isWaveUniform(const ThreadAddress &A, const WorkgroupShape &Shape,
                    unsigned WaveSize);
 
@@ -477,11 +441,10 @@ bool isWaveUniform(const ThreadAddress &A, const WorkgroupShape &Shape,
 bool wavesMayOverlap(const ThreadAddress &A, const WorkgroupShape &Shape,
                      unsigned WaveSize);
 
-/// The one wave (of \p WaveSize work-items, by flat id) that runs every
-/// work-item \p A's id conditions admit in launches of \p Shape, if there
-/// is one: the conditions keep the y and z ids at 0 (or the launch does),
-/// so that the flat id is the x id, and keep the x id within one run of
-/// WaveSize ids (a warp-synchronous tail under `if (t < 32)`).
+/// The one wave (by flat id) that runs every work-item \p A's id conditions
+/// admit in launches of \p Shape, if there is one: y and z ids kept at 0
+/// and the x id within one run of WaveSize ids (a warp-synchronous tail
+/// under `if (t < 32)`).
 std::optional<int64_t> onlyWave(const ThreadAddress &A,
                                 const WorkgroupShape &Shape, unsigned WaveSize);
 
@@ -510,8 +473,7 @@ public:
   /// Why the shape is what it is (attributes found), for remarks.
   std::string describeShape() const;
 
-  /// The header of the loop of a ThreadAddress::StageLoop this builder
-  /// assigned.
+  /// The header of the loop of a StageLoop this builder assigned.
   const BasicBlock *stageHeader(unsigned StageLoop) const {
     return StageHeaders.lookup(StageLoop);
   }
@@ -532,7 +494,7 @@ private:
   std::optional<Linear> linearizeMul24(const Value *V, unsigned Depth);
   std::optional<Linear> blockStride(const Value *V, unsigned Depth);
   /// Whether \p L's block-stride part is exact for an access of \p Size
-  /// bytes at \p Ptr in \p At (see blockStride).
+  /// bytes at \p Ptr in \p At.
   bool strideIsExact(const Linear &L, const Value *Ptr, uint64_t Size,
                      const BasicBlock *At);
   /// The one LDS variable \p Ptr is based on, with its size in \p Bytes
@@ -569,15 +531,13 @@ private:
   std::shared_ptr<const IterationForm>
   iterationForm(const Value *Ptr, int64_t Offset, const BasicBlock *At);
   unsigned symbol(const void *Key);
-  /// The value of \p V when the launch fixes it: a launch size of a
-  /// required workgroup size and arithmetic on such sizes; in a
-  /// one-dimensional launch, the y and z ids (0), their launch sizes (1),
-  /// and a product with a 0.
+  /// The value of \p V when the launch fixes it: a required launch size
+  /// and arithmetic on such sizes; in a 1-D launch, the y and z ids (0),
+  /// their launch sizes (1), and a product with a 0.
   std::optional<int64_t> launchConstant(const Value *V,
                                         unsigned Depth = 0) const;
   /// \p V's value when it is a constant or launchConstant.
   std::optional<int64_t> constantFactor(const Value *V) const;
-  void applyConditions(ThreadAddress &TA, const BasicBlock *At);
 
   /// Narrows InferredMaxDim by \p TA, an access at \p Ptr in \p At, when
   /// every work-item runs it.
@@ -614,7 +574,7 @@ private:
   /// (Linear::Unbounded), for an address that its object bounds.
   bool UnboundedLeaves = false;
   /// Id bounds from the conditions that dominate a block, by the block's
-  /// number (see applyConditions): constant bounds, and the innermost
+  /// number (see boundsAt): constant bounds, and the innermost
   /// guard t[GuardDim] <= Guard + GuardOff by a value Guard every
   /// work-item shares (in each iteration of a loop, or always).
   struct IdBounds {
@@ -636,8 +596,6 @@ private:
   /// The bounds that the conditions dominating \p At give (null where
   /// there are no dominators).
   const IdBounds *boundsAt(const BasicBlock *At);
-  /// Whether only launches of one work-item run \p BB.
-  bool onlyOneWorkItem(const BasicBlock *BB);
 };
 
 } // namespace ldsbarriers

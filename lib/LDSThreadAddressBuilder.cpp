@@ -481,14 +481,11 @@ ThreadAddressBuilder::constantFactor(const Value *V) const {
   return launchConstant(V);
 }
 
-/// Whether \p V has one value for every work-item of the workgroup and every
-/// time it is computed: a pure function of kernel arguments, workgroup ids
-/// and constants (no phis, and no loads but loads of constant memory at
-/// such addresses: the kernel arguments once the backend has lowered them
-/// to loads from the kernarg segment, the launch sizes in the implicit
-/// arguments). The constant address space is read-only while the kernel
-/// runs (AMDGPU alias analysis takes it so), with or without
-/// !invariant.load.
+/// Whether \p V has one value for every work-item and every time it is
+/// computed: a pure function of kernel arguments, workgroup ids and
+/// constants, loading only constant memory at such addresses (lowered
+/// kernel arguments, launch sizes), which AMDGPU alias analysis takes as
+/// read-only while the kernel runs, with or without !invariant.load.
 bool ThreadAddressBuilder::isInvariantUniform(const Value *V, unsigned Depth) {
   if (isa<Constant>(V))
     return true;
@@ -707,7 +704,12 @@ ThreadAddressBuilder::linearizeUncached(const Value *V, unsigned Depth) {
     SmallPtrSet<const Value *, 2> Kept;
     bool Dropped = false;
     for (unsigned I = 0; I < Phi->getNumIncomingValues(); ++I) {
-      if (onlyOneWorkItem(Phi->getIncomingBlock(I)))
+      // Only launches of one work-item run the incoming block.
+      ThreadAddress Sizes;
+      const IdBounds *B = boundsAt(Phi->getIncomingBlock(I));
+      if (B)
+        Sizes.SizeHi = B->SizeHi;
+      if (B && launchUnder(Sizes, Shape).MaxFlat <= 1)
         Dropped = true;
       else
         Kept.insert(Phi->getIncomingValue(I));
@@ -768,9 +770,8 @@ ThreadAddressBuilder::blockStride(const Value *V, unsigned Depth) {
 
 bool ThreadAddressBuilder::strideIsExact(const Linear &L, const Value *Ptr,
                                          uint64_t Size, const BasicBlock *At) {
-  // The access lies inside its LDS object in every iteration it runs (an
-  // access outside the object it is based on is undefined). Run in every
-  // iteration up to the current one (its block dominates every latch),
+  // The access stays inside its LDS object (leaving it is undefined). Run in
+  // every iteration up to the current one (its block dominates every latch)
   // at an address that moves by less than 2^32 minus the object's size
   // each time, it cannot have wrapped around: the sum is exact.
   if (!At || !DT || !L.StrideLoop->contains(At))
@@ -856,11 +857,8 @@ ThreadAddressBuilder::linearizeArith(unsigned Opcode, const Value *A,
   case Instruction::Or: {
     std::optional<Linear> L = linearize(A, Depth + 1);
     std::optional<Linear> R = linearize(B, Depth + 1);
-    if (!L || !R)
-      return std::nullopt;
-    if (Opcode == Instruction::Sub && !R->scale(-1))
-      return std::nullopt;
-    if (!L->add(*R))
+    if (!L || !R || (Opcode == Instruction::Sub && !R->scale(-1)) ||
+        !L->add(*R))
       return std::nullopt;
     return L;
   }
@@ -1133,17 +1131,6 @@ ThreadAddressBuilder::blockBounds(const BasicBlock *BB) {
   return BlockBounds[BB->getNumber()];
 }
 
-void ThreadAddressBuilder::applyConditions(ThreadAddress &TA,
-                                           const BasicBlock *At) {
-  if (const IdBounds *B = boundsAt(At)) {
-    TA.IdLo = B->Lo;
-    TA.IdHi = B->Hi;
-    TA.SizeHi = B->SizeHi;
-    TA.Filter = B->Filter;
-    TA.FilterValue = B->FilterValue;
-  }
-}
-
 /// Calls \p Leaf with each compare, and the predicate it satisfies, that
 /// holds where condition \p C has the value \p Holds: \p C itself, the
 /// parts of `&&` that holds or `||` that fails (`and`, or the select that
@@ -1221,11 +1208,7 @@ ThreadAddressBuilder::boundsAt(const BasicBlock *At) {
   // Compares that hold where a branch edge dominates At.
   auto Restrict = [&](const ICmpInst *Cmp, CmpInst::Predicate Pred) {
     const Value *L = Cmp->getOperand(0), *R = Cmp->getOperand(1);
-    if (isa<ConstantInt>(L)) {
-      std::swap(L, R);
-      Pred = CmpInst::getSwappedPredicate(Pred);
-    }
-    if (workItemDim(stripWidening(R)) >= 0) {
+    if (isa<ConstantInt>(L) || workItemDim(stripWidening(R)) >= 0) {
       std::swap(L, R);
       Pred = CmpInst::getSwappedPredicate(Pred);
     }
@@ -1307,53 +1290,36 @@ ThreadAddressBuilder::boundsAt(const BasicBlock *At) {
       return;
     // The id and the size are in [0, 1024]: signed and unsigned orders
     // agree on them for constants in [0, 2^31).
-    if (K->isNegative() && CmpInst::isSigned(Pred))
-      return;
-    if (K->getValue().uge(INT32_MAX))
+    if ((K->isNegative() && CmpInst::isSigned(Pred)) ||
+        K->getValue().uge(INT32_MAX))
       return;
     int64_t V = K->getZExtValue() - Shift;
+    // Strict orders as non-strict ones, on V -/+ 1.
+    CmpInst::Predicate P = ICmpInst::getUnsignedPredicate(Pred);
+    if (P == CmpInst::ICMP_ULT) {
+      P = CmpInst::ICMP_ULE;
+      --V;
+    } else if (P == CmpInst::ICMP_UGT) {
+      P = CmpInst::ICMP_UGE;
+      ++V;
+    }
+    // A size of at most V keeps the ids below V.
     if (OfSize) {
-      switch (ICmpInst::getUnsignedPredicate(Pred)) {
-      case CmpInst::ICMP_EQ:
-      case CmpInst::ICMP_ULE:
-        break;
-      case CmpInst::ICMP_ULT:
-        --V;
-        break;
-      default:
+      if (P != CmpInst::ICMP_EQ && P != CmpInst::ICMP_ULE)
         return;
-      }
       Cur.SizeHi[D] = std::min(Cur.SizeHi[D], V);
-      Pred = CmpInst::ICMP_ULT;
+      P = CmpInst::ICMP_ULE;
+      --V;
     }
-    int64_t &Lo = Cur.Lo[D], &Hi = Cur.Hi[D];
-    switch (ICmpInst::getUnsignedPredicate(Pred)) {
-    case CmpInst::ICMP_ULT:
-      Hi = std::min(Hi, V - 1);
-      break;
-    case CmpInst::ICMP_ULE:
-      Hi = std::min(Hi, V);
-      break;
-    case CmpInst::ICMP_UGT:
-      Lo = std::max(Lo, V + 1);
-      break;
-    case CmpInst::ICMP_UGE:
-      Lo = std::max(Lo, V);
-      break;
-    case CmpInst::ICMP_EQ:
-      Lo = std::max(Lo, V);
-      Hi = std::min(Hi, V);
-      break;
-    default:
-      break;
-    }
+    if (P == CmpInst::ICMP_ULE || P == CmpInst::ICMP_EQ)
+      Cur.Hi[D] = std::min(Cur.Hi[D], V);
+    if (P == CmpInst::ICMP_UGE || P == CmpInst::ICMP_EQ)
+      Cur.Lo[D] = std::max(Cur.Lo[D], V);
   };
-  // The id bounds of a block are the same for all its accesses, and those
-  // of its immediate dominator I plus the condition of I's branch edge
-  // that dominates it, if any: an edge that dominates a block but not I
-  // leaves I (every path to the block passes I, then the edge). So they
-  // are computed down the dominator chain from the nearest block known,
-  // once per block.
+  // A block's bounds are its immediate dominator I's plus the condition of
+  // I's branch edge that dominates it, if any (such an edge leaves I): so
+  // they are computed once per block, down the dominator chain from the
+  // nearest block known.
   SmallVector<DomTreeNode *, 8> Chain;
   for (DomTreeNode *N = DT->getNode(At); N && !blockBounds(N->getBlock());
        N = N->getIDom())
@@ -1368,15 +1334,6 @@ ThreadAddressBuilder::boundsAt(const BasicBlock *At) {
     blockBounds(N->getBlock()) = Cur;
   }
   return &*blockBounds(At);
-}
-
-bool ThreadAddressBuilder::onlyOneWorkItem(const BasicBlock *BB) {
-  const IdBounds *B = boundsAt(BB);
-  if (!B)
-    return false;
-  ThreadAddress Sizes;
-  Sizes.SizeHi = B->SizeHi;
-  return launchUnder(Sizes, Shape).MaxFlat <= 1;
 }
 
 bool ThreadAddressBuilder::isIterationUniform(
@@ -1757,7 +1714,13 @@ std::optional<ThreadAddress> ThreadAddressBuilder::build(const Value *Ptr,
   if (!TA.hasVar())
     TA.VarAlign = 0;
   TA.Size = Size;
-  applyConditions(TA, At);
+  if (const IdBounds *B = boundsAt(At)) {
+    TA.IdLo = B->Lo;
+    TA.IdHi = B->Hi;
+    TA.SizeHi = B->SizeHi;
+    TA.Filter = B->Filter;
+    TA.FilterValue = B->FilterValue;
+  }
   if (At)
     applyGuard(TA, Ptr, Offset, At);
   if (Iteration && (!TA.StageLoop || TA.StageLoop == Iteration->Loop)) {
