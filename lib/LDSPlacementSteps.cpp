@@ -9,6 +9,7 @@
 
 #include "LDSPlacementSteps.h"
 #include "LDSSplitBarriers.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Sequence.h"
 #include <algorithm>
@@ -300,12 +301,10 @@ bool llvm::ldsbarriers::findWindowsToCover(PlacementContext &C,
   }
   Result.InitialWindows = Initial.Windows;
   // Approximate paths when the windows start in many blocks.
-  std::vector<uint8_t> Seen(P.Blocks.size(), 0);
-  unsigned Blocks = 0;
+  BitVector StartBlocks(P.Blocks.size());
   for (const Window &W : Initial.Windows)
-    if (!Seen[W.start().Block]++)
-      ++Blocks;
-  C.Paths.emplace(P, Blocks > C.POpts.ExactPathBlocks);
+    StartBlocks.set(W.start().Block);
+  C.Paths.emplace(P, StartBlocks.count() > C.POpts.ExactPathBlocks);
   std::vector<Point> Barriers;
   for (const PendingAtBarrier &PB : Initial.PendingBarriers)
     Barriers.push_back(PB.Barrier);

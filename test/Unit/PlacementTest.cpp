@@ -593,3 +593,23 @@ TEST(Placement, ApproximatePathCutsAreSubsetsAndValid) {
   EXPECT_GT(Approximated, 1000u);
   EXPECT_GT(Missed, 10u); // The approximation does lose blocks.
 }
+
+// Placement approximates the blocks on all paths when the windows start in
+// more blocks than ExactPathBlocks. Each start block counts once, however
+// many windows start there (a byte-wide counter once wrapped at 256).
+TEST(Placement, CountsEachStartBlockOnce) {
+  ProgramBuilder B;
+  std::string Reads;
+  for (unsigned I = 0; I < 300; ++I)
+    Reads += "R0 ";
+  unsigned Pre = B.block("W0"), Use = B.block(Reads);
+  B.edge(Pre, Use);
+  AbstractProgram &P = B.program();
+  PlacementOptions O;
+  O.ExactPathBlocks = 1;
+  PlacementContext C(P, AnalysisOptions(), O, /*PruneAnalysis=*/false);
+  Placement R;
+  ASSERT_TRUE(findWindowsToCover(C, R));
+  EXPECT_EQ(R.InitialWindows.size(), 300u);
+  EXPECT_FALSE(C.Paths->approximates(Pre, Use));
+}
