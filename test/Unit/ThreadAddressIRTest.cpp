@@ -120,13 +120,16 @@ struct Interpreter {
     }
     switch (I->getOpcode()) {
     case Instruction::Add:
-      A.uadd_ov(B, UO), A.sadd_ov(B, SO);
+      (void)A.uadd_ov(B, UO);
+      (void)A.sadd_ov(B, SO);
       return Flagged(A + B);
     case Instruction::Sub:
-      A.usub_ov(B, UO), A.ssub_ov(B, SO);
+      (void)A.usub_ov(B, UO);
+      (void)A.ssub_ov(B, SO);
       return Flagged(A - B);
     case Instruction::Mul:
-      A.umul_ov(B, UO), A.smul_ov(B, SO);
+      (void)A.umul_ov(B, UO);
+      (void)A.smul_ov(B, SO);
       return Flagged(A * B);
     case Instruction::And:
       return A & B;
@@ -135,7 +138,8 @@ struct Interpreter {
     case Instruction::Xor:
       return A ^ B;
     case Instruction::Shl:
-      A.ushl_ov(B, UO), A.sshl_ov(B, SO);
+      (void)A.ushl_ov(B, UO);
+      (void)A.sshl_ov(B, SO);
       return Flagged(A.shl(B));
     case Instruction::LShr:
       return A.lshr(B);
