@@ -68,27 +68,22 @@ void llvm::ldsbarriers::emitPlacement(const Placement &R,
     MachineBasicBlock &MBB = Model.block(It.At.Block);
     MachineBasicBlock::iterator Pos = Model.insertionPoint(It.At);
     DebugLoc DL = Pos != MBB.end() ? Pos->getDebugLoc() : DebugLoc();
-    if (It.What == SyncOrder::CompletedWait) {
-      // Pos is the existing barrier (or signal).
+    if (It.What == SyncOrder::CompletedWait || It.What == SyncOrder::OwnWait) {
+      // A completed wait's Pos is its existing barrier (or signal).
       Emitter.insert(MBB, Pos, It.What, It.Waits, DL);
-      ++NumCompletedBarriers;
+      bool Completes = It.What == SyncOrder::CompletedWait;
+      ++(Completes ? NumCompletedBarriers : NumWaits);
       ORE.emit([&]() {
-        return MachineOptimizationRemark(DEBUG_TYPE, "BarrierWaitAdded", DL,
-                                         &MBB)
-               << "added the wait that existing barrier lacked for an LDS "
-                  "access still in flight at it";
-      });
-      continue;
-    }
-    if (It.What == SyncOrder::OwnWait) {
-      Emitter.insert(MBB, Pos, It.What, It.Waits, DL);
-      ++NumWaits;
-      ORE.emit([&]() {
-        return MachineOptimizationRemark(DEBUG_TYPE, "AsyncWaitInserted", DL,
-                                         &MBB)
-               << "inserted counter wait: an asynchronous transfer of this "
-                  "wave may still be accessing the bytes the next instruction "
-                  "uses";
+        return MachineOptimizationRemark(DEBUG_TYPE,
+                                         Completes ? "BarrierWaitAdded"
+                                                   : "AsyncWaitInserted",
+                                         DL, &MBB)
+               << (Completes
+                       ? "added the wait that existing barrier lacked for an "
+                         "LDS access still in flight at it"
+                       : "inserted counter wait: an asynchronous transfer of "
+                         "this wave may still be accessing the bytes the next "
+                         "instruction uses");
       });
       continue;
     }
