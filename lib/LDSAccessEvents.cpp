@@ -265,11 +265,10 @@ void LDSAccessModel::addInstr(unsigned B, MachineInstr &MI) {
       return AddFormedAccess(
           Unordered(MI.mayLoad() ? AccessKind::Read : AccessKind::Write,
                     locationOf(MI, Info)));
-    if (MI.mayStore())
-      return Opaque();
     // A FLAT load (volatile __shared__ data, a generic pointer) reads
-    // whatever LDS its address may reach.
-    return AddAccess(Unordered(AccessKind::Read));
+    // whatever LDS its address may reach; a store or atomic may do anything.
+    return AddFormedAccess(
+        Unordered(MI.mayStore() ? AccessKind::Opaque : AccessKind::Read));
   }
   case OpcodeRole::Barrier:
   case OpcodeRole::BarrierSignal:

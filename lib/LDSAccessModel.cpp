@@ -555,19 +555,22 @@ unsigned LDSAccessModel::threadForm(const MachineInstr &MI, Location &Loc,
     return Lent.ThreadForm;
   }
   threadAddresses(MI.getMF()->getFunction());
+  const BasicBlock *At = MI.getParent()->getBasicBlock();
   SmallVector<ThreadAddress, 1> Forms;
+  bool Unknown = false;
   for (const MachineMemOperand *MMO : MI.memoperands()) {
     const Value *V;
     if (!ldsPointer(*MMO, V))
       continue;
     LocationSize Size = MMO->getSize();
-    if (!V || !Size.hasValue() || Size.isScalable())
-      return 0;
-    std::optional<ThreadAddress> TA = ThreadAddresses->build(
-        V, MMO->getOffset(), Size.getValue().getFixedValue(),
-        MI.getParent()->getBasicBlock());
-    if (!TA)
-      return 0;
+    std::optional<ThreadAddress> TA;
+    if (V && Size.hasValue() && !Size.isScalable())
+      TA = ThreadAddresses->build(V, MMO->getOffset(),
+                                  Size.getValue().getFixedValue(), At);
+    if (!TA) {
+      Unknown = true;
+      break;
+    }
     int64_t Offset = 0;
     TA->Variable = variableOf(
         *MMO, pointerBase(V, MI.getMF()->getDataLayout(), Offset).ModuleLDS);
@@ -578,8 +581,17 @@ unsigned LDSAccessModel::threadForm(const MachineInstr &MI, Location &Loc,
     }
     Forms.push_back(std::move(*TA));
   }
-  if (Forms.empty())
-    return 0;
+  // Without an address, who runs the access may still tell it apart: one
+  // work-item under `if (t == 0)`. (Not a wave's transfer: its lanes'
+  // bytes need an address.)
+  if (Unknown || Forms.empty()) {
+    std::optional<ThreadAddress> TA;
+    if (!WaveBytes)
+      TA = ThreadAddresses->anyAddressAt(At);
+    if (!TA)
+      return 0;
+    Forms.assign(1, std::move(*TA));
+  }
   // An address independent of the work-item (on every work-item that may
   // execute it) tells work-items apart only against an access of the same
   // base whose bytes lie elsewhere for every work-item: too rare to be worth

@@ -463,6 +463,11 @@ public:
   /// nullopt when the address is not such a function.
   std::optional<ThreadAddress> build(const Value *Ptr, int64_t Offset,
                                      uint64_t Size, const BasicBlock *At);
+  /// An access of unknown address in IR block \p At, by the work-items
+  /// that the conditions dominating \p At admit (`if (t == 0)`): any
+  /// address, so that only who runs it (onlyWave) tells it apart. nullopt
+  /// when the conditions admit every work-item.
+  std::optional<ThreadAddress> anyAddressAt(const BasicBlock *At);
 
   const WorkgroupShape &shape() const { return Shape; }
   /// shape(), narrowed by the accesses built so far that every work-item
@@ -590,6 +595,14 @@ private:
     /// The conditions `f(t) == K` on functions of the id, as one.
     std::shared_ptr<const TidExpr> Filter;
     uint64_t FilterValue = 0;
+    /// Sets the bounds of the work-items that run \p TA to these.
+    void restrict(ThreadAddress &TA) const {
+      TA.IdLo = Lo;
+      TA.IdHi = Hi;
+      TA.SizeHi = SizeHi;
+      TA.Filter = Filter;
+      TA.FilterValue = FilterValue;
+    }
   };
   std::vector<std::optional<IdBounds>> BlockBounds;
   std::optional<IdBounds> &blockBounds(const BasicBlock *BB);

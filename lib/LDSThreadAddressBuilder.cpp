@@ -1631,6 +1631,23 @@ ThreadAddressBuilder::iterationForm(const Value *Ptr, int64_t Offset,
   return Form;
 }
 
+std::optional<ThreadAddress>
+ThreadAddressBuilder::anyAddressAt(const BasicBlock *At) {
+  const IdBounds *B = boundsAt(At);
+  if (!B)
+    return std::nullopt;
+  // Far outside the small magnitudes every address test needs: no test
+  // finds two such addresses apart.
+  ThreadAddress TA;
+  TA.VarLo = INT32_MIN;
+  TA.VarHi = INT32_MAX;
+  TA.Size = 1;
+  B->restrict(TA);
+  if (!TA.distinguishedDims(Shape))
+    return std::nullopt;
+  return TA;
+}
+
 std::optional<ThreadAddress> ThreadAddressBuilder::build(const Value *Ptr,
                                                          int64_t Offset,
                                                          uint64_t Size,
@@ -1714,13 +1731,8 @@ std::optional<ThreadAddress> ThreadAddressBuilder::build(const Value *Ptr,
   if (!TA.hasVar())
     TA.VarAlign = 0;
   TA.Size = Size;
-  if (const IdBounds *B = boundsAt(At)) {
-    TA.IdLo = B->Lo;
-    TA.IdHi = B->Hi;
-    TA.SizeHi = B->SizeHi;
-    TA.Filter = B->Filter;
-    TA.FilterValue = B->FilterValue;
-  }
+  if (const IdBounds *B = boundsAt(At))
+    B->restrict(TA);
   if (At)
     applyGuard(TA, Ptr, Offset, At);
   if (Iteration && (!TA.StageLoop || TA.StageLoop == Iteration->Loop)) {

@@ -497,8 +497,17 @@ TEST(ThreadAddressIRTest, ConditionBoundsAdmitEveryWorkItemThatRuns) {
     ThreadAddressBuilder TB(*F, getWorkgroupShape(*F), /*Assume1D=*/true);
     std::optional<ThreadAddress> TA = TB.build(Ptr, 0, 4, Then);
     ASSERT_TRUE(TA);
-    if (TA->IdLo[0] > 0 || TA->IdHi[0] < MaxFlat - 1 || TA->Filter)
-      ++Bounded;
+    bool IsBounded = TA->IdLo[0] > 0 || TA->IdHi[0] < MaxFlat - 1 || TA->Filter;
+    Bounded += IsBounded;
+    // Without an address, the same bounds tell who runs the access.
+    std::optional<ThreadAddress> Any = TB.anyAddressAt(Then);
+    EXPECT_EQ(Any.has_value(), IsBounded);
+    if (Any) {
+      EXPECT_EQ(Any->IdLo, TA->IdLo);
+      EXPECT_EQ(Any->IdHi, TA->IdHi);
+      EXPECT_TRUE(samePointee(Any->Filter, TA->Filter));
+      EXPECT_FALSE(addressBytes(*Any, TB.shape()));
+    }
     for (uint64_t Arg : {0ull, 1ull, 40ull, 64ull, 200ull, 0x7fffffffull,
                          0x80000000ull, 0xffffff80ull, 0xffffffffull})
       for (int64_t X = 0; X < MaxFlat; ++X) {
