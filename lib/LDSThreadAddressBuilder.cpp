@@ -1135,19 +1135,34 @@ ThreadAddressBuilder::blockBounds(const BasicBlock *BB) {
 /// holds where condition \p C has the value \p Holds: \p C itself, the
 /// parts of `&&` that holds or `||` that fails (`and`, or the select that
 /// `&&` becomes), the condition of a structurized `if` (llvm.amdgcn.if(c),
-/// element 0), and that of the one edge that gives a flow block's phi of
-/// constants that value (the structurizer branches on one after an `if`
-/// that returns; not a back edge: a condition of the same iteration).
+/// element 0) and the failed one of its `else` (llvm.amdgcn.else), and that
+/// of the one edge that gives a flow block's phi of constants that value
+/// (the structurizer branches on one after an `if` that returns; not a back
+/// edge: a condition of the same iteration).
 template <typename LeafFn>
 static void forEachCompare(const Value *C, bool Holds, const DominatorTree &DT,
                            LeafFn Leaf, unsigned Depth = 0) {
   if (Depth > 4)
     return;
-  if (const auto *EV = dyn_cast<ExtractValueInst>(C)) {
-    if (const auto *II = dyn_cast<IntrinsicInst>(EV->getAggregateOperand());
-        II && II->getIntrinsicID() == Intrinsic::amdgcn_if &&
-        EV->getNumIndices() == 1 && EV->getIndices()[0] == 0)
-      forEachCompare(II->getArgOperand(0), Holds, DT, Leaf, Depth + 1);
+  // Element I of a call of intrinsic ID, or null.
+  auto Element = [](const Value *V, Intrinsic::ID ID, unsigned I) {
+    const auto *EV = dyn_cast<ExtractValueInst>(V);
+    if (!EV || EV->getNumIndices() != 1 || EV->getIndices()[0] != I)
+      return (const IntrinsicInst *)nullptr;
+    const auto *II = dyn_cast<IntrinsicInst>(EV->getAggregateOperand());
+    return II && II->getIntrinsicID() == ID ? II : nullptr;
+  };
+  if (const IntrinsicInst *If = Element(C, Intrinsic::amdgcn_if, 0)) {
+    forEachCompare(If->getArgOperand(0), Holds, DT, Leaf, Depth + 1);
+    return;
+  }
+  // The else arm runs the lanes that the if's mask (element 1) left out:
+  // those where the if's condition failed.
+  if (const IntrinsicInst *Else = Element(C, Intrinsic::amdgcn_else, 0)) {
+    if (const IntrinsicInst *If =
+            Element(Else->getArgOperand(0), Intrinsic::amdgcn_if, 1);
+        If && Holds)
+      forEachCompare(If->getArgOperand(0), false, DT, Leaf, Depth + 1);
     return;
   }
   if (const auto *Phi = dyn_cast<PHINode>(C)) {
