@@ -247,12 +247,17 @@ void llvm::ldsbarriers::reportSelfRaces(const Function &F,
           return true;
     return false;
   };
+  // A form without an address does not know that the work-items meet.
   auto Meets = [&](const Location &L) {
     auto [It, Inserted] = SelfMeets.try_emplace(L.ThreadForm, false);
     // One execution is in one iteration of the access's stage loop.
     unsigned Loop = P.stageLoop(L);
     if (Inserted)
-      It->second = !P.threadDisjoint(L, L,
+      It->second = llvm::none_of(P.ThreadForms[L.ThreadForm],
+                                 [](const ThreadAddress &TA) {
+                                   return TA.knowsNoAddress();
+                                 }) &&
+                   !P.threadDisjoint(L, L,
                                      Loop ? IterationRelation::distance(Loop, 0)
                                           : IterationRelation()) &&
                    !P.threadDisjointIn(L, L, OneD) &&

@@ -294,6 +294,11 @@ struct ThreadAddress : AddressTerms {
   /// share, such as a loop counter.
   bool VarFromObject = false;
 
+  /// Whether the form tells only who runs the access, nothing of its
+  /// address (ThreadAddressBuilder::anyAddressAt).
+  bool knowsNoAddress() const {
+    return VarLo == INT32_MIN && VarHi == INT32_MAX && !Iteration;
+  }
   bool operator==(const ThreadAddress &O) const;
   std::string str() const;
   /// Gives fields that do not change the address (the alignment of no

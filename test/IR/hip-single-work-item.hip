@@ -16,6 +16,11 @@
 //   with no barrier between them (--check reports it), where the pass
 //   places its one barrier. The author's barrier between work-item 0's two
 //   blocks orders nothing another work-item does: the pass drops it.
+// chosen_array: a store through a pointer that selects one of two arrays,
+//   by the work-items below 128. The form tells only who runs it, not
+//   where it writes: no "different work-items may write the same LDS
+//   bytes" warning, which needs an address that says so (nor was there
+//   one when such accesses had no form).
 //
 // RUN: not %hip_compile --check --arch=gfx942 %s -o /dev/null 2>&1 | FileCheck --check-prefix=CHECKER %s
 // RUN: %hip_compile --strip-barriers --arch=gfx942 %s -o %t.942.s 2>&1 | count 0
@@ -83,4 +88,20 @@ __global__ void __launch_bounds__(256) two_waves(const int *In, int *Out) {
     // CHECKER: error: {{.*}}.hip:[[@LINE+2]]:{{[0-9]+}}: amdgpu-lds-barriers: opaque race {{.*}} between FLAT_STORE_DWORD ({{.*}}.hip:[[@LINE-3]]:{{.*}} and DS_READ_B64
     // CHECKER-NOT: amdgpu-lds-barriers
     Out[blockIdx.x] = *Slot;
+}
+
+// CHECK-LABEL: _Z12chosen_arrayPKiPi:
+// CHECK: s_barrier
+// CHECK-NOT: s_barrier
+// CHECK: s_endpgm
+__global__ void __launch_bounds__(256) chosen_array(const int *In, int *Out) {
+  __shared__ int A[256];
+  __shared__ int B[256];
+  if (threadIdx.x < 128) {
+    int *P = In[threadIdx.x] > 0 ? &A[threadIdx.x]
+                                 : &B[In[threadIdx.x + 256] & 255];
+    *P = threadIdx.x;
+  }
+  __syncthreads();
+  Out[blockIdx.x * blockDim.x + threadIdx.x] = A[threadIdx.x] + B[threadIdx.x];
 }
