@@ -1144,25 +1144,19 @@ static void forEachCompare(const Value *C, bool Holds, const DominatorTree &DT,
                            LeafFn Leaf, unsigned Depth = 0) {
   if (Depth > 4)
     return;
-  // Element I of a call of intrinsic ID, or null.
-  auto Element = [](const Value *V, Intrinsic::ID ID, unsigned I) {
-    const auto *EV = dyn_cast<ExtractValueInst>(V);
-    if (!EV || EV->getNumIndices() != 1 || EV->getIndices()[0] != I)
-      return (const IntrinsicInst *)nullptr;
-    const auto *II = dyn_cast<IntrinsicInst>(EV->getAggregateOperand());
-    return II && II->getIntrinsicID() == ID ? II : nullptr;
-  };
-  if (const IntrinsicInst *If = Element(C, Intrinsic::amdgcn_if, 0)) {
-    forEachCompare(If->getArgOperand(0), Holds, DT, Leaf, Depth + 1);
+  Value *Cond;
+  if (match(C, m_ExtractValue<0>(
+                   m_Intrinsic<Intrinsic::amdgcn_if>(m_Value(Cond))))) {
+    forEachCompare(Cond, Holds, DT, Leaf, Depth + 1);
     return;
   }
   // The else arm runs the lanes that the if's mask (element 1) left out:
   // those where the if's condition failed.
-  if (const IntrinsicInst *Else = Element(C, Intrinsic::amdgcn_else, 0)) {
-    if (const IntrinsicInst *If =
-            Element(Else->getArgOperand(0), Intrinsic::amdgcn_if, 1);
-        If && Holds)
-      forEachCompare(If->getArgOperand(0), false, DT, Leaf, Depth + 1);
+  if (match(C, m_ExtractValue<0>(
+                   m_Intrinsic<Intrinsic::amdgcn_else>(m_ExtractValue<1>(
+                       m_Intrinsic<Intrinsic::amdgcn_if>(m_Value(Cond))))))) {
+    if (Holds)
+      forEachCompare(Cond, false, DT, Leaf, Depth + 1);
     return;
   }
   if (const auto *Phi = dyn_cast<PHINode>(C)) {
